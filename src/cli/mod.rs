@@ -1,0 +1,173 @@
+//! Command-line definitions (clap) and dispatch. Clap types stay here; each subcommand turns
+//! its flags into the library's plain types and calls the library.
+
+mod play;
+mod world;
+
+use anyhow::Result;
+use clap::{Args as ClapArgs, Parser, Subcommand};
+use std::fmt;
+use std::path::PathBuf;
+use wumpus::grid::Scoring;
+
+/// Plays the Hunt-the-Wumpus family of games by logic.
+#[derive(Parser, Debug)]
+#[command(name = "wumpus", version, about, long_about = None)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play a game by hand, reading commands from standard input.
+    #[command(after_help = "\
+Examples:
+  wumpus play                          a random 5x5 world
+  wumpus play --seed 42 --size 8x8     replay world 42 on an 8x8 grid
+  wumpus play --world worlds/seed-example.txt
+  printf 'n\\nfire north\\n' | wumpus play --world worlds/seed-example.txt")]
+    Play(play::PlayArgs),
+    /// Make, check and draw world files.
+    #[command(subcommand)]
+    World(world::WorldCommand),
+}
+
+/// Runs the command line.
+pub fn run(args: Args) -> Result<()> {
+    match args.command {
+        Command::Play(a) => play::run(a),
+        Command::World(c) => world::run(c),
+    }
+}
+
+/// An error caused by the user's input (a malformed file, an impossible request): exit status 2.
+#[derive(Debug)]
+pub struct BadInput(pub anyhow::Error);
+
+impl fmt::Display for BadInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#}", self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+/// Wraps an error as bad input.
+pub fn bad_input(e: impl Into<anyhow::Error>) -> anyhow::Error {
+    anyhow::Error::new(BadInput(e.into()))
+}
+
+/// The exit status for an error: 2 for bad input, 1 otherwise.
+pub fn exit_status(err: &anyhow::Error) -> i32 {
+    if err.downcast_ref::<BadInput>().is_some() {
+        2
+    } else {
+        1
+    }
+}
+
+/// A grid size `RxC` (or `N` for N×N).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GridSize {
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl std::str::FromStr for GridSize {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let lower = s.to_ascii_lowercase();
+        let (r, c) = match lower.split_once('x') {
+            Some((r, c)) => (r, c),
+            None => (lower.as_str(), lower.as_str()),
+        };
+        let parse = |t: &str| {
+            t.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("'{s}' is not a size like 5x5"))
+        };
+        let (rows, cols) = (parse(r)?, parse(c)?);
+        let max = wumpus::topology::MAX_GRID_SIDE;
+        if !(2..=max).contains(&rows) || !(2..=max).contains(&cols) {
+            return Err(format!(
+                "size {rows}x{cols} is out of range (2x2 to {max}x{max})"
+            ));
+        }
+        Ok(GridSize { rows, cols })
+    }
+}
+
+impl fmt::Display for GridSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+fn parse_probability(s: &str) -> Result<f64, String> {
+    let p: f64 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a probability"))?;
+    if (0.0..=1.0).contains(&p) {
+        Ok(p)
+    } else {
+        Err(format!("probability {p} is not between 0 and 1"))
+    }
+}
+
+/// Which grid world to play on: a file, or a random one from a seed.
+#[derive(ClapArgs, Debug, Clone)]
+pub struct GridWorldArgs {
+    /// Seed of the random world (printed when not given, so the world can be replayed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Grid size, rows x columns.
+    #[arg(long, default_value = "5x5")]
+    pub size: GridSize,
+    /// Probability that a cell other than 0,0 holds a pit.
+    #[arg(long, default_value = "0.2", value_parser = parse_probability)]
+    pub pit_prob: f64,
+    /// Play on the world in this file instead of a random one.
+    #[arg(long, conflicts_with_all = ["seed"])]
+    pub world: Option<PathBuf>,
+}
+
+/// The scoring rules for a grid game.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
+pub enum ScoringArg {
+    /// Seed 001: +1000 out with gold, +100 out without, -10 firing, -1 a move, 0 if dead.
+    #[default]
+    Standard,
+    /// The textbook's: +1000 out with gold, -1000 dying, -10 firing, -1 a move.
+    Aima,
+}
+
+impl From<ScoringArg> for Scoring {
+    fn from(s: ScoringArg) -> Scoring {
+        match s {
+            ScoringArg::Standard => Scoring::Standard,
+            ScoringArg::Aima => Scoring::Aima,
+        }
+    }
+}
+
+/// Loads the world the flags name, or deals a random one; returns it with its seed (if random).
+pub fn grid_world(args: &GridWorldArgs) -> Result<(wumpus::grid::GridWorld, Option<u64>)> {
+    use std::sync::Arc;
+    match &args.world {
+        Some(path) => Ok((wumpus::grid::read_world(path).map_err(bad_input)?, None)),
+        None => {
+            let seed = args.seed.unwrap_or_else(wumpus::rng::fresh_seed);
+            let topology = Arc::new(
+                wumpus::topology::Topology::grid(args.size.rows, args.size.cols)
+                    .map_err(bad_input)?,
+            );
+            let world = wumpus::grid::GridWorld::random(
+                topology,
+                args.pit_prob,
+                &mut wumpus::rng::seeded(seed),
+            );
+            Ok((world, Some(seed)))
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! `wumpus` plays the Hunt-the-Wumpus family of games by logic.
+//!
+//! The crate is organised by concept, in the order data flows through a game:
+//!
+//! - [`topology`]: the one world graph (petgraph) every rule set plays on;
+//! - [`grid`]: the grid *Wumpus World* rules, simulator, world files and commands;
+//! - [`files`]: reading and atomically saving files at the edge;
+//! - [`rng`]: the one seeded random generator.
+//!
+//! See `docs/ARCHITECTURE.md` for the map and the invariants.
+
+#![warn(missing_docs)]
+
+pub mod files;
+pub mod grid;
+pub mod rng;
+pub mod topology;

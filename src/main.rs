@@ -1,0 +1,18 @@
+//! The `wumpus` command line: parse the flags, run, and turn an error into an exit status.
+//!
+//! Status 0 is success, 2 is bad input (a malformed file, a bad flag), 1 anything else.
+
+mod cli;
+
+use clap::Parser;
+
+fn main() {
+    let args = cli::Args::parse();
+    match cli::run(args) {
+        Ok(()) => {}
+        Err(err) => {
+            eprintln!("wumpus: {err:#}");
+            std::process::exit(cli::exit_status(&err));
+        }
+    }
+}
