@@ -4,6 +4,7 @@
 //!
 //! - [`topology`]: the one world graph (petgraph) every rule set plays on;
 //! - [`grid`]: the grid *Wumpus World* rules, simulator, world files and commands;
+//! - [`kb`]: the propositional knowledge base: rule files, grounding, the SAT solver;
 //! - [`files`]: reading and atomically saving files at the edge;
 //! - [`rng`]: the one seeded random generator.
 //!
@@ -13,5 +14,6 @@
 
 pub mod files;
 pub mod grid;
+pub mod kb;
 pub mod rng;
 pub mod topology;

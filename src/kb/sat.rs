@@ -1,0 +1,215 @@
+//! The one place that talks to the SAT solver (`varisat`).
+//!
+//! [`Sat`] wraps one incremental solver for a whole game. Besides adding clauses and solving
+//! under assumptions, it keeps two things that make questions cheap:
+//!
+//! - **Models found so far** (for the current clause set): a question "is `a ∧ b` possible?"
+//!   is answered yes without a solver call when a known model already satisfies it. Adding a
+//!   clause forgets the models, since they may no longer satisfy the formula.
+//! - **Which part of the formula changed when.** Variables that share a clause are joined in a
+//!   union–find; every clause stamps its component with the current time. A literal's answer
+//!   can only change when its component has been stamped since it was last asked, because
+//!   components that share no variable constrain each other only through overall consistency,
+//!   which is checked separately.
+//!
+//! Why this matters: a solver call must assign every variable, so its cost grows with the
+//! formula; most questions each turn are about places nothing new was learnt about.
+
+use varisat::{ExtendFormula, Lit, Solver};
+
+/// A total assignment found by the solver, as a bitset over variable indices.
+#[derive(Clone, Debug)]
+pub(crate) struct Model {
+    bits: Vec<u64>,
+    len: usize,
+}
+
+impl Model {
+    fn from_lits(lits: &[Lit], len: usize) -> Model {
+        let mut bits = vec![0u64; len.div_ceil(64)];
+        for lit in lits {
+            if lit.is_positive() {
+                let i = lit.index();
+                bits[i / 64] |= 1 << (i % 64);
+            }
+        }
+        Model { bits, len }
+    }
+
+    /// The value of `lit`, or `None` when its variable is newer than the model.
+    pub(crate) fn value(&self, lit: Lit) -> Option<bool> {
+        let i = lit.index();
+        (i < self.len).then(|| ((self.bits[i / 64] >> (i % 64)) & 1 == 1) == lit.is_positive())
+    }
+
+    fn satisfies(&self, lits: &[Lit]) -> bool {
+        lits.iter().all(|&l| self.value(l) == Some(true))
+    }
+}
+
+/// An incremental solver with model reuse and change tracking.
+pub(crate) struct Sat {
+    solver: Solver<'static>,
+    vars: usize,
+    parent: Vec<u32>,
+    stamp: Vec<u64>,
+    clock: u64,
+    models: Vec<Model>,
+    clauses: Vec<Vec<Lit>>,
+    /// Solver calls made, for statistics and benchmarks.
+    pub(crate) calls: u64,
+}
+
+/// How many recent models are kept for answering questions without a call.
+const MODEL_POOL: usize = 8;
+
+impl Sat {
+    pub(crate) fn new() -> Sat {
+        Sat {
+            solver: Solver::new(),
+            vars: 0,
+            parent: Vec::new(),
+            stamp: Vec::new(),
+            clock: 1,
+            models: Vec::new(),
+            clauses: Vec::new(),
+            calls: 0,
+        }
+    }
+
+    /// A fresh variable, as its positive literal.
+    pub(crate) fn new_lit(&mut self) -> Lit {
+        let var = self.solver.new_var();
+        debug_assert_eq!(var.index(), self.vars);
+        self.vars += 1;
+        self.parent.push(var.index() as u32);
+        self.stamp.push(self.clock);
+        var.positive()
+    }
+
+    /// The number of variables.
+    pub(crate) fn var_count(&self) -> usize {
+        self.vars
+    }
+
+    /// Every clause added, in order (for export and checks).
+    pub(crate) fn clauses(&self) -> &[Vec<Lit>] {
+        &self.clauses
+    }
+
+    /// The current time: a clause added from now on is "since" this.
+    pub(crate) fn now(&self) -> u64 {
+        self.clock
+    }
+
+    /// Adds a clause; the empty clause makes the formula unsatisfiable.
+    pub(crate) fn add_clause(&mut self, lits: &[Lit]) {
+        self.clock += 1;
+        self.models.clear();
+        let mut root = None;
+        for &lit in lits {
+            let r = self.find(lit.index());
+            root = Some(match root {
+                None => r,
+                Some(q) if q == r => q,
+                Some(q) => {
+                    self.parent[r] = q as u32;
+                    q
+                }
+            });
+        }
+        if let Some(r) = root {
+            self.stamp[r] = self.clock;
+        }
+        self.solver.add_clause(lits);
+        self.clauses.push(lits.to_vec());
+    }
+
+    fn find(&mut self, mut i: usize) -> usize {
+        while self.parent[i] as usize != i {
+            let grand = self.parent[self.parent[i] as usize];
+            self.parent[i] = grand;
+            i = grand as usize;
+        }
+        i
+    }
+
+    /// True when a clause touching `lit`'s component was added after time `since`.
+    pub(crate) fn changed_since(&mut self, lit: Lit, since: u64) -> bool {
+        let root = self.find(lit.index());
+        self.stamp[root] > since
+    }
+
+    /// True when a kept model satisfies all of `lits`.
+    pub(crate) fn known_possible(&self, lits: &[Lit]) -> bool {
+        self.models.iter().any(|m| m.satisfies(lits))
+    }
+
+    /// Solves under `assumptions`. When satisfiable, the model is kept for later questions
+    /// (only when `keep` is set: models under partial assumptions must not answer questions
+    /// about the whole knowledge base).
+    pub(crate) fn solve(&mut self, assumptions: &[Lit], keep: bool) -> bool {
+        self.calls += 1;
+        self.solver.assume(assumptions);
+        // varisat only fails on proof-writing errors, which are never enabled here.
+        let sat = self
+            .solver
+            .solve()
+            .expect("varisat solve without proof output");
+        if sat && keep {
+            let lits = self.solver.model().unwrap_or_default();
+            if self.models.len() == MODEL_POOL {
+                self.models.remove(0);
+            }
+            self.models.push(Model::from_lits(&lits, self.vars));
+        }
+        sat
+    }
+
+    /// The most recent kept model, if any.
+    pub(crate) fn last_model(&self) -> Option<&Model> {
+        self.models.last()
+    }
+
+    /// After an unsatisfiable [`Sat::solve`]: a subset of the assumptions that is already
+    /// unsatisfiable with the formula.
+    pub(crate) fn failed_core(&self) -> Vec<Lit> {
+        self.solver
+            .failed_core()
+            .map(|c| c.to_vec())
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn models_answer_without_calls_until_a_clause_is_added() {
+        let mut s = Sat::new();
+        let (a, b) = (s.new_lit(), s.new_lit());
+        s.add_clause(&[a, b]);
+        assert!(s.solve(&[a], true));
+        let calls = s.calls;
+        assert!(s.known_possible(&[a]));
+        assert_eq!(s.calls, calls);
+        s.add_clause(&[!a]);
+        assert!(!s.known_possible(&[a]));
+        assert!(!s.solve(&[a], true));
+        assert_eq!(s.failed_core(), vec![a]);
+    }
+
+    #[test]
+    fn change_tracking_follows_shared_clauses() {
+        let mut s = Sat::new();
+        let (a, b, c) = (s.new_lit(), s.new_lit(), s.new_lit());
+        s.add_clause(&[a, b]);
+        let t = s.now();
+        s.add_clause(&[!c]);
+        assert!(!s.changed_since(a, t));
+        assert!(s.changed_since(c, t));
+        s.add_clause(&[b, c]);
+        assert!(s.changed_since(a, t), "a joined c's component");
+    }
+}
