@@ -5,6 +5,9 @@
 //! - [`topology`]: the one world graph (petgraph) every rule set plays on;
 //! - [`grid`]: the grid *Wumpus World* rules, simulator, world files and commands;
 //! - [`kb`]: the propositional knowledge base: rule files, grounding, the SAT solver;
+//! - [`planner`]: shortest paths over proven-safe places (petgraph);
+//! - [`agent`]: players that see only percepts: percept → knowledge base → planner → action;
+//! - [`run`]: running agents on games, one traced or a batch with statistics;
 //! - [`files`]: reading and atomically saving files at the edge;
 //! - [`rng`]: the one seeded random generator.
 //!
@@ -12,8 +15,11 @@
 
 #![warn(missing_docs)]
 
+pub mod agent;
 pub mod files;
 pub mod grid;
 pub mod kb;
+pub mod planner;
 pub mod rng;
+pub mod run;
 pub mod topology;

@@ -2,6 +2,7 @@
 //! its flags into the library's plain types and calls the library.
 
 mod play;
+mod solve;
 mod world;
 
 use anyhow::Result;
@@ -20,6 +21,13 @@ pub struct Args {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run the agent on many random worlds and print statistics (the main job).
+    #[command(after_help = "\
+Examples:
+  wumpus solve                                   1000 random 5x5 worlds
+  wumpus solve --worlds 10000 --size 4x4 --json
+  wumpus solve --scoring aima --threads 1        one core, textbook scoring")]
+    Solve(solve::SolveArgs),
     /// Play a game by hand, reading commands from standard input.
     #[command(after_help = "\
 Examples:
@@ -36,6 +44,7 @@ Examples:
 /// Runs the command line.
 pub fn run(args: Args) -> Result<()> {
     match args.command {
+        Command::Solve(a) => solve::run(a),
         Command::Play(a) => play::run(a),
         Command::World(c) => world::run(c),
     }
@@ -170,4 +179,9 @@ pub fn grid_world(args: &GridWorldArgs) -> Result<(wumpus::grid::GridWorld, Opti
             Ok((world, Some(seed)))
         }
     }
+}
+
+/// Reads a rule file for `--kb`; a malformed one is bad input naming file and line.
+pub fn read_rules(path: &std::path::Path) -> Result<wumpus::kb::rules::Rules> {
+    wumpus::files::read_parsed(path, wumpus::kb::rules::parse_rules).map_err(bad_input)
 }

@@ -137,6 +137,30 @@ impl GridWorld {
     pub fn gold(&self) -> Place {
         self.gold
     }
+    /// True when an all-knowing player could win: the gold lies on a cell reachable from
+    /// `0,0` over pit-free cells, passing the wumpus's cell only after shooting it from a
+    /// reachable cell in line with it (the arrow flies over pits, so any reachable cell in
+    /// the wumpus's row or column will do).
+    pub fn winnable(&self) -> bool {
+        use crate::planner::distances;
+        let topology = &*self.topology;
+        if self.has_pit(self.gold) {
+            return false;
+        }
+        let reach = distances(topology, self.start(), |p| {
+            !self.has_pit(p) && p != self.wumpus
+        });
+        if reach[self.gold.index()].is_some() {
+            return true;
+        }
+        let (wr, wc) = topology.coords(self.wumpus);
+        let can_shoot = topology.places().any(|p| {
+            let (r, c) = topology.coords(p);
+            reach[p.index()].is_some() && (r == wr || c == wc)
+        });
+        can_shoot
+            && distances(topology, self.start(), |p| !self.has_pit(p))[self.gold.index()].is_some()
+    }
 }
 
 fn locate(
@@ -212,6 +236,24 @@ mod tests {
             assert_eq!(a.pits().collect::<Vec<_>>(), b.pits().collect::<Vec<_>>());
             assert_eq!((a.wumpus(), a.gold()), (b.wumpus(), b.gold()));
         }
+    }
+
+    #[test]
+    fn winnable_follows_the_rules() {
+        let g = grid(3, 3);
+        // Gold in a pit.
+        assert!(!GridWorld::new(g.clone(), &[(1, 1)], (2, 2), (1, 1))
+            .unwrap()
+            .winnable());
+        // Gold behind the wumpus in a corridor, shootable from the start's row.
+        let corridor = grid(2, 4);
+        let w = GridWorld::new(corridor.clone(), &[(1, 0), (1, 1), (1, 2)], (0, 2), (0, 3));
+        assert!(w.unwrap().winnable());
+        // Gold walled off by pits.
+        let w = GridWorld::new(g.clone(), &[(0, 1), (1, 0)], (2, 0), (2, 2)).unwrap();
+        assert!(!w.winnable());
+        // Open ground.
+        assert!(GridWorld::new(g, &[], (2, 0), (2, 2)).unwrap().winnable());
     }
 
     #[test]

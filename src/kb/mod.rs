@@ -25,6 +25,7 @@ mod sat;
 use ground::{Atom, Ground, GroundError, GroundLit};
 use rules::{PredId, PredKind, Rules};
 use sat::Sat;
+use std::collections::HashSet;
 use std::sync::Arc;
 use varisat::Lit;
 
@@ -40,7 +41,7 @@ pub enum Proofs {
 }
 
 /// One thing told to the knowledge base.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Observation {
     /// The percept predicate.
     pub pred: PredId,
@@ -95,6 +96,7 @@ pub struct KnowledgeBase {
     atoms: Vec<Vec<Option<Lit>>>,
     counters: Vec<Counter>,
     observations: Vec<Observation>,
+    told: HashSet<Observation>,
     selectors: Vec<Lit>,
     consistent_at: Option<u64>,
 }
@@ -143,6 +145,7 @@ impl KnowledgeBase {
             atoms,
             counters,
             observations: Vec::new(),
+            told: HashSet::new(),
             selectors: Vec::new(),
             consistent_at: None,
         };
@@ -340,7 +343,7 @@ impl KnowledgeBase {
             place,
             present,
         };
-        if self.observations.contains(&obs) {
+        if !self.told.insert(obs) {
             return Ok(());
         }
         self.observations.push(obs);

@@ -1,0 +1,668 @@
+//! The logic agent for the grid Wumpus World: it moves only where the knowledge base proves it
+//! safe, so it never dies.
+//!
+//! Each turn the agent (1) works out where it is from its own last action and the bump
+//! percept, (2) tells the knowledge base what it perceives at a cell the first time it stands
+//! there, (3) asks about the frontier (unvisited cells next to visited ones), but only about
+//! cells whose constraints changed since it last asked, and (4) decides by fixed priorities:
+//! grab a glint; with the gold, go home and climb; walk to the nearest proven-safe unvisited
+//! cell; shoot when a kill or a miss would prove new cells safe; otherwise go home and climb.
+//!
+//! Invariant: the agent holds no hidden state of the world, only its knowledge base and what it
+//! did. Every cell it steps into was visited before or proven safe by the solver.
+
+use super::{Conclusion, Fact, Reason, Rule};
+use crate::grid::{Action, Percepts};
+use crate::kb::ground::{Atom, GroundLit};
+use crate::kb::rules::{parse_rules, require, PredKind, Rules, GRID_RULES};
+use crate::kb::{KbError, KnowledgeBase, Proofs};
+use crate::planner;
+use crate::topology::{Direction, Link, Place, Topology};
+use std::collections::VecDeque;
+use std::sync::{Arc, OnceLock};
+
+/// How much the agent works out each turn beyond what it needs to decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Insight {
+    /// Only what decisions need (safe cells, the wumpus when shooting matters): fastest.
+    Decisions,
+    /// Also every provable pit and wumpus, with the observations behind each conclusion: for
+    /// `trace` and `hint`.
+    Explained,
+}
+
+/// The predicates of the grid rules the agent uses.
+#[derive(Clone, Copy, Debug)]
+struct Vocabulary {
+    pit: usize,
+    wumpus: usize,
+    breeze: usize,
+    stench: usize,
+    visited: usize,
+    unharmed: usize,
+    missed: usize,
+}
+
+impl Vocabulary {
+    fn of(rules: &Rules) -> Result<Vocabulary, KbError> {
+        let found = require(
+            rules,
+            &[
+                ("pit", PredKind::Hidden, true),
+                ("wumpus", PredKind::Hidden, true),
+                ("breeze", PredKind::Percept, true),
+                ("stench", PredKind::Percept, true),
+                ("visited", PredKind::Percept, true),
+                ("unharmed", PredKind::Percept, true),
+                ("missed", PredKind::Percept, true),
+            ],
+        )
+        .map_err(|e| KbError::NotObservable(e.message))?;
+        Ok(Vocabulary {
+            pit: found["pit"],
+            wumpus: found["wumpus"],
+            breeze: found["breeze"],
+            stench: found["stench"],
+            visited: found["visited"],
+            unharmed: found["unharmed"],
+            missed: found["missed"],
+        })
+    }
+}
+
+/// The built-in grid rules, parsed once.
+pub fn default_rules() -> Arc<Rules> {
+    static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
+    RULES
+        .get_or_init(|| Arc::new(parse_rules(GRID_RULES).expect("kb/grid.kb is valid")))
+        .clone()
+}
+
+/// One question the agent asks about a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Question {
+    NoPit = 0,
+    Pit = 1,
+    NoWumpus = 2,
+    Wumpus = 3,
+}
+
+/// What the agent knows of one cell.
+#[derive(Clone, Copy, Debug, Default)]
+struct CellKnowledge {
+    visited: bool,
+    /// Proven answers, by [`Question`].
+    proven: [bool; 4],
+    /// When each unproven question was last asked (0: never).
+    asked_at: [u64; 4],
+    /// True once the cell has been announced safe in a conclusion.
+    announced_safe: bool,
+}
+
+/// What the agent believes of a cell, for maps and traces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellView {
+    /// The agent has stood here.
+    Visited,
+    /// Proven free of pit and live wumpus.
+    Safe,
+    /// Proven to hold a pit.
+    Pit,
+    /// Proven to hold the live wumpus.
+    Wumpus,
+    /// Not known.
+    Unknown,
+}
+
+/// A chosen action and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The action.
+    pub action: Action,
+    /// Why.
+    pub reason: Reason,
+}
+
+/// The logic agent for the grid.
+pub struct GridAgent {
+    kb: KnowledgeBase,
+    words: Vocabulary,
+    topology: Arc<Topology>,
+    insight: Insight,
+    position: Place,
+    has_gold: bool,
+    has_arrow: bool,
+    wumpus_alive: bool,
+    glint_here: bool,
+    cells: Vec<CellKnowledge>,
+    frontier: Vec<Place>,
+    in_frontier: Vec<bool>,
+    wumpus_at: Option<Place>,
+    plan: VecDeque<Action>,
+    plan_reason: Option<Reason>,
+    pending: Option<Action>,
+}
+
+impl GridAgent {
+    /// An agent at `0,0` of `topology` (a grid) reasoning with `rules` (the built-in rules
+    /// when `None`).
+    pub fn new(
+        topology: Arc<Topology>,
+        rules: Option<Arc<Rules>>,
+        insight: Insight,
+    ) -> Result<GridAgent, KbError> {
+        let rules = rules.unwrap_or_else(default_rules);
+        let words = Vocabulary::of(&rules)?;
+        let start = Place::new(0);
+        let proofs = match insight {
+            Insight::Decisions => Proofs::Fast,
+            Insight::Explained => Proofs::Explained,
+        };
+        let kb = KnowledgeBase::new(rules, topology.clone(), Some(start), proofs)?;
+        let n = topology.len();
+        Ok(GridAgent {
+            kb,
+            words,
+            topology,
+            insight,
+            position: start,
+            has_gold: false,
+            has_arrow: true,
+            wumpus_alive: true,
+            glint_here: false,
+            cells: vec![CellKnowledge::default(); n],
+            frontier: Vec::new(),
+            in_frontier: vec![false; n],
+            wumpus_at: None,
+            plan: VecDeque::new(),
+            plan_reason: None,
+            pending: None,
+        })
+    }
+
+    /// Where the agent believes it is (it tracks this from its own moves and bumps).
+    pub fn position(&self) -> Place {
+        self.position
+    }
+
+    /// The knowledge base, for statistics and export.
+    pub fn kb(&self) -> &KnowledgeBase {
+        &self.kb
+    }
+
+    /// True while no scream has been heard.
+    pub fn wumpus_alive(&self) -> bool {
+        self.wumpus_alive
+    }
+
+    /// Takes in what happened: the action just taken (`None` before the first) and the
+    /// percepts that followed. Returns what became proven, with reasons when explanations are
+    /// on.
+    pub fn observe(
+        &mut self,
+        last: Option<Action>,
+        percepts: &Percepts,
+    ) -> Result<Vec<Conclusion>, KbError> {
+        if last != self.pending || last.is_none() {
+            // The player did something other than what was planned (or the game began).
+            self.plan.clear();
+        }
+        self.pending = None;
+        match last {
+            Some(Action::Move(dir)) if !percepts.bump => {
+                if let Some(next) = self.topology.follow(self.position, Link::Step(dir)) {
+                    self.position = next;
+                }
+            }
+            Some(Action::Grab) if self.glint_here => self.has_gold = true,
+            Some(Action::Fire(dir)) if self.has_arrow => {
+                self.has_arrow = false;
+                if percepts.scream {
+                    self.wumpus_alive = false;
+                    self.wumpus_at = None;
+                } else if self.wumpus_alive {
+                    for cell in self.topology.ray(self.position, dir) {
+                        self.kb.tell(self.words.missed, Some(cell), true)?;
+                    }
+                }
+                self.plan.clear();
+            }
+            _ => {}
+        }
+        self.glint_here = percepts.glint;
+        let here = self.position;
+        if !self.cells[here.index()].visited {
+            self.cells[here.index()].visited = true;
+            self.in_frontier[here.index()] = false;
+            let w = self.words;
+            self.kb.tell(w.visited, Some(here), true)?;
+            if self.wumpus_alive {
+                self.kb.tell(w.unharmed, Some(here), true)?;
+            }
+            self.kb.tell(w.breeze, Some(here), percepts.breeze)?;
+            self.kb.tell(w.stench, Some(here), percepts.stench)?;
+            for n in self.topology.neighbours(here) {
+                if !self.cells[n.index()].visited && !self.in_frontier[n.index()] {
+                    self.in_frontier[n.index()] = true;
+                    self.frontier.push(n);
+                }
+            }
+        }
+        self.frontier.retain(|p| !self.cells[p.index()].visited);
+        self.update_knowledge()
+    }
+
+    fn atom(&self, pred: usize, place: Place) -> Atom {
+        self.kb.atom(pred, Some(place))
+    }
+
+    fn question_lit(&self, q: Question, place: Place) -> GroundLit {
+        // The literal whose impossibility proves the answer.
+        match q {
+            Question::NoPit => (self.atom(self.words.pit, place), true),
+            Question::Pit => (self.atom(self.words.pit, place), false),
+            Question::NoWumpus => (self.atom(self.words.wumpus, place), true),
+            Question::Wumpus => (self.atom(self.words.wumpus, place), false),
+        }
+    }
+
+    /// Asks `q` about `place` unless the answer is known or cannot have changed.
+    fn ask(&mut self, q: Question, place: Place) -> Result<bool, KbError> {
+        let i = q as usize;
+        let cell = self.cells[place.index()];
+        if cell.proven[i] {
+            return Ok(true);
+        }
+        let lit = self.question_lit(q, place);
+        if cell.asked_at[i] != 0 && !self.kb.changed_since(lit.0, cell.asked_at[i]) {
+            return Ok(false);
+        }
+        let proven = !self.kb.possible(&[lit])?;
+        let cell = &mut self.cells[place.index()];
+        if proven {
+            cell.proven[i] = true;
+        } else {
+            cell.asked_at[i] = self.kb.now();
+        }
+        Ok(proven)
+    }
+
+    fn is_safe(&self, place: Place) -> bool {
+        let c = &self.cells[place.index()];
+        c.visited
+            || (c.proven[Question::NoPit as usize]
+                && (!self.wumpus_alive || c.proven[Question::NoWumpus as usize]))
+    }
+
+    /// Re-derives what can have changed about the frontier.
+    fn update_knowledge(&mut self) -> Result<Vec<Conclusion>, KbError> {
+        self.kb.check_consistent()?;
+        let mut learned = Vec::new();
+        let frontier = self.frontier.clone();
+        let explained = self.insight == Insight::Explained;
+        for &cell in &frontier {
+            let no_pit = self.ask(Question::NoPit, cell)?;
+            if self.wumpus_alive && (no_pit || explained) {
+                self.ask(Question::NoWumpus, cell)?;
+            }
+            if explained && !no_pit && self.ask_new(Question::Pit, cell)? {
+                learned.push(self.conclude(cell, Fact::Pit)?);
+            }
+            if self.is_safe(cell) && !self.cells[cell.index()].announced_safe {
+                self.cells[cell.index()].announced_safe = true;
+                learned.push(self.conclude(cell, Fact::Safe)?);
+            }
+        }
+        if self.wumpus_alive && self.wumpus_at.is_none() {
+            if let Some(w) = self.locate_wumpus(&frontier)? {
+                self.wumpus_at = Some(w);
+                learned.push(self.conclude(w, Fact::Wumpus)?);
+            }
+        }
+        if !learned.iter().all(|c| c.fact == Fact::Pit) {
+            // New safe ground or a located wumpus can make a shorter plan.
+            self.plan.clear();
+        }
+        Ok(learned)
+    }
+
+    /// Asks `q` and says whether it became proven just now.
+    fn ask_new(&mut self, q: Question, place: Place) -> Result<bool, KbError> {
+        let before = self.cells[place.index()].proven[q as usize];
+        Ok(!before && self.ask(q, place)?)
+    }
+
+    /// Finds the wumpus's cell if the knowledge base proves it. Only cells where the wumpus
+    /// is still possible are candidates, and in a model of the knowledge base the wumpus
+    /// stands on just one of them, so at most a few questions are needed.
+    fn locate_wumpus(&mut self, frontier: &[Place]) -> Result<Option<Place>, KbError> {
+        let wumpus = self.words.wumpus;
+        let mut open: Vec<Place> = frontier
+            .iter()
+            .copied()
+            .filter(|p| !self.cells[p.index()].proven[Question::NoWumpus as usize])
+            .collect();
+        if open.is_empty() {
+            return Ok(None);
+        }
+        // Prefer the cell the latest model puts the wumpus on.
+        if let Some(pos) = open
+            .iter()
+            .position(|&p| self.kb.model_value(self.kb.atom(wumpus, Some(p))) == Some(true))
+        {
+            open.swap(0, pos);
+        }
+        for p in open {
+            if self.ask(Question::Wumpus, p)? {
+                return Ok(Some(p));
+            }
+        }
+        Ok(None)
+    }
+
+    fn conclude(&mut self, place: Place, fact: Fact) -> Result<Conclusion, KbError> {
+        let because = if self.insight == Insight::Explained {
+            let lits: Vec<GroundLit> = match fact {
+                Fact::Pit => vec![self.question_lit(Question::Pit, place)],
+                Fact::Wumpus => vec![self.question_lit(Question::Wumpus, place)],
+                Fact::Safe => {
+                    let mut l = vec![self.question_lit(Question::NoPit, place)];
+                    if self.wumpus_alive {
+                        l.push(self.question_lit(Question::NoWumpus, place));
+                    }
+                    l
+                }
+            };
+            let mut ids = Vec::new();
+            for lit in lits {
+                ids.extend(self.kb.explain(&[lit])?.unwrap_or_default());
+            }
+            ids.sort_unstable();
+            ids.dedup();
+            let mut words: Vec<String> = ids.iter().map(|&i| self.describe(i)).collect();
+            if fact == Fact::Safe && !self.wumpus_alive {
+                words.push("the wumpus is dead".to_string());
+            }
+            words
+        } else {
+            Vec::new()
+        };
+        Ok(Conclusion {
+            place,
+            fact,
+            because,
+        })
+    }
+
+    /// An observation in a player's words.
+    fn describe(&self, index: usize) -> String {
+        let obs = self.kb.observations()[index];
+        let at = obs
+            .place
+            .map(|p| self.topology.label(p))
+            .unwrap_or_default();
+        let w = self.words;
+        match (obs.pred, obs.present) {
+            (p, true) if p == w.breeze => format!("breeze at {at}"),
+            (p, false) if p == w.breeze => format!("no breeze at {at}"),
+            (p, true) if p == w.stench => format!("stench at {at}"),
+            (p, false) if p == w.stench => format!("no stench at {at}"),
+            (p, _) if p == w.visited => format!("{at} was walked into safely"),
+            (p, _) if p == w.unharmed => format!("no wumpus met at {at}"),
+            (p, _) if p == w.missed => format!("the arrow flew through {at} without a scream"),
+            _ => self.kb.describe(&obs),
+        }
+    }
+
+    /// What the agent believes of `place`.
+    pub fn view(&self, place: Place) -> CellView {
+        let c = &self.cells[place.index()];
+        if c.visited {
+            CellView::Visited
+        } else if self.is_safe(place) {
+            CellView::Safe
+        } else if c.proven[Question::Pit as usize] {
+            CellView::Pit
+        } else if self.wumpus_alive && self.wumpus_at == Some(place) {
+            CellView::Wumpus
+        } else {
+            CellView::Unknown
+        }
+    }
+
+    /// Every cell proven safe so far (visited ones included), in cell order.
+    pub fn proven_safe(&self) -> Vec<Place> {
+        self.topology
+            .places()
+            .filter(|&p| self.is_safe(p))
+            .collect()
+    }
+
+    /// Every cell proven to hold a pit (with explanations on; else those found incidentally).
+    pub fn proven_pits(&self) -> Vec<Place> {
+        self.topology
+            .places()
+            .filter(|&p| self.cells[p.index()].proven[Question::Pit as usize])
+            .collect()
+    }
+
+    /// The cell proven to hold the live wumpus, if any.
+    pub fn proven_wumpus(&self) -> Option<Place> {
+        self.wumpus_at.filter(|_| self.wumpus_alive)
+    }
+
+    /// Chooses the next action. The agent assumes the action will be taken; if another is
+    /// taken instead, [`GridAgent::observe`] notices and replans.
+    pub fn decide(&mut self) -> Decision {
+        let decision = self.choose();
+        self.pending = Some(decision.action);
+        decision
+    }
+
+    fn choose(&mut self) -> Decision {
+        if self.glint_here && !self.has_gold {
+            self.plan.clear();
+            return self.single(
+                Action::Grab,
+                Rule::GrabGold,
+                "the gold glints here: grab it",
+            );
+        }
+        if let (Some(action), Some(reason)) = (self.plan.pop_front(), self.plan_reason.clone()) {
+            return Decision { action, reason };
+        }
+        let start = Place::new(0);
+        if self.has_gold {
+            return self.go_home(Rule::ReturnWithGold, "carrying the gold");
+        }
+        // Explore: the nearest proven-safe cell not yet visited.
+        let route = planner::nearest(
+            &self.topology,
+            self.position,
+            |p| self.is_safe(p),
+            |p| !self.cells[p.index()].visited && self.is_safe(p),
+        );
+        if let Some(route) = route {
+            let target = route.goal();
+            let text = format!(
+                "explore {}: the nearest proven-safe unvisited cell, {} step{} away",
+                self.topology.label(target),
+                route.len(),
+                if route.len() == 1 { "" } else { "s" }
+            );
+            return self.follow(route, None, Rule::Explore, text);
+        }
+        if let Some(decision) = self.plan_shot() {
+            return decision;
+        }
+        if self.position == start {
+            return self.single(
+                Action::Climb,
+                Rule::Climb,
+                "no proven-safe cell is left to explore: climb out",
+            );
+        }
+        self.go_home(
+            Rule::ReturnEmptyHanded,
+            "no proven-safe cell is left to explore",
+        )
+    }
+
+    fn single(&mut self, action: Action, rule: Rule, text: &str) -> Decision {
+        self.plan.clear();
+        self.plan_reason = None;
+        Decision {
+            action,
+            reason: Reason {
+                rule,
+                target: None,
+                steps: 0,
+                text: text.to_string(),
+            },
+        }
+    }
+
+    fn go_home(&mut self, rule: Rule, why: &str) -> Decision {
+        let start = Place::new(0);
+        if self.position == start {
+            return self.single(Action::Climb, Rule::Climb, &format!("{why}: climb out"));
+        }
+        let route = planner::nearest(
+            &self.topology,
+            self.position,
+            |p| self.is_safe(p),
+            |p| p == start,
+        )
+        .expect("the way back over visited cells is always open");
+        let text = format!(
+            "{why}: walk home to 0,0 ({} step{}) and climb out",
+            route.len(),
+            if route.len() == 1 { "" } else { "s" }
+        );
+        self.follow(route, Some(Action::Climb), rule, text)
+    }
+
+    /// Starts following `route`, then `last` (a shot or a climb) if given.
+    fn follow(
+        &mut self,
+        route: planner::Route,
+        last: Option<Action>,
+        rule: Rule,
+        text: String,
+    ) -> Decision {
+        let reason = Reason {
+            rule,
+            target: Some(route.goal()),
+            steps: route.len(),
+            text,
+        };
+        self.plan = route
+            .links
+            .iter()
+            .map(|link| match link {
+                Link::Step(d) => Action::Move(*d),
+                Link::Tunnel(_) => unreachable!("grid routes follow steps"),
+            })
+            .chain(last)
+            .collect();
+        self.plan_reason = Some(reason.clone());
+        let action = self
+            .plan
+            .pop_front()
+            .expect("a plan with at least one action");
+        Decision { action, reason }
+    }
+
+    /// A shot that proves new cells safe whether it kills or misses, from the nearest cell it
+    /// can be fired from. Targets are cells proven pit-free where the wumpus may be.
+    fn plan_shot(&mut self) -> Option<Decision> {
+        if !self.has_arrow || !self.wumpus_alive {
+            return None;
+        }
+        let targets: Vec<Place> = match self.wumpus_at {
+            Some(w) if self.cells[w.index()].proven[Question::NoPit as usize] => vec![w],
+            Some(_) => Vec::new(),
+            None => self
+                .frontier
+                .iter()
+                .copied()
+                .filter(|p| {
+                    let c = &self.cells[p.index()];
+                    c.proven[Question::NoPit as usize] && !c.proven[Question::NoWumpus as usize]
+                })
+                .collect(),
+        };
+        if targets.is_empty() {
+            return None;
+        }
+        let dist = planner::distances(&self.topology, self.position, |p| self.is_safe(p));
+        let mut is_target = vec![false; self.topology.len()];
+        for t in &targets {
+            is_target[t.index()] = true;
+        }
+        // Candidate firing cells: walkable cells in line with a target.
+        let mut best: Option<(usize, u32, Place, Direction)> = None;
+        for &t in &targets {
+            for dir in Direction::ALL {
+                let back = opposite(dir);
+                for from in self.topology.ray(t, back) {
+                    let Some(d) = dist[from.index()] else {
+                        continue;
+                    };
+                    let opened = self
+                        .topology
+                        .ray(from, dir)
+                        .into_iter()
+                        .filter(|c| is_target[c.index()])
+                        .count();
+                    let better = match best {
+                        None => true,
+                        Some((o, bd, bp, _)) => {
+                            opened > o || (opened == o && (d < bd || (d == bd && from < bp)))
+                        }
+                    };
+                    if better {
+                        best = Some((opened, d, from, dir));
+                    }
+                }
+            }
+        }
+        let (opened, _, from, dir) = best?;
+        let (rule, what) = match self.wumpus_at {
+            Some(w) => (
+                Rule::ShootWumpus,
+                format!("the wumpus is proven at {}", self.topology.label(w)),
+            ),
+            None => (
+                Rule::ProbeShot,
+                format!(
+                    "{opened} pit-free cell{} may hold the wumpus; a kill or a miss proves {} safe",
+                    if opened == 1 { "" } else { "s" },
+                    if opened == 1 { "it" } else { "them" }
+                ),
+            ),
+        };
+        let route = planner::nearest(
+            &self.topology,
+            self.position,
+            |p| self.is_safe(p),
+            |p| p == from,
+        )?;
+        let text = format!(
+            "{what}: fire {dir} from {} ({} step{} away)",
+            self.topology.label(from),
+            route.len(),
+            if route.len() == 1 { "" } else { "s" }
+        );
+        Some(self.follow(route, Some(Action::Fire(dir)), rule, text))
+    }
+}
+
+fn opposite(d: Direction) -> Direction {
+    match d {
+        Direction::North => Direction::South,
+        Direction::South => Direction::North,
+        Direction::East => Direction::West,
+        Direction::West => Direction::East,
+    }
+}

@@ -1,0 +1,128 @@
+//! The planner: shortest paths over places the agent may walk, on the world's petgraph graph.
+//!
+//! The planner knows nothing of clauses or percepts. It is handed the topology and a set of
+//! walkable places (visited or proven safe) and answers "which way to the nearest place of a
+//! kind, and how far" with petgraph's A* search, whose goal test may match many places (with a
+//! zero estimate, A* is Dijkstra stopping at the first goal reached).
+
+use crate::topology::{Link, Place, Topology};
+use petgraph::algo::astar;
+use petgraph::visit::NodeFiltered;
+
+/// A path found by the planner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    /// The places from the start (first) to the goal (last).
+    pub places: Vec<Place>,
+    /// The link to follow at each step; one fewer than the places.
+    pub links: Vec<Link>,
+}
+
+impl Route {
+    /// The number of steps.
+    pub fn len(&self) -> usize {
+        self.links.len()
+    }
+
+    /// True when the start is the goal.
+    pub fn is_empty(&self) -> bool {
+        self.links.is_empty()
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> Place {
+        *self.places.last().expect("a route has a start")
+    }
+}
+
+/// The shortest route from `from` to the nearest place for which `is_goal` holds, stepping
+/// only on places for which `walkable` holds (`from` itself always counts as walkable; the goal
+/// must be walkable too). `None` when no goal can be reached.
+///
+/// Complexity: O((V + E) log V) over the walkable part of the graph.
+pub fn nearest(
+    topology: &Topology,
+    from: Place,
+    walkable: impl Fn(Place) -> bool,
+    mut is_goal: impl FnMut(Place) -> bool,
+) -> Option<Route> {
+    let graph = NodeFiltered::from_fn(topology.graph(), |p| p == from || walkable(p));
+    let (_, places) = astar(&graph, from, &mut is_goal, |_| 1u32, |_| 0u32)?;
+    let links = places
+        .windows(2)
+        .map(|w| {
+            topology
+                .exits(w[0])
+                .find(|&(_, to)| to == w[1])
+                .map(|(link, _)| link)
+                .expect("consecutive places of a path are joined")
+        })
+        .collect();
+    Some(Route { places, links })
+}
+
+/// Distances (in steps) from `from` to every walkable place it can reach, `None` elsewhere.
+///
+/// Complexity: O(V + E) over the walkable part of the graph.
+pub fn distances(
+    topology: &Topology,
+    from: Place,
+    walkable: impl Fn(Place) -> bool,
+) -> Vec<Option<u32>> {
+    let mut dist = vec![None; topology.len()];
+    let graph = NodeFiltered::from_fn(topology.graph(), |p| p == from || walkable(p));
+    let mut bfs = petgraph::visit::Bfs::new(&graph, from);
+    dist[from.index()] = Some(0);
+    while let Some(p) = bfs.next(&graph) {
+        let d = dist[p.index()].expect("reached places have a distance");
+        for q in topology.neighbours(p) {
+            if dist[q.index()].is_none() && (q == from || walkable(q)) {
+                dist[q.index()] = Some(d + 1);
+            }
+        }
+    }
+    dist
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::Direction;
+
+    #[test]
+    fn nearest_goes_round_obstacles() {
+        let t = Topology::grid(3, 3).unwrap();
+        let blocked = [t.cell(0, 1).unwrap(), t.cell(1, 1).unwrap()];
+        let goal = t.cell(0, 2).unwrap();
+        let route = nearest(
+            &t,
+            t.cell(0, 0).unwrap(),
+            |p| !blocked.contains(&p),
+            |p| p == goal,
+        )
+        .unwrap();
+        assert_eq!(route.len(), 6);
+        assert_eq!(route.links[0], Link::Step(Direction::North));
+        assert_eq!(route.goal(), goal);
+    }
+
+    #[test]
+    fn unreachable_goal_is_none() {
+        let t = Topology::grid(2, 2).unwrap();
+        let goal = t.cell(1, 1).unwrap();
+        assert!(nearest(&t, t.cell(0, 0).unwrap(), |p| p != goal, |p| p == goal).is_none());
+    }
+
+    #[test]
+    fn distances_agree_with_nearest() {
+        let t = Topology::grid(4, 4).unwrap();
+        let from = t.cell(0, 0).unwrap();
+        let wall = t.cell(1, 1).unwrap();
+        let d = distances(&t, from, |p| p != wall);
+        for p in t.places().filter(|&p| p != wall) {
+            let r = nearest(&t, from, |q| q != wall, |q| q == p).unwrap();
+            assert_eq!(d[p.index()], Some(r.len() as u32));
+        }
+        assert_eq!(d[wall.index()], None);
+    }
+}

@@ -1,0 +1,316 @@
+//! Running agents on games: one game step by step, or a batch of seeded worlds with statistics.
+//!
+//! The runner is the only code that holds both a simulator and an agent, and it hands the agent
+//! turns only. One game is [`run_grid_game`], which reports each decision through a callback so
+//! that `trace` can show it; [`solve_grid`] plays a batch (in parallel with rayon; game `i` uses
+//! seed `base + i`, so results do not depend on the number of threads) and sums it up.
+
+use crate::agent::grid::{GridAgent, Insight};
+use crate::agent::{Conclusion, Reason};
+use crate::grid::{Action, GridGame, GridWorld, Outcome, Percepts, Scoring};
+use crate::kb::rules::Rules;
+use crate::kb::KbError;
+use crate::rng::{game_seed, seeded};
+use crate::topology::{Place, Topology};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Which agent plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentKind {
+    /// The logic agent: proven-safe moves only.
+    #[default]
+    Logic,
+}
+
+impl AgentKind {
+    /// The agent's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentKind::Logic => "logic",
+        }
+    }
+}
+
+/// How to run a game.
+#[derive(Clone, Debug, Default)]
+pub struct GameOptions {
+    /// Which agent plays.
+    pub agent: AgentKind,
+    /// How much the agent explains.
+    pub explain: bool,
+    /// The scoring rules.
+    pub scoring: Scoring,
+    /// Other rules than the built-in `kb/grid.kb`.
+    pub rules: Option<Arc<Rules>>,
+}
+
+/// One decision of a game, as `trace` shows it.
+#[derive(Clone, Debug)]
+pub struct StepReport {
+    /// The agent's cell when it decided.
+    pub position: Place,
+    /// The percepts it had just received.
+    pub percepts: Percepts,
+    /// What became proven this step.
+    pub learned: Vec<Conclusion>,
+    /// All cells proven safe so far, visited ones included.
+    pub proven_safe: Vec<Place>,
+    /// All cells proven to hold a pit.
+    pub proven_pit: Vec<Place>,
+    /// The cell proven to hold the live wumpus.
+    pub proven_wumpus: Vec<Place>,
+    /// The action chosen.
+    pub action: Action,
+    /// Why.
+    pub reason: Reason,
+}
+
+/// How a game went.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameRecord {
+    /// The world's seed, for a random world.
+    pub seed: Option<u64>,
+    /// How it ended.
+    pub outcome: GameEnd,
+    /// The final score.
+    pub score: i64,
+    /// Actions taken.
+    pub moves: u32,
+    /// Whether an all-knowing player could have won this world.
+    pub winnable: bool,
+    /// Whether the arrow was fired.
+    pub fired: bool,
+    /// Solver calls the agent made.
+    pub solver_calls: u64,
+    /// Decisions the agent made.
+    pub decisions: u32,
+    /// Time spent in the agent (observing and deciding).
+    #[serde(skip)]
+    pub agent_time: Duration,
+}
+
+/// How a game ended: as the rules say, or cut off because the agent would not stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameEnd {
+    /// The game's own ending.
+    Over(Outcome),
+    /// The agent took more actions than the world could need.
+    CutOff,
+}
+
+impl GameEnd {
+    /// The ending's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameEnd::Over(o) => o.name(),
+            GameEnd::CutOff => "cut_off",
+        }
+    }
+}
+
+/// Plays one game on `world` with the agent `options` name, reporting each decision.
+pub fn run_grid_game(
+    world: GridWorld,
+    seed: Option<u64>,
+    options: &GameOptions,
+    mut on_step: impl FnMut(&StepReport),
+) -> Result<GameRecord, KbError> {
+    let topology = world.topology().clone();
+    let winnable = world.winnable();
+    let insight = if options.explain {
+        Insight::Explained
+    } else {
+        Insight::Decisions
+    };
+    let mut agent = GridAgent::new(topology.clone(), options.rules.clone(), insight)?;
+    let mut game = GridGame::new(world);
+    let mut percepts = game.start().percepts;
+    let mut last: Option<Action> = None;
+    let limit = move_limit(&topology);
+    let mut agent_time = Duration::ZERO;
+    let mut decisions = 0u32;
+    let outcome = loop {
+        if let Some(outcome) = game.outcome() {
+            break GameEnd::Over(outcome);
+        }
+        if game.moves() >= limit {
+            break GameEnd::CutOff;
+        }
+        let t = Instant::now();
+        let learned = agent.observe(last, &percepts)?;
+        let decision = agent.decide();
+        agent_time += t.elapsed();
+        decisions += 1;
+        if options.explain {
+            on_step(&StepReport {
+                position: agent.position(),
+                percepts,
+                learned,
+                proven_safe: agent.proven_safe(),
+                proven_pit: agent.proven_pits(),
+                proven_wumpus: agent.proven_wumpus().into_iter().collect(),
+                action: decision.action,
+                reason: decision.reason.clone(),
+            });
+        }
+        percepts = game.act(decision.action).percepts;
+        last = Some(decision.action);
+    };
+    let score = match outcome {
+        GameEnd::Over(o) => options.scoring.score(o, game.moves(), game.fired()),
+        GameEnd::CutOff => 0,
+    };
+    Ok(GameRecord {
+        seed,
+        outcome,
+        score,
+        moves: game.moves(),
+        winnable,
+        fired: game.fired(),
+        solver_calls: agent.kb().solver_calls(),
+        decisions,
+        agent_time,
+    })
+}
+
+/// More actions than any sensible play of this world needs.
+fn move_limit(topology: &Topology) -> u32 {
+    let cells = topology.len() as u64;
+    (cells * 8 + 1000).min(u32::MAX as u64) as u32
+}
+
+/// A batch of random grid worlds.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    /// How many worlds.
+    pub worlds: u64,
+    /// Seed of world 0; world `i` has seed `seed + i`.
+    pub seed: u64,
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// Pit probability.
+    pub pit_prob: f64,
+    /// How to play each game.
+    pub game: GameOptions,
+    /// Threads to use (`None`: all cores).
+    pub threads: Option<usize>,
+}
+
+/// What a batch came to.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// The agent.
+    pub agent: AgentKind,
+    /// The scoring.
+    pub scoring: Scoring,
+    /// Grid size as `RxC`.
+    pub size: String,
+    /// Pit probability.
+    pub pit_prob: f64,
+    /// Seed of the first world.
+    pub seed: u64,
+    /// Games played.
+    pub games: u64,
+    /// Climbed out with the gold.
+    pub wins: u64,
+    /// Died.
+    pub deaths: u64,
+    /// Climbed out without the gold.
+    pub climbed_out_without_gold: u64,
+    /// Games cut off for taking too long (0 for a sound agent).
+    pub cut_off: u64,
+    /// Mean final score.
+    pub mean_score: f64,
+    /// Mean actions a game.
+    pub mean_moves: f64,
+    /// Share of worlds an all-knowing player could win.
+    pub ceiling: f64,
+    /// Wins as a share of the winnable worlds.
+    pub wins_of_ceiling: f64,
+    /// Share of games won.
+    pub win_rate: f64,
+    /// Mean solver calls a game.
+    pub solver_calls_per_game: f64,
+    /// Mean time the agent took a decision, in microseconds.
+    pub mean_decision_us: f64,
+    /// Wall-clock seconds for the batch.
+    pub seconds: f64,
+    /// Games a second, wall clock.
+    pub games_per_second: f64,
+    /// Threads used.
+    pub threads: usize,
+}
+
+/// Plays a batch and sums it up. Same batch, same numbers (but for the timings).
+pub fn solve_grid(batch: &Batch) -> Result<Summary, KbError> {
+    let topology = Arc::new(
+        Topology::grid(batch.rows, batch.cols)
+            .map_err(|e| KbError::NotObservable(e.to_string()))?,
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(batch.threads.unwrap_or(0))
+        .build()
+        .expect("a thread pool");
+    let threads = pool.current_num_threads();
+    let start = Instant::now();
+    let records: Result<Vec<GameRecord>, KbError> = pool.install(|| {
+        (0..batch.worlds)
+            .into_par_iter()
+            .map(|i| {
+                let seed = game_seed(batch.seed, i);
+                let world = GridWorld::random(topology.clone(), batch.pit_prob, &mut seeded(seed));
+                run_grid_game(world, Some(seed), &batch.game, |_| {})
+            })
+            .collect()
+    });
+    let records = records?;
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(summarise(batch, &records, seconds, threads))
+}
+
+fn summarise(batch: &Batch, records: &[GameRecord], seconds: f64, threads: usize) -> Summary {
+    let games = records.len() as u64;
+    let count = |f: &dyn Fn(&GameRecord) -> bool| records.iter().filter(|r| f(r)).count() as u64;
+    let wins = count(&|r| r.outcome == GameEnd::Over(Outcome::Won));
+    let winnable = count(&|r| r.winnable);
+    let n = games.max(1) as f64;
+    let decisions: u64 = records.iter().map(|r| r.decisions as u64).sum();
+    let agent_time: f64 = records.iter().map(|r| r.agent_time.as_secs_f64()).sum();
+    Summary {
+        agent: batch.game.agent,
+        scoring: batch.game.scoring,
+        size: format!("{}x{}", batch.rows, batch.cols),
+        pit_prob: batch.pit_prob,
+        seed: batch.seed,
+        games,
+        wins,
+        deaths: count(&|r| matches!(r.outcome, GameEnd::Over(o) if o.is_death())),
+        climbed_out_without_gold: count(&|r| r.outcome == GameEnd::Over(Outcome::ClimbedOut)),
+        cut_off: count(&|r| r.outcome == GameEnd::CutOff),
+        mean_score: records.iter().map(|r| r.score as f64).sum::<f64>() / n,
+        mean_moves: records.iter().map(|r| r.moves as f64).sum::<f64>() / n,
+        ceiling: winnable as f64 / n,
+        wins_of_ceiling: if winnable == 0 {
+            0.0
+        } else {
+            wins as f64 / winnable as f64
+        },
+        win_rate: wins as f64 / n,
+        solver_calls_per_game: records.iter().map(|r| r.solver_calls as f64).sum::<f64>() / n,
+        mean_decision_us: if decisions == 0 {
+            0.0
+        } else {
+            agent_time * 1e6 / decisions as f64
+        },
+        seconds,
+        games_per_second: games as f64 / seconds.max(1e-9),
+        threads,
+    }
+}
