@@ -5,11 +5,11 @@
 //! that `trace` can show it; [`solve_grid`] plays a batch (in parallel with rayon; game `i` uses
 //! seed `base + i`, so results do not depend on the number of threads) and sums it up.
 
-use crate::agent::grid::{GridAgent, Insight};
+use crate::agent::grid::{default_rules, GridAgent, Insight};
 use crate::agent::{Conclusion, Reason};
 use crate::grid::{Action, GridGame, GridWorld, Outcome, Percepts, Scoring};
 use crate::kb::rules::Rules;
-use crate::kb::KbError;
+use crate::kb::{Grounding, KbError};
 use crate::rng::{game_seed, seeded};
 use crate::topology::{Place, Topology};
 use rayon::prelude::*;
@@ -118,6 +118,19 @@ pub fn run_grid_game(
     world: GridWorld,
     seed: Option<u64>,
     options: &GameOptions,
+    on_step: impl FnMut(&StepReport),
+) -> Result<GameRecord, KbError> {
+    let rules = options.rules.clone().unwrap_or_else(default_rules);
+    let grounding = Grounding::new(rules, world.topology().clone(), Some(world.start()))?;
+    run_grid_game_on(world, seed, options, &grounding, on_step)
+}
+
+/// [`run_grid_game`] on a grounding shared by many games on the same grid.
+pub fn run_grid_game_on(
+    world: GridWorld,
+    seed: Option<u64>,
+    options: &GameOptions,
+    grounding: &Arc<Grounding>,
     mut on_step: impl FnMut(&StepReport),
 ) -> Result<GameRecord, KbError> {
     let topology = world.topology().clone();
@@ -127,7 +140,7 @@ pub fn run_grid_game(
     } else {
         Insight::Decisions
     };
-    let mut agent = GridAgent::new(topology.clone(), options.rules.clone(), insight)?;
+    let mut agent = GridAgent::with_grounding(grounding.clone(), insight)?;
     let mut game = GridGame::new(world);
     let mut percepts = game.start().percepts;
     let mut last: Option<Action> = None;
@@ -259,6 +272,8 @@ pub fn solve_grid(batch: &Batch) -> Result<Summary, KbError> {
         .build()
         .expect("a thread pool");
     let threads = pool.current_num_threads();
+    let rules = batch.game.rules.clone().unwrap_or_else(default_rules);
+    let grounding = Grounding::new(rules, topology.clone(), topology.cell(0, 0))?;
     let start = Instant::now();
     let records: Result<Vec<GameRecord>, KbError> = pool.install(|| {
         (0..batch.worlds)
@@ -266,7 +281,7 @@ pub fn solve_grid(batch: &Batch) -> Result<Summary, KbError> {
             .map(|i| {
                 let seed = game_seed(batch.seed, i);
                 let world = GridWorld::random(topology.clone(), batch.pit_prob, &mut seeded(seed));
-                run_grid_game(world, Some(seed), &batch.game, |_| {})
+                run_grid_game_on(world, Some(seed), &batch.game, &grounding, |_| {})
             })
             .collect()
     });

@@ -15,7 +15,7 @@ use super::{Conclusion, Fact, Reason, Rule};
 use crate::grid::{Action, Percepts};
 use crate::kb::ground::{Atom, GroundLit};
 use crate::kb::rules::{parse_rules, require, PredKind, Rules, GRID_RULES};
-use crate::kb::{KbError, KnowledgeBase, Proofs};
+use crate::kb::{Grounding, KbError, KnowledgeBase, Proofs};
 use crate::planner;
 use crate::topology::{Direction, Link, Place, Topology};
 use std::collections::VecDeque;
@@ -152,20 +152,32 @@ impl GridAgent {
         insight: Insight,
     ) -> Result<GridAgent, KbError> {
         let rules = rules.unwrap_or_else(default_rules);
-        let words = Vocabulary::of(&rules)?;
-        let start = Place::new(0);
+        GridAgent::with_grounding(
+            Grounding::new(rules, topology, Some(Place::new(0)))?,
+            insight,
+        )
+    }
+
+    /// An agent on a grounding shared with other games on the same grid (see
+    /// [`Grounding`]); its start must be `0,0`.
+    pub fn with_grounding(
+        grounding: Arc<Grounding>,
+        insight: Insight,
+    ) -> Result<GridAgent, KbError> {
+        let words = Vocabulary::of(grounding.rules())?;
+        let topology = grounding.topology().clone();
         let proofs = match insight {
             Insight::Decisions => Proofs::Fast,
             Insight::Explained => Proofs::Explained,
         };
-        let kb = KnowledgeBase::new(rules, topology.clone(), Some(start), proofs)?;
+        let kb = KnowledgeBase::from_grounding(grounding, proofs);
         let n = topology.len();
         Ok(GridAgent {
             kb,
             words,
             topology,
             insight,
-            position: start,
+            position: Place::new(0),
             has_gold: false,
             has_arrow: true,
             wumpus_alive: true,
@@ -314,7 +326,7 @@ impl GridAgent {
             }
         }
         if self.wumpus_alive && self.wumpus_at.is_none() {
-            if let Some(w) = self.locate_wumpus(&frontier)? {
+            if let Some(w) = self.locate_wumpus()? {
                 self.wumpus_at = Some(w);
                 learned.push(self.conclude(w, Fact::Wumpus)?);
             }
@@ -332,32 +344,22 @@ impl GridAgent {
         Ok(!before && self.ask(q, place)?)
     }
 
-    /// Finds the wumpus's cell if the knowledge base proves it. Only cells where the wumpus
-    /// is still possible are candidates, and in a model of the knowledge base the wumpus
-    /// stands on just one of them, so at most a few questions are needed.
-    fn locate_wumpus(&mut self, frontier: &[Place]) -> Result<Option<Place>, KbError> {
+    /// Finds the wumpus's cell if the knowledge base proves it. In any model of the knowledge
+    /// base the wumpus stands on exactly one cell, so only that cell can be proven to hold it:
+    /// one question suffices. (When the model leaves it among the cells no clause mentions,
+    /// it is proven nowhere, unless exactly one such cell is left.)
+    fn locate_wumpus(&mut self) -> Result<Option<Place>, KbError> {
         let wumpus = self.words.wumpus;
-        let mut open: Vec<Place> = frontier
-            .iter()
-            .copied()
-            .filter(|p| !self.cells[p.index()].proven[Question::NoWumpus as usize])
-            .collect();
-        if open.is_empty() {
-            return Ok(None);
+        self.kb.check_consistent()?;
+        let candidate = match self.kb.true_in_model(wumpus).as_slice() {
+            [Some(p)] => Some(*p),
+            [] => self.kb.sole_unmentioned(wumpus),
+            _ => None,
+        };
+        match candidate {
+            Some(p) if self.ask(Question::Wumpus, p)? => Ok(Some(p)),
+            _ => Ok(None),
         }
-        // Prefer the cell the latest model puts the wumpus on.
-        if let Some(pos) = open
-            .iter()
-            .position(|&p| self.kb.model_value(self.kb.atom(wumpus, Some(p))) == Some(true))
-        {
-            open.swap(0, pos);
-        }
-        for p in open {
-            if self.ask(Question::Wumpus, p)? {
-                return Ok(Some(p));
-            }
-        }
-        Ok(None)
     }
 
     fn conclude(&mut self, place: Place, fact: Fact) -> Result<Conclusion, KbError> {

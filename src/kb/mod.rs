@@ -22,11 +22,11 @@ pub mod ground;
 pub mod rules;
 mod sat;
 
-use ground::{Atom, Ground, GroundError, GroundLit};
+use ground::{Atom, Ground, GroundClause, GroundError, GroundLit};
 use rules::{PredId, PredKind, Rules};
 use sat::Sat;
 use std::collections::HashSet;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use varisat::Lit;
 
 use crate::topology::{Place, Topology};
@@ -77,6 +77,7 @@ enum Bit {
 
 /// An incremental sequential counter: `regs[j - 1]` is true exactly when at least `j` of the
 /// atoms mentioned so far are true.
+#[derive(Clone, Debug)]
 struct Counter {
     pred: PredId,
     places: usize,
@@ -86,14 +87,139 @@ struct Counter {
     mentioned: usize,
 }
 
-/// The knowledge base of one game.
-pub struct KnowledgeBase {
+/// What the knowledge base holds of one ground atom.
+#[derive(Clone, Copy, Debug, Default)]
+struct AtomState {
+    /// Its solver variable, once a clause in the solver mentions it.
+    lit: Option<Lit>,
+    /// Its value, once a unit clause fixed it. Fixed atoms are simplified out of later clauses
+    /// and need no solver call; most observations on the grid fix atoms ("no breeze here: no
+    /// pit next door"), so the solver sees only what is genuinely uncertain.
+    fixed: Option<bool>,
+    /// When it was fixed.
+    fixed_at: u64,
+}
+
+/// Rules grounded over one topology, shared by every game played on it: facts are grounded
+/// once, and each percept's meaning at each place at most once (on small worlds).
+pub struct Grounding {
     rules: Arc<Rules>,
     topology: Arc<Topology>,
     start: Option<Place>,
+    facts: Vec<GroundClause>,
+    percept_slot: Vec<Option<usize>>,
+    cache: Option<Vec<OnceLock<Vec<GroundClause>>>>,
+}
+
+/// Worlds up to this many (places × per-place percepts) keep a grounding cache.
+const CACHE_LIMIT: usize = 1 << 16;
+
+impl Grounding {
+    /// Grounds the facts of `rules` on `topology`; `start` is what the rules call `start`.
+    pub fn new(
+        rules: Arc<Rules>,
+        topology: Arc<Topology>,
+        start: Option<Place>,
+    ) -> Result<Arc<Grounding>, KbError> {
+        let ground = Ground {
+            topology: &topology,
+            start,
+        };
+        let mut facts = Vec::new();
+        for fact in &rules.facts {
+            match &fact.var {
+                None => facts.extend(ground.clauses(&fact.formula, &mut Vec::new(), true)?),
+                Some(v) => {
+                    for place in topology.places() {
+                        let mut env = vec![(v.clone(), place)];
+                        facts.extend(ground.clauses(&fact.formula, &mut env, true)?);
+                    }
+                }
+            }
+        }
+        let mut slots = 0;
+        let percept_slot = rules
+            .predicates
+            .iter()
+            .map(|p| {
+                (p.kind == PredKind::Percept && p.per_place).then(|| {
+                    slots += 1;
+                    slots - 1
+                })
+            })
+            .collect();
+        let cells = slots * topology.len() * 2;
+        let cache = (cells <= CACHE_LIMIT).then(|| (0..cells).map(|_| OnceLock::new()).collect());
+        Ok(Arc::new(Grounding {
+            rules,
+            topology,
+            start,
+            facts,
+            percept_slot,
+            cache,
+        }))
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    /// The topology.
+    pub fn topology(&self) -> &Arc<Topology> {
+        &self.topology
+    }
+
+    /// The clauses meaning "percept `pred` observed `present` at `place`".
+    fn percept(
+        &self,
+        pred: PredId,
+        place: Option<Place>,
+        present: bool,
+    ) -> Result<std::borrow::Cow<'_, [GroundClause]>, KbError> {
+        let rule = self
+            .rules
+            .percept_rule(pred)
+            .expect("checked by the caller");
+        let compute = || {
+            let ground = Ground {
+                topology: &self.topology,
+                start: self.start,
+            };
+            let mut env = match (&rule.var, place) {
+                (Some(v), Some(at)) => vec![(v.clone(), at)],
+                _ => Vec::new(),
+            };
+            ground.clauses(&rule.body, &mut env, present)
+        };
+        let index = match (&self.cache, self.percept_slot[pred], place) {
+            (Some(_), Some(slot), Some(at)) => {
+                Some((slot * self.topology.len() + at.index()) * 2 + present as usize)
+            }
+            _ => None,
+        };
+        match (index, &self.cache) {
+            (Some(i), Some(cache)) => {
+                if cache[i].get().is_none() {
+                    let _ = cache[i].set(compute()?);
+                }
+                Ok(std::borrow::Cow::Borrowed(
+                    cache[i].get().expect("set above"),
+                ))
+            }
+            _ => Ok(std::borrow::Cow::Owned(compute()?)),
+        }
+    }
+}
+
+/// The knowledge base of one game.
+pub struct KnowledgeBase {
+    grounding: Arc<Grounding>,
     proofs: Proofs,
     sat: Sat,
-    atoms: Vec<Vec<Option<Lit>>>,
+    atoms: Vec<Vec<AtomState>>,
+    mentioned: Vec<Vec<Option<Place>>>,
+    counted: Vec<bool>,
     counters: Vec<Counter>,
     observations: Vec<Observation>,
     told: HashSet<Observation>,
@@ -109,20 +235,31 @@ impl KnowledgeBase {
         start: Option<Place>,
         proofs: Proofs,
     ) -> Result<KnowledgeBase, KbError> {
+        Ok(KnowledgeBase::from_grounding(
+            Grounding::new(rules, topology, start)?,
+            proofs,
+        ))
+    }
+
+    /// A knowledge base on a shared grounding (cheaper when many games share a world's shape).
+    pub fn from_grounding(grounding: Arc<Grounding>, proofs: Proofs) -> KnowledgeBase {
+        let rules = grounding.rules.clone();
+        let places = grounding.topology.len();
         let atoms = rules
             .predicates
             .iter()
             .map(|p| match (p.kind, p.per_place) {
-                (PredKind::Hidden, true) => vec![None; topology.len()],
-                (PredKind::Hidden, false) => vec![None],
+                (PredKind::Hidden, true) => vec![AtomState::default(); places],
+                (PredKind::Hidden, false) => vec![AtomState::default()],
                 (PredKind::Percept, _) => Vec::new(),
             })
             .collect();
-        let places = topology.len();
+        let mut counted = vec![false; rules.predicates.len()];
         let counters = rules
             .cardinalities
             .iter()
             .map(|c| {
+                counted[c.pred] = true;
                 let at_least = c.at_least.map_or(0, |k| k.value(places));
                 let at_most = c.at_most.map(|k| k.value(places));
                 let width = at_least.max(at_most.unwrap_or(0));
@@ -137,63 +274,39 @@ impl KnowledgeBase {
             })
             .collect();
         let mut kb = KnowledgeBase {
-            rules,
-            topology,
-            start,
+            grounding: grounding.clone(),
             proofs,
             sat: Sat::new(),
+            mentioned: vec![Vec::new(); rules.predicates.len()],
             atoms,
+            counted,
             counters,
             observations: Vec::new(),
             told: HashSet::new(),
             selectors: Vec::new(),
             consistent_at: None,
         };
-        for counter in &kb.counters {
-            if counter.at_least > counter.places
-                || counter.at_most.is_some_and(|m| m < counter.at_least)
-            {
+        for i in 0..kb.counters.len() {
+            let c = &kb.counters[i];
+            if c.at_least > c.places || c.at_most.is_some_and(|m| m < c.at_least) {
                 kb.sat.add_clause(&[]);
             }
+            kb.enforce_at_least(i);
         }
-        let rules = kb.rules.clone();
-        for fact in &rules.facts {
-            match &fact.var {
-                None => kb.assert_formula(&fact.formula, &mut Vec::new())?,
-                Some(v) => {
-                    for place in kb.topology.clone().places() {
-                        kb.assert_formula(&fact.formula, &mut vec![(v.clone(), place)])?;
-                    }
-                }
-            }
+        for clause in &grounding.facts {
+            kb.add_ground(clause, None);
         }
-        Ok(kb)
-    }
-
-    fn assert_formula(
-        &mut self,
-        formula: &rules::Formula,
-        env: &mut Vec<(String, Place)>,
-    ) -> Result<(), KbError> {
-        let ground = Ground {
-            topology: &self.topology,
-            start: self.start,
-        };
-        for clause in ground.clauses(formula, env, true)? {
-            let lits: Vec<Lit> = clause.iter().map(|&l| self.lit(l)).collect();
-            self.sat.add_clause(&lits);
-        }
-        Ok(())
+        kb
     }
 
     /// The rules.
     pub fn rules(&self) -> &Arc<Rules> {
-        &self.rules
+        &self.grounding.rules
     }
 
     /// The world's graph.
     pub fn topology(&self) -> &Arc<Topology> {
-        &self.topology
+        &self.grounding.topology
     }
 
     /// Everything told so far, in order.
@@ -213,26 +326,120 @@ impl KnowledgeBase {
 
     /// An observation in words: `breeze at 1,1`, `no stench at 0,0`, `scream`.
     pub fn describe(&self, obs: &Observation) -> String {
-        let name = &self.rules.predicates[obs.pred].name;
+        let name = &self.rules().predicates[obs.pred].name;
         let not = if obs.present { "" } else { "no " };
         match obs.place {
-            Some(p) => format!("{not}{name} at {}", self.topology.label(p)),
+            Some(p) => format!("{not}{name} at {}", self.topology().label(p)),
             None => format!("{not}{name}"),
+        }
+    }
+
+    fn state(&self, atom: Atom) -> AtomState {
+        self.atoms[atom.pred][atom.place.map_or(0, |p| p.index())]
+    }
+
+    fn state_mut(&mut self, atom: Atom) -> &mut AtomState {
+        let state = &mut self.atoms[atom.pred][atom.place.map_or(0, |p| p.index())];
+        if state.lit.is_none() && state.fixed.is_none() {
+            self.mentioned[atom.pred].push(atom.place);
+        }
+        state
+    }
+
+    /// The places where `pred` is true in the most recent model, among the atoms mentioned so
+    /// far (unmentioned atoms are unconstrained but for their counters).
+    pub fn true_in_model(&self, pred: PredId) -> Vec<Option<Place>> {
+        self.mentioned[pred]
+            .iter()
+            .copied()
+            .filter(|&place| self.model_value(Atom { pred, place }) == Some(true))
+            .collect()
+    }
+
+    /// The places of a per-place predicate that no clause mentions yet, if there is exactly
+    /// one (by counting, such a place can still be forced).
+    pub fn sole_unmentioned(&self, pred: PredId) -> Option<Place> {
+        let places = self.topology().len();
+        if places - self.mentioned[pred].len() != 1 {
+            return None;
+        }
+        (0..places).map(Place::new).find(|&p| {
+            self.state(Atom {
+                pred,
+                place: Some(p),
+            })
+            .lit
+            .is_none()
+                && self
+                    .state(Atom {
+                        pred,
+                        place: Some(p),
+                    })
+                    .fixed
+                    .is_none()
+        })
+    }
+
+    /// Adds a ground clause (guarded by `selector` in explained mode), simplified against the
+    /// fixed atoms; an unguarded unit clause fixes its atom.
+    fn add_ground(&mut self, clause: &[GroundLit], selector: Option<Lit>) {
+        let mut open: Vec<GroundLit> = Vec::with_capacity(clause.len());
+        for &(atom, value) in clause {
+            match self.state(atom).fixed {
+                Some(v) if v == value => return,
+                Some(_) => {}
+                None => open.push((atom, value)),
+            }
+        }
+        match (selector, open.as_slice()) {
+            (None, []) => self.sat.add_clause(&[]),
+            (None, &[(atom, value)]) => self.fix(atom, value),
+            _ => {
+                let mut lits: Vec<Lit> = open.iter().map(|&l| self.lit(l)).collect();
+                if let Some(s) = selector {
+                    lits.push(!s);
+                }
+                self.sat.add_clause(&lits);
+            }
+        }
+    }
+
+    /// Fixes `atom` to `value` (a unit clause).
+    fn fix(&mut self, atom: Atom, value: bool) {
+        let now = self.sat.tick();
+        let state = self.state_mut(atom);
+        state.fixed = Some(value);
+        state.fixed_at = now;
+        match state.lit {
+            Some(l) => self.sat.add_clause(&[if value { l } else { !l }]),
+            None => {
+                for i in 0..self.counters.len() {
+                    if self.counters[i].pred == atom.pred {
+                        self.count_fixed(i, value);
+                    }
+                }
+            }
         }
     }
 
     /// The solver literal of a ground literal, allocating the atom's variable (and extending
     /// its counters) on first mention.
     fn lit(&mut self, (atom, positive): GroundLit) -> Lit {
-        let slot = atom.place.map_or(0, |p| p.index());
-        let lit = match self.atoms[atom.pred][slot] {
+        let state = self.state(atom);
+        let lit = match state.lit {
             Some(l) => l,
             None => {
                 let l = self.sat.new_lit();
-                self.atoms[atom.pred][slot] = Some(l);
-                for i in 0..self.counters.len() {
-                    if self.counters[i].pred == atom.pred {
-                        self.extend_counter(i, l);
+                self.state_mut(atom).lit = Some(l);
+                match state.fixed {
+                    // Already counted when it was fixed.
+                    Some(v) => self.sat.add_clause(&[if v { l } else { !l }]),
+                    None => {
+                        for i in 0..self.counters.len() {
+                            if self.counters[i].pred == atom.pred {
+                                self.extend_counter(i, l);
+                            }
+                        }
                     }
                 }
                 l
@@ -245,38 +452,69 @@ impl KnowledgeBase {
         }
     }
 
-    fn extend_counter(&mut self, index: usize, x: Lit) {
-        let width = self.counters[index].regs.len();
-        let old = self.counters[index].regs.clone();
-        let mut new = Vec::with_capacity(width);
-        for j in 0..width {
-            let b = if j == 0 { Bit::True } else { old[j - 1] };
-            let s = self.or_and(old[j], x, b);
-            new.push(s);
+    /// "At most k": a true atom may not follow k true ones.
+    fn forbid_after(&mut self, before: Option<Bit>, x: Option<Lit>) {
+        let Some(before) = before else { return };
+        match (before, x) {
+            (Bit::False, _) => {}
+            (Bit::True, Some(x)) => self.sat.add_clause(&[!x]),
+            (Bit::True, None) => self.sat.add_clause(&[]),
+            (Bit::Lit(b), Some(x)) => self.sat.add_clause(&[!x, !b]),
+            (Bit::Lit(b), None) => self.sat.add_clause(&[!b]),
         }
-        let counter = &mut self.counters[index];
-        counter.mentioned += 1;
-        let (at_most, at_least) = (counter.at_most, counter.at_least);
-        let rest = counter.places - counter.mentioned;
-        // "At most k": the (k+1)-th true atom may not appear: not (x and at least k before).
-        if let Some(k) = at_most {
-            let before = if k == 0 { Bit::True } else { old[k - 1] };
-            match before {
-                Bit::False => {}
-                Bit::True => self.sat.add_clause(&[!x]),
-                Bit::Lit(b) => self.sat.add_clause(&[!x, !b]),
-            }
-        }
-        // "At least k": the unmentioned rest can make up at most `rest` of them.
-        let need = at_least.saturating_sub(rest);
+    }
+
+    /// The register "at least k before this atom" for counter `i`'s upper bound, if bounded.
+    fn upper_guard(&self, i: usize) -> Option<Bit> {
+        let c = &self.counters[i];
+        c.at_most
+            .map(|k| if k == 0 { Bit::True } else { c.regs[k - 1] })
+    }
+
+    /// "At least k": the unmentioned rest can make up at most `rest` of them.
+    fn enforce_at_least(&mut self, i: usize) {
+        let c = &self.counters[i];
+        let need = c.at_least.saturating_sub(c.places - c.mentioned);
         if need > 0 {
-            match new[need - 1] {
+            match c.regs[need - 1] {
                 Bit::True => {}
                 Bit::False => self.sat.add_clause(&[]),
                 Bit::Lit(l) => self.sat.add_clause(&[l]),
             }
         }
-        self.counters[index].regs = new;
+    }
+
+    /// Counts a newly mentioned atom with variable `x`.
+    fn extend_counter(&mut self, i: usize, x: Lit) {
+        let guard = self.upper_guard(i);
+        self.forbid_after(guard, Some(x));
+        let old = self.counters[i].regs.clone();
+        let new: Vec<Bit> = (0..old.len())
+            .map(|j| {
+                let b = if j == 0 { Bit::True } else { old[j - 1] };
+                self.or_and(old[j], x, b)
+            })
+            .collect();
+        let c = &mut self.counters[i];
+        c.regs = new;
+        c.mentioned += 1;
+        self.enforce_at_least(i);
+    }
+
+    /// Counts a newly mentioned atom fixed to `value`, without a variable.
+    fn count_fixed(&mut self, i: usize, value: bool) {
+        if value {
+            let guard = self.upper_guard(i);
+            self.forbid_after(guard, None);
+            let c = &mut self.counters[i];
+            // One more true atom: "at least j" becomes "at least j - 1 before".
+            if !c.regs.is_empty() {
+                c.regs.pop();
+                c.regs.insert(0, Bit::True);
+            }
+        }
+        self.counters[i].mentioned += 1;
+        self.enforce_at_least(i);
     }
 
     /// A bit equal to `a ∨ (x ∧ b)`.
@@ -287,32 +525,29 @@ impl KnowledgeBase {
             (Bit::False, Bit::True) => Bit::Lit(x),
             _ => {
                 let s = self.sat.new_lit();
-                let mut a_lits = Vec::new();
-                if let Bit::Lit(a) = a {
-                    self.sat.add_clause(&[!a, s]);
-                    a_lits.push(a);
-                }
+                let a_lits: Vec<Lit> = match a {
+                    Bit::Lit(a) => {
+                        self.sat.add_clause(&[!a, s]);
+                        vec![a]
+                    }
+                    _ => Vec::new(),
+                };
+                let clause = |head: Vec<Lit>| {
+                    let mut c = head;
+                    c.extend(&a_lits);
+                    c
+                };
                 match b {
                     Bit::True => {
                         self.sat.add_clause(&[!x, s]);
-                        let mut c = vec![!s, x];
-                        c.extend(&a_lits);
-                        self.sat.add_clause(&c);
+                        self.sat.add_clause(&clause(vec![!s, x]));
                     }
                     Bit::Lit(b) => {
                         self.sat.add_clause(&[!x, !b, s]);
-                        let mut c = vec![!s, x];
-                        c.extend(&a_lits);
-                        self.sat.add_clause(&c);
-                        let mut c = vec![!s, b];
-                        c.extend(&a_lits);
-                        self.sat.add_clause(&c);
+                        self.sat.add_clause(&clause(vec![!s, x]));
+                        self.sat.add_clause(&clause(vec![!s, b]));
                     }
-                    Bit::False => {
-                        let mut c = vec![!s];
-                        c.extend(&a_lits);
-                        self.sat.add_clause(&c);
-                    }
+                    Bit::False => self.sat.add_clause(&clause(vec![!s])),
                 }
                 Bit::Lit(s)
             }
@@ -332,12 +567,16 @@ impl KnowledgeBase {
         place: Option<Place>,
         present: bool,
     ) -> Result<(), KbError> {
-        let rules = self.rules.clone();
-        let p = &rules.predicates[pred];
-        let rule = rules
+        let grounding = self.grounding.clone();
+        let p = &grounding.rules.predicates[pred];
+        let rule = grounding
+            .rules
             .percept_rule(pred)
             .filter(|_| p.kind == PredKind::Percept && p.per_place == place.is_some())
             .ok_or_else(|| KbError::NotObservable(p.name.clone()))?;
+        if place.is_some_and(|at| at.index() >= grounding.topology.len()) {
+            return Err(KbError::NotObservable(p.name.clone()));
+        }
         let obs = Observation {
             pred,
             place,
@@ -347,20 +586,6 @@ impl KnowledgeBase {
             return Ok(());
         }
         self.observations.push(obs);
-        // Absence of a one-way percept says nothing.
-        let clauses = if present || rule.iff {
-            let ground = Ground {
-                topology: &self.topology,
-                start: self.start,
-            };
-            let mut env = match (&rule.var, place) {
-                (Some(v), Some(at)) => vec![(v.clone(), at)],
-                _ => Vec::new(),
-            };
-            ground.clauses(&rule.body, &mut env, present)?
-        } else {
-            Vec::new()
-        };
         let selector = match self.proofs {
             Proofs::Explained => {
                 let s = self.sat.new_lit();
@@ -369,12 +594,12 @@ impl KnowledgeBase {
             }
             Proofs::Fast => None,
         };
-        for clause in clauses {
-            let mut lits: Vec<Lit> = clause.iter().map(|&l| self.lit(l)).collect();
-            if let Some(s) = selector {
-                lits.push(!s);
+        // Absence of a one-way percept says nothing.
+        if present || rule.iff {
+            let clauses = grounding.percept(pred, place, present)?;
+            for clause in clauses.iter() {
+                self.add_ground(clause, selector);
             }
-            self.sat.add_clause(&lits);
         }
         Ok(())
     }
@@ -402,20 +627,35 @@ impl KnowledgeBase {
         Err(KbError::Contradiction(why))
     }
 
-    /// True when the ground literals can all hold together with everything known.
-    pub fn possible(&mut self, conj: &[GroundLit]) -> Result<bool, KbError> {
+    /// The solver literals for a question, with fixed and unconstrained atoms taken out;
+    /// `None` when a fixed atom already makes it impossible.
+    fn question(&mut self, conj: &[GroundLit]) -> Option<Vec<Lit>> {
         let mut lits = Vec::with_capacity(conj.len());
-        for (i, &(atom, positive)) in conj.iter().enumerate() {
-            if self.is_free(atom) {
-                // Nothing constrains this atom: any value will do, unless the question asks
-                // for both values at once.
-                if conj[..i].contains(&(atom, !positive)) {
-                    return Ok(false);
+        for (i, &(atom, value)) in conj.iter().enumerate() {
+            let state = self.state(atom);
+            match state.fixed {
+                Some(v) if v != value => return None,
+                Some(_) => continue,
+                None => {}
+            }
+            if state.lit.is_none() && !self.counted[atom.pred] {
+                // Nothing constrains this atom: either value will do, unless the question
+                // asks for both at once.
+                if conj[..i].contains(&(atom, !value)) {
+                    return None;
                 }
                 continue;
             }
-            lits.push(self.lit((atom, positive)));
+            lits.push(self.lit((atom, value)));
         }
+        Some(lits)
+    }
+
+    /// True when the ground literals can all hold together with everything known.
+    pub fn possible(&mut self, conj: &[GroundLit]) -> Result<bool, KbError> {
+        let Some(lits) = self.question(conj) else {
+            return Ok(false);
+        };
         self.check_consistent()?;
         if lits.is_empty() || self.sat.known_possible(&lits) {
             return Ok(true);
@@ -430,12 +670,6 @@ impl KnowledgeBase {
         Ok(!self.possible(&[(atom, !positive)])?)
     }
 
-    /// An atom no clause mentions and no counter counts: it can take either value.
-    fn is_free(&self, atom: Atom) -> bool {
-        let slot = atom.place.map_or(0, |p| p.index());
-        self.atoms[atom.pred][slot].is_none() && !self.counters.iter().any(|c| c.pred == atom.pred)
-    }
-
     /// The current time, for [`KnowledgeBase::changed_since`].
     pub fn now(&self) -> u64 {
         self.sat.now()
@@ -444,24 +678,29 @@ impl KnowledgeBase {
     /// True when something learnt after time `since` can bear on `atom`. An answer about the
     /// atom obtained at `since` still stands when this is false.
     pub fn changed_since(&mut self, atom: Atom, since: u64) -> bool {
-        let slot = atom.place.map_or(0, |p| p.index());
-        match self.atoms[atom.pred][slot] {
+        let state = self.state(atom);
+        if state.fixed.is_some() {
+            return state.fixed_at > since;
+        }
+        match state.lit {
             Some(l) => self.sat.changed_since(l, since),
             // A counted atom not yet mentioned is still constrained through its counter.
-            None => self.counters.iter().any(|c| c.pred == atom.pred),
+            None => self.counted[atom.pred],
         }
     }
 
-    /// The value of `atom` in the most recent model, if one is known and the atom is mentioned.
+    /// The value of `atom` in the most recent model, if known.
     pub fn model_value(&self, atom: Atom) -> Option<bool> {
-        let slot = atom.place.map_or(0, |p| p.index());
-        let lit = self.atoms[atom.pred][slot]?;
-        self.sat.last_model()?.value(lit)
+        let state = self.state(atom);
+        if let Some(v) = state.fixed {
+            return Some(v);
+        }
+        self.sat.last_model()?.value(state.lit?)
     }
 
     /// The observations (as indices into [`KnowledgeBase::observations`]) that make `conj`
-    /// impossible: a set from which no observation can be dropped. `None` when `conj` is
-    /// possible.
+    /// impossible: a set from which no observation can be dropped (empty when the rules alone
+    /// rule it out). `None` when `conj` is possible.
     pub fn explain(&mut self, conj: &[GroundLit]) -> Result<Option<Vec<usize>>, KbError> {
         if self.proofs != Proofs::Explained {
             return Err(KbError::NotExplaining);
@@ -469,8 +708,11 @@ impl KnowledgeBase {
         if self.possible(conj)? {
             return Ok(None);
         }
-        let lits: Vec<Lit> = conj.iter().map(|&l| self.lit(l)).collect();
-        Ok(Some(self.minimal_core(&lits)))
+        // In explained mode only the rules fix atoms, so a fixed atom needs no observation.
+        match self.question(conj) {
+            None => Ok(Some(Vec::new())),
+            Some(lits) => Ok(Some(self.minimal_core(&lits))),
+        }
     }
 
     /// A subset-minimal set of observations that, with the rules and `extra`, is unsatisfiable.
@@ -519,16 +761,27 @@ impl KnowledgeBase {
         use std::fmt::Write;
         let mut out = String::new();
         let _ = writeln!(out, "c wumpus knowledge base");
+        let rules = self.rules();
         for (pred, slots) in self.atoms.iter().enumerate() {
-            for (slot, lit) in slots.iter().enumerate() {
-                if let Some(l) = lit {
-                    let name = &self.rules.predicates[pred].name;
-                    let place = if self.rules.predicates[pred].per_place {
-                        format!("({})", self.topology.label(Place::new(slot)))
-                    } else {
-                        String::new()
-                    };
-                    let _ = writeln!(out, "c var {} {name}{place}", l.to_dimacs());
+            for (slot, state) in slots.iter().enumerate() {
+                if state.lit.is_none() && state.fixed.is_none() {
+                    continue;
+                }
+                let name = &rules.predicates[pred].name;
+                let place = if rules.predicates[pred].per_place {
+                    format!("({})", self.topology().label(Place::new(slot)))
+                } else {
+                    String::new()
+                };
+                match (state.lit, state.fixed) {
+                    (Some(l), _) => {
+                        let _ = writeln!(out, "c var {} {name}{place}", l.to_dimacs());
+                    }
+                    (None, Some(v)) => {
+                        // Fixed atoms are simplified out of the solver's clauses.
+                        let _ = writeln!(out, "c fixed {name}{place} = {v}");
+                    }
+                    (None, None) => {}
                 }
             }
         }

@@ -102,6 +102,13 @@ impl Sat {
         self.clock
     }
 
+    /// Moves the clock on without adding a clause (for facts kept outside the solver), and
+    /// returns the new time.
+    pub(crate) fn tick(&mut self) -> u64 {
+        self.clock += 1;
+        self.clock
+    }
+
     /// Adds a clause; the empty clause makes the formula unsatisfiable.
     pub(crate) fn add_clause(&mut self, lits: &[Lit]) {
         self.clock += 1;

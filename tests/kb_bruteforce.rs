@@ -1,0 +1,151 @@
+//! The knowledge base checked against brute force: at every step of many random games on small
+//! grids, the cells the agent calls proven safe, proven pit and proven wumpus must be exactly
+//! the cells that hold so in *every* world consistent with what the agent perceived, found by
+//! enumerating all pit layouts and wumpus positions. Not a subset: exactly.
+
+use std::sync::Arc;
+use wumpus::agent::grid::{GridAgent, Insight};
+use wumpus::grid::{Action, GridGame, GridWorld};
+use wumpus::rng::seeded;
+use wumpus::topology::{Link, Place, Topology};
+
+/// What the agent has perceived, as a player would write it down.
+#[derive(Default)]
+struct Notes {
+    /// (cell, breeze, stench, wumpus alive when entered)
+    visits: Vec<(usize, bool, bool, bool)>,
+    /// Cells the arrow flew through without a scream.
+    missed: Vec<usize>,
+    alive: bool,
+    arrow: bool,
+}
+
+/// The entailed sets: (safe, pit, wumpus), each as a sorted list of cell indices.
+fn entailed(topology: &Topology, notes: &Notes) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+    let n = topology.len();
+    let neighbours: Vec<Vec<usize>> = (0..n)
+        .map(|i| {
+            topology
+                .neighbours(Place::new(i))
+                .map(|p| p.index())
+                .collect()
+        })
+        .collect();
+    let mut always_safe = vec![true; n];
+    let mut always_pit = vec![true; n];
+    let mut always_wumpus = vec![true; n];
+    let mut worlds = 0u64;
+    // Pits are a bitmask over cells 1..n (the start never holds one).
+    for mask in 0u32..(1 << (n - 1)) {
+        let pit = |c: usize| c != 0 && mask >> (c - 1) & 1 == 1;
+        let pits_ok = notes
+            .visits
+            .iter()
+            .all(|&(v, breeze, _, _)| !pit(v) && neighbours[v].iter().any(|&m| pit(m)) == breeze);
+        if !pits_ok {
+            continue;
+        }
+        for w in 1..n {
+            let ok = notes.visits.iter().all(|&(v, _, stench, alive)| {
+                (!alive || v != w) && (v == w || neighbours[v].contains(&w)) == stench
+            }) && !notes.missed.contains(&w);
+            if !ok {
+                continue;
+            }
+            worlds += 1;
+            for c in 0..n {
+                always_safe[c] &= !pit(c) && (!notes.alive || c != w);
+                always_pit[c] &= pit(c);
+                always_wumpus[c] &= notes.alive && c == w;
+            }
+        }
+    }
+    assert!(worlds > 0, "the real world is always consistent");
+    let list = |v: Vec<bool>| (0..n).filter(|&c| v[c]).collect::<Vec<_>>();
+    (list(always_safe), list(always_pit), list(always_wumpus))
+}
+
+fn play_and_compare(rows: usize, cols: usize, pit_prob: f64, seed: u64) -> usize {
+    let topology = Arc::new(Topology::grid(rows, cols).unwrap());
+    let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
+    let mut game = GridGame::new(world);
+    let mut agent = GridAgent::new(topology.clone(), None, Insight::Explained).unwrap();
+    let mut notes = Notes {
+        alive: true,
+        arrow: true,
+        ..Notes::default()
+    };
+    let mut percepts = game.start().percepts;
+    let mut last: Option<Action> = None;
+    let mut position = Place::new(0);
+    let mut steps = 0;
+    while game.outcome().is_none() {
+        // The test keeps its own notes of what a player perceives.
+        match last {
+            Some(Action::Move(d)) if !percepts.bump => {
+                position = topology.follow(position, Link::Step(d)).unwrap();
+            }
+            Some(Action::Fire(d)) if notes.arrow => {
+                notes.arrow = false;
+                if percepts.scream {
+                    notes.alive = false;
+                } else {
+                    notes
+                        .missed
+                        .extend(topology.ray(position, d).iter().map(|p| p.index()));
+                }
+            }
+            _ => {}
+        }
+        if !notes.visits.iter().any(|v| v.0 == position.index()) {
+            notes.visits.push((
+                position.index(),
+                percepts.breeze,
+                percepts.stench,
+                notes.alive,
+            ));
+        }
+        agent.observe(last, &percepts).unwrap();
+        let (safe, pit, wumpus) = entailed(&topology, &notes);
+        let idx = |v: Vec<Place>| v.into_iter().map(|p| p.index()).collect::<Vec<_>>();
+        let context = format!("{rows}x{cols} seed {seed} step {steps}");
+        assert_eq!(idx(agent.proven_safe()), safe, "proven safe, {context}");
+        assert_eq!(idx(agent.proven_pits()), pit, "proven pits, {context}");
+        assert_eq!(
+            idx(agent.proven_wumpus().into_iter().collect()),
+            wumpus,
+            "proven wumpus, {context}"
+        );
+        let decision = agent.decide();
+        percepts = game.act(decision.action).percepts;
+        last = Some(decision.action);
+        steps += 1;
+        assert!(steps < 500, "the game ends");
+    }
+    assert!(
+        !game.outcome().unwrap().is_death(),
+        "the logic agent never dies ({rows}x{cols} seed {seed})"
+    );
+    steps
+}
+
+#[test]
+fn proven_sets_equal_brute_force_entailment_on_3x3() {
+    let steps: usize = (0..300).map(|seed| play_and_compare(3, 3, 0.2, seed)).sum();
+    assert!(steps > 1000, "games long enough to test something: {steps}");
+}
+
+#[test]
+fn proven_sets_equal_brute_force_entailment_on_3x4_and_2x5() {
+    for seed in 0..120 {
+        play_and_compare(3, 4, 0.2, seed);
+        play_and_compare(2, 5, 0.15, seed + 1000);
+    }
+}
+
+#[test]
+fn proven_sets_equal_brute_force_entailment_on_4x4() {
+    for seed in 0..6 {
+        play_and_compare(4, 4, 0.2, seed);
+    }
+}
