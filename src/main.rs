@@ -11,8 +11,10 @@ fn main() {
     match cli::run(args) {
         Ok(()) => {}
         Err(err) => {
-            eprintln!("wumpus: {err:#}");
-            std::process::exit(cli::exit_status(&err));
+            if let Some(status) = cli::exit_status(&err) {
+                eprintln!("wumpus: {err:#}");
+                std::process::exit(status);
+            }
         }
     }
 }

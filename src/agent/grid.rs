@@ -139,8 +139,8 @@ pub struct GridAgent {
     in_frontier: Vec<bool>,
     wumpus_at: Option<Place>,
     plan: VecDeque<Action>,
-    plan_reason: Option<Reason>,
-    pending: Option<Action>,
+    plan_goal: Option<(Rule, Place, String)>,
+    pending: Option<Decision>,
 }
 
 impl GridAgent {
@@ -187,7 +187,7 @@ impl GridAgent {
             in_frontier: vec![false; n],
             wumpus_at: None,
             plan: VecDeque::new(),
-            plan_reason: None,
+            plan_goal: None,
             pending: None,
         })
     }
@@ -215,7 +215,7 @@ impl GridAgent {
         last: Option<Action>,
         percepts: &Percepts,
     ) -> Result<Vec<Conclusion>, KbError> {
-        if last != self.pending || last.is_none() {
+        if last != self.pending.as_ref().map(|d| d.action) || last.is_none() {
             // The player did something other than what was planned (or the game began).
             self.plan.clear();
         }
@@ -432,6 +432,43 @@ impl GridAgent {
         }
     }
 
+    /// The agent's knowledge drawn as a map, north at the top: `@` the agent, `v` visited,
+    /// `s` proven safe, `P` proven pit, `W` proven wumpus, `?` unknown. Nothing hidden is drawn.
+    pub fn knowledge_map(&self) -> String {
+        let (rows, cols) = self
+            .topology
+            .grid_size()
+            .expect("a grid agent plays on a grid");
+        let mut out = String::new();
+        for row in (0..rows).rev() {
+            out.push_str(&format!("{row:>4} "));
+            for col in 0..cols {
+                let cell = self.topology.cell(row, col).expect("on the grid");
+                let mark = if cell == self.position {
+                    '@'
+                } else {
+                    match self.view(cell) {
+                        CellView::Visited => 'v',
+                        CellView::Safe => 's',
+                        CellView::Pit => 'P',
+                        CellView::Wumpus => 'W',
+                        CellView::Unknown => '?',
+                    }
+                };
+                out.push_str(&format!(" {mark} "));
+            }
+            out.push('\n');
+        }
+        out.push_str("     ");
+        for col in 0..cols {
+            out.push_str(&format!("{:^3}", col % 1000));
+        }
+        out.push_str(
+            "\n(@ you, v visited, s proven safe, P proven pit, W proven wumpus, ? unknown)\n",
+        );
+        out
+    }
+
     /// Every cell proven safe so far (visited ones included), in cell order.
     pub fn proven_safe(&self) -> Vec<Place> {
         self.topology
@@ -454,10 +491,14 @@ impl GridAgent {
     }
 
     /// Chooses the next action. The agent assumes the action will be taken; if another is
-    /// taken instead, [`GridAgent::observe`] notices and replans.
+    /// taken instead, [`GridAgent::observe`] notices and replans. Asking again before the next
+    /// observation gives the same decision.
     pub fn decide(&mut self) -> Decision {
+        if let Some(decision) = &self.pending {
+            return decision.clone();
+        }
         let decision = self.choose();
-        self.pending = Some(decision.action);
+        self.pending = Some(decision.clone());
         decision
     }
 
@@ -470,8 +511,8 @@ impl GridAgent {
                 "the gold glints here: grab it",
             );
         }
-        if let (Some(action), Some(reason)) = (self.plan.pop_front(), self.plan_reason.clone()) {
-            return Decision { action, reason };
+        if !self.plan.is_empty() {
+            return self.next_planned();
         }
         let start = Place::new(0);
         if self.has_gold {
@@ -486,13 +527,11 @@ impl GridAgent {
         );
         if let Some(route) = route {
             let target = route.goal();
-            let text = format!(
-                "explore {}: the nearest proven-safe unvisited cell, {} step{} away",
-                self.topology.label(target),
-                route.len(),
-                if route.len() == 1 { "" } else { "s" }
+            let what = format!(
+                "explore {}, the nearest proven-safe unvisited cell",
+                self.topology.label(target)
             );
-            return self.follow(route, None, Rule::Explore, text);
+            return self.follow(route, None, Rule::Explore, what);
         }
         if let Some(decision) = self.plan_shot() {
             return decision;
@@ -512,7 +551,7 @@ impl GridAgent {
 
     fn single(&mut self, action: Action, rule: Rule, text: &str) -> Decision {
         self.plan.clear();
-        self.plan_reason = None;
+        self.plan_goal = None;
         Decision {
             action,
             reason: Reason {
@@ -536,28 +575,19 @@ impl GridAgent {
             |p| p == start,
         )
         .expect("the way back over visited cells is always open");
-        let text = format!(
-            "{why}: walk home to 0,0 ({} step{}) and climb out",
-            route.len(),
-            if route.len() == 1 { "" } else { "s" }
-        );
-        self.follow(route, Some(Action::Climb), rule, text)
+        let what = format!("{why}: walk home to 0,0 and climb out");
+        self.follow(route, Some(Action::Climb), rule, what)
     }
 
-    /// Starts following `route`, then `last` (a shot or a climb) if given.
+    /// Starts following `route`, then `last` (a shot or a climb) if given; `what` says what
+    /// the plan is for.
     fn follow(
         &mut self,
         route: planner::Route,
         last: Option<Action>,
         rule: Rule,
-        text: String,
+        what: String,
     ) -> Decision {
-        let reason = Reason {
-            rule,
-            target: Some(route.goal()),
-            steps: route.len(),
-            text,
-        };
         self.plan = route
             .links
             .iter()
@@ -567,12 +597,33 @@ impl GridAgent {
             })
             .chain(last)
             .collect();
-        self.plan_reason = Some(reason.clone());
-        let action = self
+        self.plan_goal = Some((rule, route.goal(), what));
+        self.next_planned()
+    }
+
+    /// The plan's next action, with the steps still to go in its reason.
+    fn next_planned(&mut self) -> Decision {
+        let to_go = self
             .plan
-            .pop_front()
-            .expect("a plan with at least one action");
-        Decision { action, reason }
+            .iter()
+            .filter(|a| matches!(a, Action::Move(_)))
+            .count();
+        let action = self.plan.pop_front().expect("a plan with an action left");
+        let (rule, target, what) = self.plan_goal.clone().expect("a plan has a goal");
+        let text = match to_go {
+            0 => what,
+            1 => format!("{what} (1 step to go)"),
+            n => format!("{what} ({n} steps to go)"),
+        };
+        Decision {
+            action,
+            reason: Reason {
+                rule,
+                target: Some(target),
+                steps: to_go,
+                text,
+            },
+        }
     }
 
     /// A shot that proves new cells safe whether it kills or misses, from the nearest cell it
@@ -650,13 +701,8 @@ impl GridAgent {
             |p| self.is_safe(p),
             |p| p == from,
         )?;
-        let text = format!(
-            "{what}: fire {dir} from {} ({} step{} away)",
-            self.topology.label(from),
-            route.len(),
-            if route.len() == 1 { "" } else { "s" }
-        );
-        Some(self.follow(route, Some(Action::Fire(dir)), rule, text))
+        let what = format!("{what}: fire {dir} from {}", self.topology.label(from));
+        Some(self.follow(route, Some(Action::Fire(dir)), rule, what))
     }
 }
 

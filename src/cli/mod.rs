@@ -3,6 +3,7 @@
 
 mod play;
 mod solve;
+mod trace;
 mod world;
 
 use anyhow::Result;
@@ -28,6 +29,13 @@ Examples:
   wumpus solve --worlds 10000 --size 4x4 --json
   wumpus solve --scoring aima --threads 1        one core, textbook scoring")]
     Solve(solve::SolveArgs),
+    /// Step through one game: percepts, what the knowledge base proved and why, each action.
+    #[command(after_help = "\
+Examples:
+  wumpus trace --world worlds/seed-example.txt
+  wumpus trace --seed 7 --step                 wait for Enter between steps
+  wumpus trace --seed 7 --json                 JSON Lines, schema in docs/trace-json.md")]
+    Trace(trace::TraceArgs),
     /// Play a game by hand, reading commands from standard input.
     #[command(after_help = "\
 Examples:
@@ -45,6 +53,7 @@ Examples:
 pub fn run(args: Args) -> Result<()> {
     match args.command {
         Command::Solve(a) => solve::run(a),
+        Command::Trace(a) => trace::run(a),
         Command::Play(a) => play::run(a),
         Command::World(c) => world::run(c),
     }
@@ -67,13 +76,29 @@ pub fn bad_input(e: impl Into<anyhow::Error>) -> anyhow::Error {
     anyhow::Error::new(BadInput(e.into()))
 }
 
-/// The exit status for an error: 2 for bad input, 1 otherwise.
-pub fn exit_status(err: &anyhow::Error) -> i32 {
-    if err.downcast_ref::<BadInput>().is_some() {
-        2
+/// The exit status for an error: 2 for bad input, 1 otherwise; `None` when the error is a
+/// closed output pipe (`wumpus trace | head`), which is no failure and needs no message.
+pub fn exit_status(err: &anyhow::Error) -> Option<i32> {
+    let broken_pipe = err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if broken_pipe {
+        None
+    } else if err.downcast_ref::<BadInput>().is_some() {
+        Some(2)
     } else {
-        1
+        Some(1)
     }
+}
+
+/// Writes to standard output, returning an error (never panicking) when it is closed.
+pub fn out(text: impl AsRef<str>) -> Result<()> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_ref().as_bytes())?;
+    stdout.flush()?;
+    Ok(())
 }
 
 /// A grid size `RxC` (or `N` for N×N).

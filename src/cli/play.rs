@@ -9,7 +9,10 @@ use anyhow::Result;
 use clap::Args;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
-use wumpus::grid::{self, Command, GridGame, Scoring, Turn};
+use std::sync::Arc;
+use wumpus::agent::grid::{GridAgent, Insight};
+use wumpus::grid::{self, Action, Command, GridGame, Scoring, Turn};
+use wumpus::kb::rules::Rules;
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -18,16 +21,25 @@ pub struct PlayArgs {
     /// How the final score is counted.
     #[arg(long, value_enum, default_value_t)]
     scoring: ScoringArg,
+    /// Rules for the hint agent's reasoning instead of the built-in kb/grid.kb.
+    #[arg(long)]
+    kb: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
     let (world, seed) = grid_world(&args.world)?;
+    let rules = match &args.kb {
+        Some(path) => Some(Arc::new(super::read_rules(path)?)),
+        None => None,
+    };
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
     let mut session = Session {
         game: GridGame::new(world),
         scoring: args.scoring.into(),
         out: std::io::stdout().lock(),
+        rules,
+        hints: None,
     };
     let (rows, cols) = session.game.world().size();
     match seed {
@@ -38,8 +50,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
             "Wumpus World, {rows}x{cols}. Type 'help' for the commands."
         ))?,
     }
-    let start = session.game.start();
-    session.report(&start)?;
+    session.begin()?;
     let mut lines = stdin.lock().lines();
     loop {
         if interactive {
@@ -64,14 +75,13 @@ pub fn run(args: PlayArgs) -> Result<()> {
                 ))?;
                 return Ok(());
             }
-            Ok(Command::Hint) => session.say("No agent is available for hints yet.")?,
+            Ok(Command::Hint) => session.hint()?,
             Ok(Command::Load(file)) => match grid::read_world(Path::new(&file)) {
                 Ok(world) => {
                     session.game = GridGame::new(world);
                     let (rows, cols) = session.game.world().size();
                     session.say(&format!("Loaded {file}: a new {rows}x{cols} game begins."))?;
-                    let start = session.game.start();
-                    session.report(&start)?;
+                    session.begin()?;
                 }
                 Err(e) => session.say(&format!("Cannot load: {e}"))?,
             },
@@ -84,6 +94,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
             Ok(Command::Act(action)) => {
                 let turn = session.game.act(action);
                 session.report(&turn)?;
+                session.shadow(Some(action), &turn);
                 if let Some(score) = session.game.score(session.scoring) {
                     session.say(&format!("Score: {score}"))?;
                     return Ok(());
@@ -97,9 +108,53 @@ struct Session<W: Write> {
     game: GridGame,
     scoring: Scoring,
     out: W,
+    rules: Option<Arc<Rules>>,
+    /// The hint agent, fed exactly what the player perceives; `Err` once it cannot reason
+    /// (e.g. a custom rule file the agent cannot use), with the reason.
+    hints: Option<Result<GridAgent, String>>,
 }
 
 impl<W: Write> Session<W> {
+    /// Starts the game: its first words, and a fresh hint agent.
+    fn begin(&mut self) -> Result<()> {
+        let start = self.game.start();
+        self.report(&start)?;
+        let topology = self.game.world().topology().clone();
+        self.hints = Some(
+            GridAgent::new(topology, self.rules.clone(), Insight::Explained)
+                .map_err(|e| e.to_string()),
+        );
+        self.shadow(None, &start);
+        Ok(())
+    }
+
+    /// Tells the hint agent what the player did and perceived.
+    fn shadow(&mut self, action: Option<Action>, turn: &Turn) {
+        if let Some(Ok(agent)) = &mut self.hints {
+            if let Err(e) = agent.observe(action, &turn.percepts) {
+                self.hints = Some(Err(e.to_string()));
+            }
+        }
+    }
+
+    /// Asks the agent what it would do, and shows what the player knows.
+    fn hint(&mut self) -> Result<()> {
+        let text = match &mut self.hints {
+            Some(Ok(agent)) => {
+                let decision = agent.decide();
+                format!(
+                    "Hint: {} -- {}.\nWhat your percepts prove so far:\n{}",
+                    decision.action,
+                    decision.reason,
+                    agent.knowledge_map().trim_end()
+                )
+            }
+            Some(Err(why)) => format!("No hint: {why}."),
+            None => "No hint: the game has not begun.".to_string(),
+        };
+        self.say(&text)
+    }
+
     fn say(&mut self, text: &str) -> Result<()> {
         writeln!(self.out, "{text}")?;
         Ok(())

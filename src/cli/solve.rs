@@ -77,9 +77,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
     };
     let summary = solve_grid(&batch)?;
     if args.json {
-        println!("{}", serde_json::to_string(&summary)?);
+        super::out(serde_json::to_string(&summary)? + "\n")?;
     } else {
-        print!("{}", table(&summary));
+        super::out(table(&summary))?;
     }
     Ok(())
 }

@@ -57,11 +57,13 @@ pub fn run(command: WorldCommand) -> Result<()> {
             match output {
                 Some(path) => {
                     grid::save_world(&path, &world)?;
-                    println!("Wrote {} ({size}, seed {seed}).", path.display());
+                    super::out(format!("Wrote {} ({size}, seed {seed}).\n", path.display()))?;
                 }
                 None => {
-                    println!("# random {size} world, seed {seed}, pit probability {pit_prob}");
-                    print!("{}", grid::format_world(&world));
+                    super::out(format!(
+                        "# random {size} world, seed {seed}, pit probability {pit_prob}\n{}",
+                        grid::format_world(&world)
+                    ))?;
                 }
             }
             Ok(())
@@ -69,16 +71,16 @@ pub fn run(command: WorldCommand) -> Result<()> {
         WorldCommand::Check { file } => {
             let world = grid::read_world(&file).map_err(bad_input)?;
             let (rows, cols) = world.size();
-            println!(
-                "{}: ok ({rows}x{cols}, {} pits)",
+            super::out(format!(
+                "{}: ok ({rows}x{cols}, {} pits)\n",
                 file.display(),
                 world.pits().count()
-            );
+            ))?;
             Ok(())
         }
         WorldCommand::Show { file } => {
             let world = grid::read_world(&file).map_err(bad_input)?;
-            print!("{}", grid::draw_world(&world));
+            super::out(grid::draw_world(&world))?;
             Ok(())
         }
     }

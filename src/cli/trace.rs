@@ -1,0 +1,162 @@
+//! `wumpus trace`: one game step by step, with what the knowledge base proved and why.
+
+use super::{bad_input, grid_world, GridWorldArgs, ScoringArg};
+use anyhow::Result;
+use clap::Args;
+use serde_json::json;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use wumpus::agent::Conclusion;
+use wumpus::run::{run_grid_game, GameEnd, GameOptions, StepReport};
+use wumpus::topology::{Place, Topology};
+
+#[derive(Args, Debug)]
+pub struct TraceArgs {
+    #[command(flatten)]
+    world: GridWorldArgs,
+    /// How the final score is counted.
+    #[arg(long, value_enum, default_value_t)]
+    scoring: ScoringArg,
+    /// Wait for Enter between steps.
+    #[arg(long, conflicts_with = "json")]
+    step: bool,
+    /// Print JSON Lines (schema in docs/trace-json.md) instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Reason with the rules in this file instead of the built-in kb/grid.kb.
+    #[arg(long)]
+    kb: Option<PathBuf>,
+}
+
+pub fn run(args: TraceArgs) -> Result<()> {
+    let (world, seed) = grid_world(&args.world)?;
+    let topology = world.topology().clone();
+    let rules = match &args.kb {
+        Some(path) => Some(Arc::new(super::read_rules(path)?)),
+        None => None,
+    };
+    let options = GameOptions {
+        explain: true,
+        scoring: args.scoring.into(),
+        rules,
+        ..GameOptions::default()
+    };
+    let (rows, cols) = world.size();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({ "rows": rows, "cols": cols, "seed": seed, "scoring": options.scoring.name() })
+        )?;
+    } else {
+        match seed {
+            Some(s) => writeln!(out, "Trace of a random {rows}x{cols} world, seed {s}.")?,
+            None => writeln!(out, "Trace of a {rows}x{cols} world.")?,
+        }
+    }
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock().lines();
+    let mut waiting = args.step;
+    let mut number = 0usize;
+    let mut failure: Option<std::io::Error> = None;
+    let record = run_grid_game(world, seed, &options, |report| {
+        number += 1;
+        let written = if args.json {
+            writeln!(out, "{}", step_json(&topology, number, report))
+        } else {
+            write!(out, "{}", step_text(&topology, number, report))
+        };
+        if let Err(e) = written.and_then(|_| out.flush()) {
+            failure.get_or_insert(e);
+        }
+        if waiting {
+            let _ = write!(out, "(Enter for the next step) ");
+            let _ = out.flush();
+            // At end of input, stop waiting and finish the game.
+            if !matches!(input.next(), Some(Ok(_))) {
+                waiting = false;
+            }
+        }
+    })
+    .map_err(bad_input)?;
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    let outcome = record.outcome.name();
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({ "outcome": outcome, "score": record.score, "moves": record.moves })
+        )?;
+    } else {
+        let what = match record.outcome {
+            GameEnd::Over(o) => o.name().replace('_', " "),
+            GameEnd::CutOff => "cut off".to_string(),
+        };
+        writeln!(out, "Outcome: {what} after {} moves.", record.moves)?;
+        writeln!(out, "Score: {}", record.score)?;
+    }
+    Ok(())
+}
+
+fn cell(topology: &Topology, p: Place) -> [usize; 2] {
+    let (r, c) = topology.coords(p);
+    [r, c]
+}
+
+fn cells(topology: &Topology, places: &[Place]) -> Vec<[usize; 2]> {
+    places.iter().map(|&p| cell(topology, p)).collect()
+}
+
+fn step_json(topology: &Topology, number: usize, r: &StepReport) -> serde_json::Value {
+    let learned: Vec<serde_json::Value> = r
+        .learned
+        .iter()
+        .map(|c| json!({ "cell": cell(topology, c.place), "fact": c.fact, "because": c.because }))
+        .collect();
+    json!({
+        "step": number,
+        "position": cell(topology, r.position),
+        "percepts": r.percepts.names(),
+        "proven_safe": cells(topology, &r.proven_safe),
+        "proven_pit": cells(topology, &r.proven_pit),
+        "proven_wumpus": cells(topology, &r.proven_wumpus),
+        "learned": learned,
+        "action": r.action.to_string(),
+        "rule": r.reason.rule,
+        "reason": r.reason.text,
+    })
+}
+
+fn step_text(topology: &Topology, number: usize, r: &StepReport) -> String {
+    let mut s = String::new();
+    let percepts = r.percepts.names();
+    s.push_str(&format!(
+        "\nStep {number} at {}: {}\n",
+        topology.label(r.position),
+        if percepts.is_empty() {
+            "nothing".to_string()
+        } else {
+            percepts.join(", ")
+        }
+    ));
+    for c in &r.learned {
+        s.push_str(&format!("  proved {}\n", conclusion_text(topology, c)));
+    }
+    s.push_str(&format!("  action: {}\n  why: {}\n", r.action, r.reason));
+    s
+}
+
+/// "1,2 is safe: no breeze at 1,1; no stench at 1,1".
+pub fn conclusion_text(topology: &Topology, c: &Conclusion) -> String {
+    let head = format!("{} {}", topology.label(c.place), c.fact);
+    if c.because.is_empty() {
+        head
+    } else {
+        format!("{head}: {}", c.because.join("; "))
+    }
+}
