@@ -4,6 +4,8 @@
 //!
 //! - [`topology`]: the one world graph (petgraph) every rule set plays on;
 //! - [`grid`]: the grid *Wumpus World* rules, simulator, world files and commands;
+//! - [`cave`]: the classic cave and the `caves.dat` maze: maps, hazards, simulators, commands,
+//!   the random agent and batches;
 //! - [`files`]: reading and atomically saving files at the edge;
 //! - [`rng`]: the one seeded random generator.
 //!
@@ -11,6 +13,7 @@
 
 #![warn(missing_docs)]
 
+pub mod cave;
 pub mod files;
 pub mod grid;
 pub mod rng;
