@@ -1,6 +1,7 @@
 //! Command-line definitions (clap) and dispatch. Clap types stay here; each subcommand turns
 //! its flags into the library's plain types and calls the library.
 
+mod cave;
 mod play;
 mod world;
 
@@ -26,8 +27,17 @@ Examples:
   wumpus play                          a random 5x5 world
   wumpus play --seed 42 --size 8x8     replay world 42 on an 8x8 grid
   wumpus play --world worlds/seed-example.txt
-  printf 'n\\nfire north\\n' | wumpus play --world worlds/seed-example.txt")]
+  printf 'n\\nfire north\\n' | wumpus play --world worlds/seed-example.txt
+  wumpus play --rules cave --seed 7                the classic cave
+  wumpus play --rules cave --map worlds/cave-mobius.txt --variant yob
+  wumpus play --rules maze                         the caves.dat maze")]
     Play(play::PlayArgs),
+    /// Play many seeded games with an agent and summarise how it did.
+    #[command(after_help = "\
+Examples:
+  wumpus solve --rules cave --agent random --worlds 10000
+  wumpus solve --rules cave --map worlds/cave-mobius.txt --seed 500 --json")]
+    Solve(cave::SolveArgs),
     /// Make, check and draw world files.
     #[command(subcommand)]
     World(world::WorldCommand),
@@ -37,6 +47,7 @@ Examples:
 pub fn run(args: Args) -> Result<()> {
     match args.command {
         Command::Play(a) => play::run(a),
+        Command::Solve(a) => cave::solve_command(a),
         Command::World(c) => world::run(c),
     }
 }

@@ -18,9 +18,14 @@ pub struct PlayArgs {
     /// How the final score is counted.
     #[arg(long, value_enum, default_value_t)]
     scoring: ScoringArg,
+    #[command(flatten)]
+    cave: super::cave::CaveFlags,
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
+    if super::cave::play_if_cave(&args.cave, args.world.seed, args.world.world.is_some())? {
+        return Ok(());
+    }
     let (world, seed) = grid_world(&args.world)?;
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
