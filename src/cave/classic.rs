@@ -627,8 +627,10 @@ mod tests {
         Arc::new(parse_map(text).unwrap())
     }
 
+    const STANDARD_TEXT: &str = include_str!("../../worlds/cave-standard.txt");
+
     fn standard() -> Arc<CaveMap> {
-        map(include_str!("../../worlds/cave-standard.txt"))
+        map(STANDARD_TEXT)
     }
 
     fn waterslide() -> Arc<CaveMap> {
@@ -813,6 +815,40 @@ mod tests {
         assert!(seen_self.is_some());
         // 1000 expected; 5 standard deviations is about 130.
         assert!((870..1130).contains(&selves), "{selves}");
+    }
+
+    #[test]
+    fn a_swerving_arrow_takes_a_random_tunnel_end_as_the_host_lists_them() {
+        // Waterslide: the arrow reaches 2 (outs 1, 3, 5; ins 1, 3, 17) and is told 20, which is
+        // not joined to 2. The host picks among [1, 3, 5, 1, 3, 17]: the hunter's room 3 with
+        // chance 1/3, the wumpus's room 17 with chance 1/6.
+        let m = waterslide();
+        let (mut own, mut won, n) = (0, 0, 6000);
+        for seed in 0..n {
+            let mut g = game(&m, 3, 17, &[], &[], Variant::Event, seed);
+            match g.act(&shoot(&[2, 20])).result.ending() {
+                Some(Ending::Lost(LossCause::OwnArrow)) => own += 1,
+                Some(Ending::Won { .. }) => won += 1,
+                _ => {}
+            }
+        }
+        // 2000 and 1000 expected; about 5 standard deviations each side.
+        assert!((1820..2180).contains(&own), "{own}");
+        assert!((855..1145).contains(&won), "{won}");
+    }
+
+    #[test]
+    fn the_wumpus_is_smelled_within_the_warning_distance() {
+        // The standard dodecahedron with warning distance 2: from room 1, the wumpus in 3 (two
+        // tunnels away) is smelled; in 13 (three or more away) it is not.
+        let text = STANDARD_TEXT.replacen("1\n", "2\n", 1);
+        let m = map(&text);
+        assert_eq!(m.warning_distance(), 2);
+        assert!(game(&m, 1, 3, &[], &[], Variant::Event, 0).status().wumpus);
+        assert!(!game(&m, 1, 13, &[], &[], Variant::Event, 0).status().wumpus);
+        // Pits and bats are still felt and heard one tunnel away only.
+        assert!(!game(&m, 1, 13, &[3], &[4], Variant::Event, 0).status().pit);
+        assert!(!game(&m, 1, 13, &[3], &[4], Variant::Event, 0).status().bats);
     }
 
     #[test]
