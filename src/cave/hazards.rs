@@ -741,6 +741,14 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #[test]
+        fn parsing_any_hazard_text_never_panics(text in "[0-9 A-Za-z#\n]{0,120}") {
+            let _ = parse_classic_hazards(&text, &standard());
+            let _ = parse_maze_hazards(&text, &caves());
+        }
+    }
+
     #[test]
     fn hazard_file_errors_name_their_lines() {
         use HazardFileErrorKind as K;

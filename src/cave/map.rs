@@ -190,6 +190,10 @@ pub struct CaveMap {
 impl CaveMap {
     /// A map from its rooms' tunnels, 0-based: `tunnels[r]` are the rooms tunnels 1, 2 and 3 of
     /// room `r` lead to. `names` and `positions` are empty or give one entry a room.
+    ///
+    /// # Panics
+    ///
+    /// When `names` or `positions` is neither empty nor one entry a room.
     pub fn new(
         tunnels: &[[usize; TUNNELS]],
         format: MapFormat,
@@ -1099,6 +1103,57 @@ mod tests {
         // Three neighbours, six rooms two away, and room 1 itself by walking back.
         assert_eq!(two.iter().filter(|&&b| b).count(), 10);
         assert!(two[0]);
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// A random map: 1 to 30 rooms, three tunnels each to any room.
+        fn tunnel_table() -> impl Strategy<Value = Vec<[usize; TUNNELS]>> {
+            (1usize..30)
+                .prop_flat_map(|n| proptest::collection::vec(proptest::array::uniform3(0..n), n))
+        }
+
+        proptest! {
+            #[test]
+            fn parsing_any_text_never_panics(text in "[0-9 .a-z\n-]{0,200}") {
+                let _ = parse_map(&text);
+                let _ = parse_caves_dat(&text);
+                let _ = parse_event_map(&text);
+            }
+
+            #[test]
+            fn random_maps_round_trip_in_both_formats(
+                tunnels in tunnel_table(),
+                glue in any::<bool>(),
+            ) {
+                let n = tunnels.len();
+                let event = CaveMap::new(&tunnels, MapFormat::Event, 1, Vec::new(), Vec::new())
+                    .unwrap();
+                let again = parse_map(&format_map(&event)).unwrap();
+                prop_assert_eq!(again.format(), MapFormat::Event);
+                let names = (0..n).map(|i| Some(format!("Cave {i} of {n}"))).collect();
+                let dat = CaveMap::new(&tunnels, MapFormat::CavesDat, 1, names, Vec::new())
+                    .unwrap();
+                let mut text = format_map(&dat);
+                if glue {
+                    // The seed's listing: no space between the last number and the name.
+                    text = text.replace(" Cave", "Cave");
+                }
+                let dat_again = parse_map(&text).unwrap();
+                for r in event.rooms() {
+                    prop_assert_eq!(event.outs(r), again.outs(r));
+                    prop_assert_eq!(dat.outs(r), dat_again.outs(r));
+                    prop_assert_eq!(dat.name(r), dat_again.name(r));
+                    // ins lists each tunnel into the room once.
+                    let into = event.rooms().map(|f| {
+                        event.outs(f).iter().filter(|&&t| t == r).count()
+                    }).sum::<usize>();
+                    prop_assert_eq!(event.ins(r).len(), into);
+                }
+            }
+        }
     }
 
     #[test]
