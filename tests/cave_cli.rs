@@ -493,6 +493,20 @@ fn bad_files_exit_2_naming_file_and_line() {
         "{}",
         run.stderr
     );
+    let run = wumpus(
+        &[
+            "play",
+            "--rules",
+            "maze",
+            "--world",
+            "worlds/seed-example.txt",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert!(run
+        .stderr
+        .contains("is a grid world; for a cave use --map FILE"));
     let run = wumpus(&["play", "--map", "worlds/caves.dat"], "");
     assert_eq!(run.code, 2);
     assert!(run

@@ -170,7 +170,11 @@ pub struct ShowOptions {
 
 /// The `play` dispatch: runs a cave game when `--rules` asks for one and returns true; refuses
 /// cave flags on the grid; returns false to let the grid game run.
-pub fn play_if_cave(flags: &CaveFlags, seed: Option<u64>, grid_world: bool) -> Result<bool> {
+pub fn play_if_cave(
+    flags: &CaveFlags,
+    seed: Option<u64>,
+    grid_world: Option<&Path>,
+) -> Result<bool> {
     let rules = match flags.rules {
         RulesArg::Grid => {
             if flags.map.is_some() || flags.hazards.is_some() || flags.variant != VariantArg::Event
@@ -184,9 +188,10 @@ pub fn play_if_cave(flags: &CaveFlags, seed: Option<u64>, grid_world: bool) -> R
         RulesArg::Cave => Rules::Classic,
         RulesArg::Maze => Rules::Maze,
     };
-    if grid_world {
+    if let Some(world) = grid_world {
         return Err(bad_input(anyhow::anyhow!(
-            "--world is a grid world; for a cave use --map FILE and --hazards FILE"
+            "--world {} is a grid world; for a cave use --map FILE and --hazards FILE",
+            world.display()
         )));
     }
     if rules == Rules::Maze && flags.variant != VariantArg::Event {

@@ -23,7 +23,7 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
-    if super::cave::play_if_cave(&args.cave, args.world.seed, args.world.world.is_some())? {
+    if super::cave::play_if_cave(&args.cave, args.world.seed, args.world.world.as_deref())? {
         return Ok(());
     }
     let (world, seed) = grid_world(&args.world)?;
