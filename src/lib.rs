@@ -8,6 +8,8 @@
 //! - [`planner`]: shortest paths over proven-safe places (petgraph);
 //! - [`agent`]: players that see only percepts: percept → knowledge base → planner → action;
 //! - [`run`]: running agents on games, one traced or a batch with statistics;
+//! - [`cave`]: the classic cave and the `caves.dat` maze: maps, hazards, simulators, commands,
+//!   the random agent and batches;
 //! - [`files`]: reading and atomically saving files at the edge;
 //! - [`rng`]: the one seeded random generator.
 //!
@@ -16,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod agent;
+pub mod cave;
 pub mod files;
 pub mod grid;
 pub mod kb;

@@ -94,7 +94,15 @@ fn end_of_input_and_quit_end_cleanly() {
 #[test]
 fn help_lists_the_commands() {
     let out = play("seed-example.txt", "help\n");
-    for word in ["north", "grab", "fire DIRECTION", "climb", "hint", "load FILE", "save FILE"] {
+    for word in [
+        "north",
+        "grab",
+        "fire DIRECTION",
+        "climb",
+        "hint",
+        "load FILE",
+        "save FILE",
+    ] {
         assert!(out.contains(word), "help lacks {word}: {out}");
     }
 }
@@ -153,15 +161,15 @@ fn save_and_load_round_trip() {
     let text = std::fs::read_to_string(&saved).unwrap();
     assert_eq!(text, "SIZE 5 5\nWUMPUS 2 0\nGOLD 3 2\nPIT 0 2\n");
     // Loading it starts a new game on the same world.
-    let out = play(
-        "aima-4x4.txt",
-        &format!("load {}\nw\ne\n", saved.display()),
-    );
+    let out = play("aima-4x4.txt", &format!("load {}\nw\ne\n", saved.display()));
     assert!(out.contains("a new 5x5 game begins"), "{out}");
     assert!(out.contains("You feel a breeze."), "{out}");
     // A bad load keeps the current game and says why.
     let out = play("seed-example.txt", "load /no/such/file.txt\nn\n");
-    assert!(out.contains("Cannot load: /no/such/file.txt: no such file"), "{out}");
+    assert!(
+        out.contains("Cannot load: /no/such/file.txt: no such file"),
+        "{out}"
+    );
     assert!(out.contains("You smell a terrible stench."));
 }
 
@@ -211,12 +219,24 @@ fn world_new_check_and_show() {
 fn bad_world_files_name_file_line_and_reason_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        ("GOLD 1 1\nBANANA 2 2\nWUMPUS 3 3\n", ":2:", "unknown keyword 'BANANA'"),
-        ("GOLD 1 1\nPIT 02\nWUMPUS 3 3\n", ":2:", "PIT takes 2 numbers"),
+        (
+            "GOLD 1 1\nBANANA 2 2\nWUMPUS 3 3\n",
+            ":2:",
+            "unknown keyword 'BANANA'",
+        ),
+        (
+            "GOLD 1 1\nPIT 02\nWUMPUS 3 3\n",
+            ":2:",
+            "PIT takes 2 numbers",
+        ),
         ("GOLD 1 1\nWUMPUS 3 3\nWUMPUS 2 2\n", ":3:", "second WUMPUS"),
         ("GOLD 1 1\nWUMPUS 3 9\n", ":2:", "off the 5x5 grid"),
         ("GOLD 1 1\nWUMPUS 3 3\nPIT 0 0\n", ":3:", "origin"),
-        ("GOLD 1 1\nWUMPUS 3 3\nPIT 2 2\nPIT 2 2\n", ":4:", "duplicate pit"),
+        (
+            "GOLD 1 1\nWUMPUS 3 3\nPIT 2 2\nPIT 2 2\n",
+            ":4:",
+            "duplicate pit",
+        ),
         ("GOLD 1 1\n", "", "no WUMPUS line"),
         ("WUMPUS 1 1\nGOLD 0 0\n", ":2:", "origin"),
         ("SIZE 1 5\nWUMPUS 0 1\nGOLD 0 2\n", ":1:", "out of range"),
@@ -348,12 +368,27 @@ fn solve_reports_the_summary_and_json() {
     let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(v["games"], 300);
     assert_eq!(v["deaths"], 0);
-    for key in ["wins", "mean_score", "ceiling", "games_per_second", "mean_moves"] {
+    for key in [
+        "wins",
+        "mean_score",
+        "ceiling",
+        "games_per_second",
+        "mean_moves",
+    ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     // Same seed, same numbers.
     let again = wumpus()
-        .args(["solve", "--worlds", "300", "--size", "4x4", "--json", "--threads", "1"])
+        .args([
+            "solve",
+            "--worlds",
+            "300",
+            "--size",
+            "4x4",
+            "--json",
+            "--threads",
+            "1",
+        ])
         .assert()
         .success();
     let w: serde_json::Value = serde_json::from_slice(&again.get_output().stdout).unwrap();

@@ -1,6 +1,7 @@
 //! Command-line definitions (clap) and dispatch. Clap types stay here; each subcommand turns
 //! its flags into the library's plain types and calls the library.
 
+mod cave;
 mod play;
 mod solve;
 mod trace;
@@ -25,9 +26,11 @@ enum Command {
     /// Run the agent on many random worlds and print statistics (the main job).
     #[command(after_help = "\
 Examples:
-  wumpus solve                                   1000 random 5x5 worlds
+  wumpus solve                                   1000 random 5x5 worlds, the logic agent
   wumpus solve --worlds 10000 --size 4x4 --json
-  wumpus solve --scoring aima --threads 1        one core, textbook scoring")]
+  wumpus solve --scoring aima --threads 1        one core, textbook scoring
+  wumpus solve --rules cave --agent random --worlds 10000
+  wumpus solve --rules cave --map worlds/cave-mobius.txt --seed 500 --json")]
     Solve(solve::SolveArgs),
     /// Step through one game: percepts, what the knowledge base proved and why, each action.
     #[command(after_help = "\
@@ -42,7 +45,10 @@ Examples:
   wumpus play                          a random 5x5 world
   wumpus play --seed 42 --size 8x8     replay world 42 on an 8x8 grid
   wumpus play --world worlds/seed-example.txt
-  printf 'n\\nfire north\\n' | wumpus play --world worlds/seed-example.txt")]
+  printf 'n\\nfire north\\n' | wumpus play --world worlds/seed-example.txt
+  wumpus play --rules cave --seed 7                the classic cave
+  wumpus play --rules cave --map worlds/cave-mobius.txt --variant yob
+  wumpus play --rules maze                         the caves.dat maze")]
     Play(play::PlayArgs),
     /// Make, check and draw world files.
     #[command(subcommand)]

@@ -24,9 +24,14 @@ pub struct PlayArgs {
     /// Rules for the hint agent's reasoning instead of the built-in kb/grid.kb.
     #[arg(long)]
     kb: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    cave: super::cave::CaveFlags,
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
+    if super::cave::play_if_cave(&args.cave, args.world.seed, args.world.world.as_deref())? {
+        return Ok(());
+    }
     let (world, seed) = grid_world(&args.world)?;
     let rules = match &args.kb {
         Some(path) => Some(Arc::new(super::read_rules(path)?)),

@@ -1,5 +1,6 @@
 //! `wumpus solve`: the agent on a batch of random worlds, summed up.
 
+use super::cave::{self, RulesArg, VariantArg};
 use super::{bad_input, parse_probability, GridSize, ScoringArg};
 use anyhow::Result;
 use clap::Args;
@@ -13,7 +14,7 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 1000)]
     worlds: u64,
     /// Seed of the first world; world i has seed S + i (replay one with `trace --seed`).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Grid size, rows x columns.
     #[arg(long, default_value = "5x5")]
@@ -24,9 +25,9 @@ pub struct SolveArgs {
     /// How scores are counted.
     #[arg(long, value_enum, default_value_t)]
     scoring: ScoringArg,
-    /// Which agent plays.
-    #[arg(long, value_enum, default_value_t)]
-    agent: AgentArg,
+    /// Which agent plays (default: logic on the grid, random in the cave).
+    #[arg(long, value_enum)]
+    agent: Option<AgentArg>,
     /// Threads (default: all cores). `--threads 1` measures one core.
     #[arg(long)]
     threads: Option<usize>,
@@ -36,26 +37,56 @@ pub struct SolveArgs {
     /// Reason with the rules in this file instead of the built-in kb/grid.kb.
     #[arg(long)]
     kb: Option<PathBuf>,
+    /// The rule set.
+    #[arg(long, value_enum, default_value_t)]
+    rules: RulesArg,
+    /// Cave map file, either format (default: the standard dodecahedron).
+    #[arg(long)]
+    map: Option<PathBuf>,
+    /// The classic cave's rules.
+    #[arg(long, value_enum, default_value_t)]
+    variant: VariantArg,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AgentArg {
-    /// Moves only where the knowledge base proves it safe; never dies.
-    #[default]
+    /// Moves only where the knowledge base proves it safe; never dies (grid).
     Logic,
-}
-
-impl From<AgentArg> for AgentKind {
-    fn from(a: AgentArg) -> AgentKind {
-        match a {
-            AgentArg::Logic => AgentKind::Logic,
-        }
-    }
+    /// The event's random player (cave).
+    Random,
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
     if args.worlds == 0 {
         return Err(bad_input(anyhow::anyhow!("--worlds must be at least 1")));
+    }
+    let refuse = |why: &str| Err(bad_input(anyhow::anyhow!("{why}")));
+    match (args.rules, args.agent) {
+        (RulesArg::Grid, None | Some(AgentArg::Logic)) => {}
+        (RulesArg::Grid, Some(AgentArg::Random)) => {
+            return refuse("the random agent plays the cave: use --rules cave")
+        }
+        (RulesArg::Cave, None | Some(AgentArg::Random)) => {
+            return cave::solve(cave::SolveOptions {
+                map: args.map,
+                variant: args.variant.into(),
+                agent: cave::AgentArg::Random,
+                games: args.worlds,
+                seed: args.seed,
+                output: if args.json {
+                    cave::OutputFormat::Json
+                } else {
+                    cave::OutputFormat::Text
+                },
+            });
+        }
+        (RulesArg::Cave, Some(AgentArg::Logic)) => {
+            return refuse("the logic agent plays the grid; a cave agent is not built in yet")
+        }
+        (RulesArg::Maze, _) => return refuse("no maze agent is built in yet; use --rules cave"),
+    }
+    if args.map.is_some() || args.variant != VariantArg::Event {
+        return refuse("--map and --variant are for --rules cave");
     }
     let rules = match &args.kb {
         Some(path) => Some(Arc::new(super::read_rules(path)?)),
@@ -68,7 +99,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         cols: args.size.cols,
         pit_prob: args.pit_prob,
         game: GameOptions {
-            agent: args.agent.into(),
+            agent: AgentKind::Logic,
             explain: false,
             scoring: args.scoring.into(),
             rules,

@@ -32,14 +32,20 @@ Examples:
     /// Check a world file; prints what is wrong, with the line, and exits 2 if anything is.
     #[command(after_help = "Example:\n  wumpus world check worlds/seed-example.txt")]
     Check {
-        /// The world file.
+        /// The world file, or a cave map.
         file: PathBuf,
+        #[command(flatten)]
+        cave: super::cave::ShowFlags,
     },
-    /// Draw a world file's grid with its hazards.
-    #[command(after_help = "Example:\n  wumpus world show worlds/seed-example.txt")]
+    /// Draw a world file's grid with its hazards, or a cave map's rooms and tunnels.
+    #[command(
+        after_help = "Examples:\n  wumpus world show worlds/seed-example.txt\n  wumpus world show worlds/caves.dat --seed 3\n  wumpus world show worlds/cave-standard.txt --hazards my-hazards.txt"
+    )]
     Show {
-        /// The world file.
+        /// The world file, or a cave map.
         file: PathBuf,
+        #[command(flatten)]
+        cave: super::cave::ShowFlags,
     },
 }
 
@@ -68,7 +74,11 @@ pub fn run(command: WorldCommand) -> Result<()> {
             }
             Ok(())
         }
-        WorldCommand::Check { file } => {
+        WorldCommand::Check { file, cave } => {
+            if super::cave::is_cave_map(&file, &cave)? {
+                return super::cave::check_map(&file);
+            }
+            super::cave::refuse_for_grid(&cave)?;
             let world = grid::read_world(&file).map_err(bad_input)?;
             let (rows, cols) = world.size();
             super::out(format!(
@@ -78,7 +88,11 @@ pub fn run(command: WorldCommand) -> Result<()> {
             ))?;
             Ok(())
         }
-        WorldCommand::Show { file } => {
+        WorldCommand::Show { file, cave } => {
+            if super::cave::is_cave_map(&file, &cave)? {
+                return super::cave::show_map(&file, &cave);
+            }
+            super::cave::refuse_for_grid(&cave)?;
             let world = grid::read_world(&file).map_err(bad_input)?;
             super::out(grid::draw_world(&world))?;
             Ok(())

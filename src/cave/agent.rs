@@ -1,0 +1,129 @@
+//! Agents for the classic cave: what decides the hunter's next action from what the hunter
+//! knows.
+//!
+//! An agent sees a [`Status`] each turn and the [`TurnResult`] of each of its actions, and
+//! nothing else: it is never handed the game, so it cannot peek at the hazards. The one built in
+//! is the event's random player ([`RandomAgent`]).
+
+use super::classic::{Action, ArrowPath, Status, TurnResult};
+use crate::rng::{seeded, GameRng};
+use rand::Rng;
+
+/// Decides the hunter's actions in the classic cave.
+pub trait ClassicAgent {
+    /// The next action, given what the hunter knows now.
+    fn act(&mut self, status: &Status) -> Action;
+
+    /// Learns the result of the last action (the default ignores it).
+    fn observe(&mut self, _result: &TurnResult) {}
+}
+
+/// The event's random player: when it smells the wumpus it shoots a one-room arrow into a
+/// random room joined to this one (any entry of out-tunnels then in-tunnels, as the host lists
+/// them); otherwise it walks through a random out-tunnel.
+#[derive(Clone, Debug)]
+pub struct RandomAgent {
+    rng: GameRng,
+}
+
+/// The generator stream a game's agent draws from, apart from the game's own (stream 0).
+pub const AGENT_STREAM: u64 = 1;
+
+impl RandomAgent {
+    /// A random player drawing from `rng`.
+    pub fn new(rng: GameRng) -> RandomAgent {
+        RandomAgent { rng }
+    }
+
+    /// The random player for the game seeded with `seed`: same seed, its own stream, so the
+    /// agent's choices never disturb the game's draws and a game replays from its seed alone.
+    pub fn for_game(seed: u64) -> RandomAgent {
+        let mut rng = seeded(seed);
+        rng.set_stream(AGENT_STREAM);
+        RandomAgent { rng }
+    }
+}
+
+impl ClassicAgent for RandomAgent {
+    fn act(&mut self, status: &Status) -> Action {
+        if status.wumpus {
+            let n = status.outs.len() + status.ins.len();
+            let pick = self.rng.random_range(0..n);
+            let room = if pick < status.outs.len() {
+                status.outs[pick]
+            } else {
+                status.ins[pick - status.outs.len()]
+            };
+            Action::Shoot(ArrowPath::one(room))
+        } else {
+            let pick = self.rng.random_range(0..status.outs.len());
+            Action::Move(status.outs[pick])
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::Place;
+
+    fn status(wumpus: bool) -> Status {
+        Status {
+            room: Place::new(0),
+            outs: vec![Place::new(1), Place::new(2), Place::new(3)],
+            ins: vec![Place::new(4)],
+            pit: false,
+            bats: false,
+            wumpus,
+            arrows: 5,
+            moves: 0,
+        }
+    }
+
+    #[test]
+    fn moves_through_out_tunnels_uniformly_when_no_wumpus_is_smelled() {
+        let mut agent = RandomAgent::for_game(7);
+        let mut counts = [0u32; 5];
+        for _ in 0..3000 {
+            match agent.act(&status(false)) {
+                Action::Move(r) => counts[r.index()] += 1,
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(counts[0] + counts[4], 0);
+        assert!(
+            counts[1..4].iter().all(|&n| (880..1120).contains(&n)),
+            "{counts:?}"
+        );
+    }
+
+    #[test]
+    fn shoots_one_room_among_outs_and_ins_when_it_smells_the_wumpus() {
+        let mut agent = RandomAgent::for_game(7);
+        let mut counts = [0u32; 5];
+        for _ in 0..4000 {
+            match agent.act(&status(true)) {
+                Action::Shoot(path) => {
+                    assert_eq!(path.rooms().len(), 1);
+                    counts[path.rooms()[0].index()] += 1;
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(counts[0], 0);
+        assert!(
+            counts[1..].iter().all(|&n| (880..1120).contains(&n)),
+            "{counts:?}"
+        );
+    }
+
+    #[test]
+    fn the_agents_stream_is_not_the_games() {
+        let mut game_rng = seeded(3);
+        let mut agent_rng = seeded(3);
+        agent_rng.set_stream(AGENT_STREAM);
+        let a: Vec<u32> = (0..8).map(|_| game_rng.random()).collect();
+        let b: Vec<u32> = (0..8).map(|_| agent_rng.random()).collect();
+        assert_ne!(a, b);
+    }
+}

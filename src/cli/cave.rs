@@ -1,0 +1,739 @@
+//! The cave rule sets on the command line: `play --rules cave|maze`, `solve --rules cave`, and
+//! cave maps in `world show` and `world check`.
+//!
+//! Clap types stay at the top of this file and become plain option structs ([`PlayOptions`],
+//! [`SolveOptions`], [`ShowOptions`]) that the functions below take. Games read one command a
+//! line, so they work typed or piped; an invalid command prints why and asks again; end of input
+//! ends the game cleanly. The prompt is shown only when standard input is a terminal.
+
+use super::bad_input;
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use wumpus::cave::{
+    self, classic::MOVE_LIMIT, command, CaveCommand, CaveMap, ClassicGame, ClassicHazards, Ending,
+    LossCause, MapFormat, MazeEnding, MazeGame, MazeHazards, MazeResult, MoveResult, Rules,
+    ShotResult, Status, TurnResult, Variant,
+};
+use wumpus::rng::{fresh_seed, seeded};
+
+/// Which rule set to play.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RulesArg {
+    /// The grid Wumpus World (seed 001).
+    #[default]
+    Grid,
+    /// The classic cave, as the event host plays it (seed 002).
+    Cave,
+    /// The caves.dat maze (seed 000).
+    Maze,
+}
+
+/// The classic cave's rules.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum VariantArg {
+    /// The event host's rules.
+    #[default]
+    Event,
+    /// Gregory Yob's 1973 rules: bumping into the wumpus wakes it.
+    Yob,
+}
+
+impl From<VariantArg> for Variant {
+    fn from(v: VariantArg) -> Variant {
+        match v {
+            VariantArg::Event => Variant::Event,
+            VariantArg::Yob => Variant::Yob,
+        }
+    }
+}
+
+/// The agents `solve` can run.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AgentArg {
+    /// The event's random player.
+    #[default]
+    Random,
+}
+
+/// `play`'s flags for the cave rule sets.
+#[derive(Args, Debug, Clone)]
+pub struct CaveFlags {
+    /// The rule set.
+    #[arg(long, value_enum, default_value_t)]
+    pub rules: RulesArg,
+    /// Cave map file, either format (default: the standard dodecahedron for cave, the standard
+    /// caves.dat for maze).
+    #[arg(long)]
+    pub map: Option<PathBuf>,
+    /// The classic cave's rules.
+    #[arg(long, value_enum, default_value_t)]
+    pub variant: VariantArg,
+    /// Start on the hazards in this file instead of dealing them.
+    #[arg(long)]
+    pub hazards: Option<PathBuf>,
+}
+
+/// `world show`'s and `world check`'s flags for cave maps.
+#[derive(Args, Debug, Clone)]
+pub struct ShowFlags {
+    /// Read the file as this rule set's (default: a cave map if its first line is one number).
+    #[arg(long, value_enum)]
+    pub rules: Option<RulesArg>,
+    /// Mark the hazards from this hazard file on a cave map.
+    #[arg(long, conflicts_with = "seed")]
+    pub hazards: Option<PathBuf>,
+    /// Mark the hazards a game with this seed deals on a cave map.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// How `solve` prints its summary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// Lines for people.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// What `play --rules cave|maze` needs.
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    /// Classic cave or maze.
+    pub rules: Rules,
+    /// The map file, or the built-in default.
+    pub map: Option<PathBuf>,
+    /// The classic cave's rules.
+    pub variant: Variant,
+    /// The seed, or a fresh one.
+    pub seed: Option<u64>,
+    /// A hazard file to start on.
+    pub hazards: Option<PathBuf>,
+}
+
+/// What `solve` needs.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// The map file, or the built-in standard map.
+    pub map: Option<PathBuf>,
+    /// The rules.
+    pub variant: Variant,
+    /// The agent.
+    pub agent: AgentArg,
+    /// Games to play.
+    pub games: u64,
+    /// Seed of game 0.
+    pub seed: u64,
+    /// How to print.
+    pub output: OutputFormat,
+}
+
+/// What `world show` needs for a cave map.
+#[derive(Clone, Debug)]
+pub struct ShowOptions {
+    /// Which hazards to mark: classic or maze.
+    pub rules: Rules,
+    /// A hazard file to mark.
+    pub hazards: Option<PathBuf>,
+    /// A seed whose deal to mark.
+    pub seed: Option<u64>,
+}
+
+/// The `play` dispatch: runs a cave game when `--rules` asks for one and returns true; refuses
+/// cave flags on the grid; returns false to let the grid game run.
+pub fn play_if_cave(
+    flags: &CaveFlags,
+    seed: Option<u64>,
+    grid_world: Option<&Path>,
+) -> Result<bool> {
+    let rules = match flags.rules {
+        RulesArg::Grid => {
+            if flags.map.is_some() || flags.hazards.is_some() || flags.variant != VariantArg::Event
+            {
+                return Err(bad_input(anyhow::anyhow!(
+                    "--map, --hazards and --variant are for --rules cave or --rules maze"
+                )));
+            }
+            return Ok(false);
+        }
+        RulesArg::Cave => Rules::Classic,
+        RulesArg::Maze => Rules::Maze,
+    };
+    if let Some(world) = grid_world {
+        return Err(bad_input(anyhow::anyhow!(
+            "--world {} is a grid world; for a cave use --map FILE and --hazards FILE",
+            world.display()
+        )));
+    }
+    if rules == Rules::Maze && flags.variant != VariantArg::Event {
+        return Err(bad_input(anyhow::anyhow!(
+            "--variant is for the classic cave (--rules cave)"
+        )));
+    }
+    play(PlayOptions {
+        rules,
+        map: flags.map.clone(),
+        variant: flags.variant.into(),
+        seed,
+        hazards: flags.hazards.clone(),
+    })?;
+    Ok(true)
+}
+
+/// Loads the map a game asks for, or the built-in default for its rules, with a name to show.
+fn load_map(path: Option<&Path>, rules: Rules) -> Result<(Arc<CaveMap>, String)> {
+    match path {
+        Some(path) => {
+            let map = cave::read_map(path).map_err(bad_input)?;
+            Ok((Arc::new(map), path.display().to_string()))
+        }
+        None => {
+            let (text, name) = match rules {
+                Rules::Classic => (cave::STANDARD_MAP, "the standard dodecahedron"),
+                Rules::Maze => (cave::STANDARD_CAVES_DAT, "the standard caves.dat"),
+            };
+            let map = cave::parse_map(text).expect("the built-in maps are valid");
+            Ok((Arc::new(map), name.to_string()))
+        }
+    }
+}
+
+/// Plays a classic cave or maze game on standard input and output.
+pub fn play(options: PlayOptions) -> Result<()> {
+    let (map, map_name) = load_map(options.map.as_deref(), options.rules)?;
+    let seed = options.seed.unwrap_or_else(fresh_seed);
+    let stdin = std::io::stdin();
+    let interactive = stdin.is_terminal();
+    let mut out = std::io::stdout().lock();
+    let mut input = stdin.lock();
+    match options.rules {
+        Rules::Classic => {
+            let hazards = match &options.hazards {
+                Some(path) => cave::read_classic_hazards(path, &map).map_err(bad_input)?,
+                None => ClassicHazards::deal(&map, &mut seeded(seed)).map_err(bad_input)?,
+            };
+            let mut session = ClassicSession {
+                game: new_classic(
+                    &map,
+                    hazards,
+                    options.variant,
+                    seed,
+                    options.hazards.is_none(),
+                ),
+                seed,
+                out: &mut out,
+            };
+            let rules = match options.variant {
+                Variant::Event => "the event host's rules",
+                Variant::Yob => "Yob's 1973 rules",
+            };
+            let from = match &options.hazards {
+                Some(path) => format!("hazards from {}, ", path.display()),
+                None => String::new(),
+            };
+            session.say(&format!(
+                "Hunt the Wumpus: the classic cave ({rules}) on {map_name}, {} rooms, {from}seed {seed} (replay with --seed {seed}). Type 'help' for the commands.",
+                map.len()
+            ))?;
+            session.run(&mut input, interactive)
+        }
+        Rules::Maze => {
+            let hazards = match &options.hazards {
+                Some(path) => cave::read_maze_hazards(path, &map).map_err(bad_input)?,
+                None => MazeHazards::deal(&map, &mut seeded(seed)).map_err(bad_input)?,
+            };
+            let mut session = MazeSession {
+                game: new_maze(&map, hazards, seed, options.hazards.is_none()),
+                seed,
+                out: &mut out,
+            };
+            let from = match &options.hazards {
+                Some(path) => format!("hazards from {}, ", path.display()),
+                None => String::new(),
+            };
+            session.say(&format!(
+                "The maze of caves on {map_name}, {from}seed {seed} (replay with --seed {seed}). Type 'help' for the commands."
+            ))?;
+            session.say(MAZE_INTRO)?;
+            session.run(&mut input, interactive)
+        }
+    }
+}
+
+/// A classic game on `hazards`. A dealt game keeps drawing from the generator that dealt it, so
+/// `--seed` replays it exactly; a loaded layout starts the generator afresh from the seed.
+fn new_classic(
+    map: &Arc<CaveMap>,
+    hazards: ClassicHazards,
+    variant: Variant,
+    seed: u64,
+    dealt: bool,
+) -> ClassicGame {
+    if dealt {
+        ClassicGame::new(map.clone(), variant, seed).expect("dealt once already")
+    } else {
+        ClassicGame::with_hazards(map.clone(), hazards, variant, seeded(seed))
+    }
+}
+
+/// A maze game on `hazards`; see [`new_classic`] for the generator.
+fn new_maze(map: &Arc<CaveMap>, hazards: MazeHazards, seed: u64, dealt: bool) -> MazeGame {
+    if dealt {
+        MazeGame::new(map.clone(), seed).expect("dealt once already")
+    } else {
+        MazeGame::with_hazards(map.clone(), hazards, seeded(seed))
+    }
+}
+
+/// Seed 000's opening words.
+const MAZE_INTRO: &str = "HUNT THE WUMPUS: Your mission is to explore the maze of caves
+and destroy all of the wumpi (without getting yourself killed). To move to an adjacent cave, enter 'M' and the tunnel number. To toss a grenade into a cave, enter 'T' and the tunnel number.";
+
+/// What a line of input asks of a session.
+enum Next {
+    Go,
+    Stop,
+}
+
+fn prompt(out: &mut impl Write, interactive: bool, text: &str) -> Result<()> {
+    if interactive {
+        write!(out, "{text}")?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+struct ClassicSession<'a, W: Write> {
+    game: ClassicGame,
+    seed: u64,
+    out: &'a mut W,
+}
+
+impl<W: Write> ClassicSession<'_, W> {
+    fn say(&mut self, text: &str) -> Result<()> {
+        writeln!(self.out, "{text}")?;
+        Ok(())
+    }
+
+    fn run(&mut self, input: &mut impl BufRead, interactive: bool) -> Result<()> {
+        let status = self.game.status();
+        self.show(&status)?;
+        let mut line = String::new();
+        loop {
+            prompt(self.out, interactive, "> ")?;
+            line.clear();
+            if input.read_line(&mut line).map_err(bad_input)? == 0 {
+                return self.say(&format!(
+                    "End of input: the game is left unfinished after {} moves.",
+                    self.game.moves()
+                ));
+            }
+            if let Next::Stop = self.line(&line)? {
+                return Ok(());
+            }
+        }
+    }
+
+    fn line(&mut self, line: &str) -> Result<Next> {
+        let map = self.game.map().clone();
+        let parsed = command::parse_command(line, Rules::Classic);
+        let command = match parsed {
+            Ok(c) => c,
+            Err(e) => {
+                self.say(&format!("Invalid command: {e}."))?;
+                return Ok(Next::Go);
+            }
+        };
+        if let Some(action) = command::classic_action(&command, &map) {
+            let action = match action {
+                Ok(a) => a,
+                Err(e) => {
+                    self.say(&format!("Invalid command: {e}."))?;
+                    return Ok(Next::Go);
+                }
+            };
+            let turn = self.game.act(&action);
+            for event in &turn.events {
+                self.say(event.text())?;
+            }
+            if let Some(ending) = turn.result.ending() {
+                let verdict = match ending {
+                    Ending::Won { .. } => "You win!".to_string(),
+                    Ending::Lost(cause) => format!("You lose ({}).", loss_text(cause)),
+                };
+                self.say(&verdict)?;
+                self.say(&format!("Score: {}", ending.score()))?;
+                return Ok(Next::Stop);
+            }
+            // A refused action changed nothing: the status the player just read still holds.
+            let refused = matches!(
+                turn.result,
+                TurnResult::Move(MoveResult::NotAnExit) | TurnResult::Shot(ShotResult::TooCrooked)
+            );
+            if !refused {
+                let status = self.game.status();
+                self.show(&status)?;
+            }
+            return Ok(Next::Go);
+        }
+        match command {
+            CaveCommand::Help => self.say(command::CLASSIC_HELP)?,
+            CaveCommand::Quit => {
+                self.say(&format!(
+                    "You leave the game unfinished after {} moves.",
+                    self.game.moves()
+                ))?;
+                return Ok(Next::Stop);
+            }
+            CaveCommand::Load(file) => match cave::read_classic_hazards(Path::new(&file), &map) {
+                Ok(h) => {
+                    let variant = self.game.variant();
+                    self.game = new_classic(&map, h, variant, self.seed, false);
+                    self.say(&format!("Loaded {file}: a new game begins."))?;
+                    let status = self.game.status();
+                    self.show(&status)?;
+                }
+                Err(e) => self.say(&format!("Cannot load: {e}"))?,
+            },
+            CaveCommand::Save(file) => {
+                match cave::save_classic_hazards(Path::new(&file), self.game.hazards(), &map) {
+                    Ok(()) => self.say(&format!("Saved this game's hazards to {file}."))?,
+                    Err(e) => self.say(&format!("Cannot save: {e}"))?,
+                }
+            }
+            CaveCommand::MoveTo(_)
+            | CaveCommand::Shoot(_)
+            | CaveCommand::Move(_)
+            | CaveCommand::Toss(_) => unreachable!("game actions are handled above"),
+        }
+        Ok(Next::Go)
+    }
+
+    fn show(&mut self, status: &Status) -> Result<()> {
+        let map = self.game.map().clone();
+        self.say(&describe_status(&map, status))
+    }
+}
+
+fn loss_text(cause: LossCause) -> &'static str {
+    match cause {
+        LossCause::Pit => "a pit",
+        LossCause::Wumpus => "the wumpus",
+        LossCause::OwnArrow => "your own arrow",
+        LossCause::OutOfArrows => "out of arrows",
+        LossCause::Exhaustion => "exhaustion",
+    }
+}
+
+/// The lines a human reads at the start of a classic turn.
+fn describe_status(map: &CaveMap, s: &Status) -> String {
+    let room = |r: wumpus::topology::Place| match map.format() {
+        MapFormat::CavesDat => format!("{} ({})", map.label(r), map.name(r)),
+        MapFormat::Event => map.label(r).to_string(),
+    };
+    let list = |rooms: &[wumpus::topology::Place]| {
+        rooms
+            .iter()
+            .map(|&r| map.label(r).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut lines = vec![format!(
+        "You are in room {}. Tunnels lead to {}.",
+        room(s.room),
+        list(&s.outs)
+    )];
+    let mut visible: Vec<wumpus::topology::Place> = Vec::new();
+    for &r in &s.ins {
+        if !s.outs.contains(&r) && !visible.contains(&r) {
+            visible.push(r);
+        }
+    }
+    if !visible.is_empty() {
+        lines.push(format!(
+            "You can also see (but cannot get to) {}.",
+            list(&visible)
+        ));
+    }
+    if s.pit {
+        lines.push("I feel a draft.".into());
+    }
+    if s.bats {
+        lines.push("I hear bats!".into());
+    }
+    if s.wumpus {
+        lines.push("I smell a wumpus!".into());
+    }
+    lines.push(format!(
+        "Arrows: {}. Moves: {} of {}.",
+        s.arrows, s.moves, MOVE_LIMIT
+    ));
+    lines.join("\n")
+}
+
+struct MazeSession<'a, W: Write> {
+    game: MazeGame,
+    seed: u64,
+    out: &'a mut W,
+}
+
+impl<W: Write> MazeSession<'_, W> {
+    fn say(&mut self, text: &str) -> Result<()> {
+        writeln!(self.out, "{text}")?;
+        Ok(())
+    }
+
+    fn run(&mut self, input: &mut impl BufRead, interactive: bool) -> Result<()> {
+        self.show()?;
+        let mut line = String::new();
+        loop {
+            prompt(self.out, interactive, "What do you want to do? ")?;
+            line.clear();
+            if input.read_line(&mut line).map_err(bad_input)? == 0 {
+                return self.say(&format!(
+                    "End of input: the game is left unfinished after {} moves.",
+                    self.game.moves()
+                ));
+            }
+            if let Next::Stop = self.line(&line)? {
+                return Ok(());
+            }
+        }
+    }
+
+    fn line(&mut self, line: &str) -> Result<Next> {
+        let map = self.game.map().clone();
+        let command = match command::parse_command(line, Rules::Maze) {
+            Ok(c) => c,
+            Err(e) => {
+                self.say(&format!("Invalid command: {e}."))?;
+                return Ok(Next::Go);
+            }
+        };
+        if let Some(action) = command::maze_action(&command) {
+            let turn = self.game.act(action);
+            for event in &turn.events {
+                self.say(event.text())?;
+            }
+            if turn.result == MazeResult::NoSuchTunnel {
+                return Ok(Next::Go);
+            }
+            match self.game.ending() {
+                Some(MazeEnding::Won) => {
+                    self.say("YOU WIN")?;
+                    return Ok(Next::Stop);
+                }
+                Some(MazeEnding::Lost(_)) => {
+                    self.say("GAME OVER")?;
+                    return Ok(Next::Stop);
+                }
+                None => self.show()?,
+            }
+            return Ok(Next::Go);
+        }
+        match command {
+            CaveCommand::Help => self.say(command::MAZE_HELP)?,
+            CaveCommand::Quit => {
+                self.say(&format!(
+                    "You leave the game unfinished after {} moves.",
+                    self.game.moves()
+                ))?;
+                return Ok(Next::Stop);
+            }
+            CaveCommand::Load(file) => match cave::read_maze_hazards(Path::new(&file), &map) {
+                Ok(h) => {
+                    self.game = new_maze(&map, h, self.seed, false);
+                    self.say(&format!("Loaded {file}: a new game begins."))?;
+                    self.show()?;
+                }
+                Err(e) => self.say(&format!("Cannot load: {e}"))?,
+            },
+            CaveCommand::Save(file) => {
+                match cave::save_maze_hazards(Path::new(&file), self.game.hazards(), &map) {
+                    Ok(()) => self.say(&format!("Saved this game's hazards to {file}."))?,
+                    Err(e) => self.say(&format!("Cannot save: {e}"))?,
+                }
+            }
+            CaveCommand::MoveTo(_)
+            | CaveCommand::Shoot(_)
+            | CaveCommand::Move(_)
+            | CaveCommand::Toss(_) => unreachable!("game actions are handled above"),
+        }
+        Ok(Next::Go)
+    }
+
+    /// Seed 000's screen: the cave, its tunnels by name or "unknown", then the senses.
+    fn show(&mut self) -> Result<()> {
+        let view = self.game.view();
+        self.say(&format!("You are currently in {}", view.name))?;
+        for (i, name) in view.tunnels.iter().enumerate() {
+            let name = name.as_deref().unwrap_or("unknown");
+            self.say(&format!("     ({}) {name}", i + 1))?;
+        }
+        if view.smell {
+            self.say("You smell a WUMPUS!")?;
+        }
+        if view.hear {
+            self.say("You hear the flapping of giant wings!")?;
+        }
+        if view.feel {
+            self.say("You feel a draft!")?;
+        }
+        Ok(())
+    }
+}
+
+/// Plays a batch with the agent and prints the summary.
+pub fn solve(options: SolveOptions) -> Result<()> {
+    let (map, map_name) = load_map(options.map.as_deref(), Rules::Classic)?;
+    let config = cave::BatchConfig {
+        games: options.games,
+        base_seed: options.seed,
+        variant: options.variant,
+    };
+    let report = match options.agent {
+        AgentArg::Random => cave::run_batch(&map, &config, cave::RandomAgent::for_game),
+    }
+    .map_err(bad_input)?;
+    let s = &report.summary;
+    match options.output {
+        OutputFormat::Json => {
+            let json = serde_json::json!({
+                "rules": "cave",
+                "map": map_name,
+                "agent": "random",
+                "summary": s,
+                "elapsed_seconds": report.elapsed.as_secs_f64(),
+                "games_per_second": report.games_per_second(),
+            });
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&json).context("writing JSON")?
+            );
+        }
+        OutputFormat::Text => {
+            let last = wumpus::rng::game_seed(s.base_seed, s.games - 1);
+            println!(
+                "classic cave ({} rules) on {map_name}, agent random",
+                s.variant.name()
+            );
+            println!(
+                "games          {} (seeds {} to {last})",
+                s.games, s.base_seed
+            );
+            println!("mean score     {:.2} points a game", s.mean_score);
+            println!("win rate       {:.1}% ({} won)", 100.0 * s.win_rate, s.wins);
+            println!("losses by cause");
+            for cause in LossCause::ALL {
+                let n = s.losses.get(cause);
+                println!(
+                    "  {:<14} {n:>7}  {:>5.1}%",
+                    cause.name(),
+                    100.0 * n as f64 / s.games as f64
+                );
+            }
+            if s.unfinished > 0 {
+                println!("unfinished     {}", s.unfinished);
+            }
+            println!("arrows         {:.2} a game", s.arrows_per_game);
+            println!("moves          {:.2} a game", s.moves_per_game);
+            println!(
+                "speed          {:.0} games a second",
+                report.games_per_second()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// True when `file` should be read as a cave map: `--rules cave|maze`, or no `--rules` and a
+/// first line of one number.
+pub fn is_cave_map(file: &Path, flags: &ShowFlags) -> Result<bool> {
+    match flags.rules {
+        Some(RulesArg::Grid) => Ok(false),
+        Some(_) => Ok(true),
+        None => {
+            let text = wumpus::files::read_text(file).map_err(bad_input)?;
+            Ok(cave::map::looks_like_cave_map(&text))
+        }
+    }
+}
+
+/// Refuses the cave-only flags on a grid world.
+pub fn refuse_for_grid(flags: &ShowFlags) -> Result<()> {
+    if flags.hazards.is_some() || flags.seed.is_some() {
+        return Err(bad_input(anyhow::anyhow!(
+            "--hazards and --seed are for cave maps; a grid world file holds its own hazards"
+        )));
+    }
+    Ok(())
+}
+
+/// `world show` for a cave map: its rooms and tunnels, and the hazards when asked.
+pub fn show_map(file: &Path, flags: &ShowFlags) -> Result<()> {
+    let map = cave::read_map(file).map_err(bad_input)?;
+    // Hazards are classic unless the rules say maze, or, with no rules given, the map is a
+    // caves.dat.
+    let rules = match flags.rules {
+        Some(RulesArg::Maze) => Rules::Maze,
+        Some(_) => Rules::Classic,
+        None if map.format() == MapFormat::CavesDat => Rules::Maze,
+        None => Rules::Classic,
+    };
+    let options = ShowOptions {
+        rules,
+        hazards: flags.hazards.clone(),
+        seed: flags.seed,
+    };
+    let tags = match (options.rules, &options.hazards, options.seed) {
+        (_, None, None) => None,
+        (Rules::Classic, Some(path), _) => Some(
+            cave::read_classic_hazards(path, &map)
+                .map_err(bad_input)?
+                .tags(&map),
+        ),
+        (Rules::Maze, Some(path), _) => Some(
+            cave::read_maze_hazards(path, &map)
+                .map_err(bad_input)?
+                .tags(&map),
+        ),
+        (Rules::Classic, None, Some(seed)) => Some(
+            ClassicHazards::deal(&map, &mut seeded(seed))
+                .map_err(bad_input)?
+                .tags(&map),
+        ),
+        (Rules::Maze, None, Some(seed)) => Some(
+            MazeHazards::deal(&map, &mut seeded(seed))
+                .map_err(bad_input)?
+                .tags(&map),
+        ),
+    };
+    print!("{}", cave::draw_map(&map, tags.as_ref()));
+    Ok(())
+}
+
+/// `world check` for a cave map.
+pub fn check_map(file: &Path) -> Result<()> {
+    let map = cave::read_map(file).map_err(bad_input)?;
+    let mut one_way = 0;
+    let mut to_itself = 0;
+    for room in map.rooms() {
+        for &to in map.outs(room) {
+            if to == room {
+                to_itself += 1;
+            } else if !map.outs(to).contains(&room) {
+                one_way += 1;
+            }
+        }
+    }
+    println!(
+        "{}: ok ({}, {} rooms, {one_way} one-way tunnels, {to_itself} tunnels to their own room)",
+        file.display(),
+        map.format().name(),
+        map.len()
+    );
+    Ok(())
+}
