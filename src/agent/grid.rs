@@ -14,6 +14,7 @@
 use super::{Conclusion, Fact, Reason, Rule};
 use crate::grid::{Action, Percepts};
 use crate::kb::ground::{Atom, GroundLit};
+use crate::kb::odds::Prior;
 use crate::kb::rules::{parse_rules, require, PredKind, Rules, GRID_RULES};
 use crate::kb::{Grounding, KbError, KnowledgeBase, Proofs};
 use crate::planner;
@@ -467,6 +468,33 @@ impl GridAgent {
             "\n(@ you, v visited, s proven safe, P proven pit, W proven wumpus, ? unknown)\n",
         );
         out
+    }
+
+    /// The exact probability of a pit and of the live wumpus at each of `places`, given what
+    /// the agent knows, with pits dealt independently with probability `pit_prob` and the
+    /// wumpus uniform over the cells other than the start.
+    pub fn hazard_odds(
+        &mut self,
+        places: &[Place],
+        pit_prob: f64,
+    ) -> Result<Vec<(f64, f64)>, KbError> {
+        let rules = self.kb.rules().clone();
+        let prior = Prior::uniform(&rules).bernoulli(self.words.pit, pit_prob);
+        places
+            .iter()
+            .map(|&p| {
+                let pit = self
+                    .kb
+                    .probability(&[(self.atom(self.words.pit, p), true)], &prior)?;
+                let wumpus = if self.wumpus_alive {
+                    self.kb
+                        .probability(&[(self.atom(self.words.wumpus, p), true)], &prior)?
+                } else {
+                    0.0
+                };
+                Ok((pit, wumpus))
+            })
+            .collect()
     }
 
     /// Every cell proven safe so far (visited ones included), in cell order.

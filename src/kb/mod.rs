@@ -19,6 +19,7 @@
 //! observations as plain clauses, which is quicker when no one asks why.
 
 pub mod ground;
+pub mod odds;
 pub mod rules;
 mod sat;
 
@@ -63,6 +64,9 @@ pub enum KbError {
     /// An observation was told of a predicate that is not a percept, or with the wrong arity.
     #[error("'{0}' cannot be observed here")]
     NotObservable(String),
+    /// A question the knowledge base cannot answer as asked.
+    #[error("{0}")]
+    Unsupported(String),
     /// `explain` on a knowledge base built for speed.
     #[error("explanations need a knowledge base built with Proofs::Explained")]
     NotExplaining,
