@@ -1,7 +1,7 @@
 //! `wumpus solve`: the agent on a batch of random worlds, summed up.
 
 use super::cave::{self, RulesArg, VariantArg};
-use super::{bad_input, parse_probability, GridSize, ScoringArg};
+use super::{bad_input, parse_probability, AgentArg, GridSize, ScoringArg};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -25,7 +25,7 @@ pub struct SolveArgs {
     /// How scores are counted.
     #[arg(long, value_enum, default_value_t)]
     scoring: ScoringArg,
-    /// Which agent plays (default: logic on the grid, random in the cave).
+    /// Which agent plays (default: risk on the grid, random in the cave).
     #[arg(long, value_enum)]
     agent: Option<AgentArg>,
     /// Threads (default: all cores). `--threads 1` measures one core.
@@ -48,21 +48,13 @@ pub struct SolveArgs {
     variant: VariantArg,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AgentArg {
-    /// Moves only where the knowledge base proves it safe; never dies (grid).
-    Logic,
-    /// The event's random player (cave).
-    Random,
-}
-
 pub fn run(args: SolveArgs) -> Result<()> {
     if args.worlds == 0 {
         return Err(bad_input(anyhow::anyhow!("--worlds must be at least 1")));
     }
     let refuse = |why: &str| Err(bad_input(anyhow::anyhow!("{why}")));
     match (args.rules, args.agent) {
-        (RulesArg::Grid, None | Some(AgentArg::Logic)) => {}
+        (RulesArg::Grid, None | Some(AgentArg::Logic | AgentArg::Risk)) => {}
         (RulesArg::Grid, Some(AgentArg::Random)) => {
             return refuse("the random agent plays the cave: use --rules cave")
         }
@@ -80,8 +72,10 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 },
             });
         }
-        (RulesArg::Cave, Some(AgentArg::Logic)) => {
-            return refuse("the logic agent plays the grid; a cave agent is not built in yet")
+        (RulesArg::Cave, Some(AgentArg::Logic | AgentArg::Risk)) => {
+            return refuse(
+                "the logic and risk agents play the grid; a cave agent is not built in yet",
+            )
         }
         (RulesArg::Maze, _) => return refuse("no maze agent is built in yet; use --rules cave"),
     }
@@ -99,7 +93,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
         cols: args.size.cols,
         pit_prob: args.pit_prob,
         game: GameOptions {
-            agent: AgentKind::Logic,
+            agent: match args.agent {
+                Some(AgentArg::Logic) => AgentKind::Logic,
+                _ => AgentKind::Risk,
+            },
+            pit_prob: args.pit_prob,
             explain: false,
             scoring: args.scoring.into(),
             rules,

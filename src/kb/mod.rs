@@ -26,7 +26,7 @@ mod sat;
 use ground::{Atom, Ground, GroundClause, GroundError, GroundLit};
 use rules::{PredId, PredKind, Rules};
 use sat::Sat;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
 use varisat::Lit;
 
@@ -216,6 +216,9 @@ impl Grounding {
     }
 }
 
+/// Clauses grouped by the component (representative variable) they belong to.
+type ComponentClauses = HashMap<usize, Arc<Vec<Vec<Lit>>>>;
+
 /// The knowledge base of one game.
 pub struct KnowledgeBase {
     grounding: Arc<Grounding>,
@@ -229,6 +232,9 @@ pub struct KnowledgeBase {
     told: HashSet<Observation>,
     selectors: Vec<Lit>,
     consistent_at: Option<u64>,
+    /// Clauses grouped by component for odds, at a time, over this many clauses.
+    by_component: Option<(u64, ComponentClauses)>,
+    grouped: usize,
 }
 
 impl KnowledgeBase {
@@ -289,6 +295,8 @@ impl KnowledgeBase {
             told: HashSet::new(),
             selectors: Vec::new(),
             consistent_at: None,
+            by_component: None,
+            grouped: 0,
         };
         for i in 0..kb.counters.len() {
             let c = &kb.counters[i];

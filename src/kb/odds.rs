@@ -148,16 +148,7 @@ impl KnowledgeBase {
         lits: &[Lit],
         prior: &Prior,
     ) -> Result<f64, KbError> {
-        let clauses: Vec<Vec<Lit>> = self
-            .sat
-            .clauses()
-            .to_vec()
-            .into_iter()
-            .filter(|c| {
-                c.first()
-                    .is_some_and(|&l| self.sat.component(l) == component)
-            })
-            .collect();
+        let clauses = self.component_clauses(component);
         let vars = self.sat.var_count();
         let mut weights = vec![(1.0, 1.0); vars];
         for (pred, slots) in self.atoms.iter().enumerate() {
@@ -199,6 +190,38 @@ impl KnowledgeBase {
             ));
         }
         Ok(with / all)
+    }
+
+    /// The clauses of one component, grouped once for every question asked at the same time.
+    fn component_clauses(&mut self, component: usize) -> std::sync::Arc<Vec<Vec<Lit>>> {
+        let now = self.sat.now();
+        let stale = self
+            .by_component
+            .as_ref()
+            .is_none_or(|(at, _)| *at != now || self.sat.clauses().len() != self.grouped);
+        if stale {
+            let mut groups: HashMap<usize, Vec<Vec<Lit>>> = HashMap::new();
+            for i in 0..self.sat.clauses().len() {
+                let Some(&first) = self.sat.clauses()[i].first() else {
+                    continue;
+                };
+                let root = self.sat.component(first);
+                groups
+                    .entry(root)
+                    .or_default()
+                    .push(self.sat.clauses()[i].clone());
+            }
+            self.grouped = self.sat.clauses().len();
+            self.by_component = Some((
+                now,
+                groups
+                    .into_iter()
+                    .map(|(k, v)| (k, std::sync::Arc::new(v)))
+                    .collect(),
+            ));
+        }
+        let (_, groups) = self.by_component.as_ref().expect("grouped above");
+        groups.get(&component).cloned().unwrap_or_default()
     }
 
     /// The ways to split the count by how many mentioned atoms of each count-weighted
