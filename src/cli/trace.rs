@@ -140,6 +140,7 @@ fn step_json(topology: &Topology, number: usize, r: &StepReport) -> serde_json::
                 "pit": c.pit,
                 "wumpus": c.wumpus,
                 "expected": c.expected,
+                "expected_is_bound": c.bound,
             })).collect::<Vec<_>>(),
         })),
     })
@@ -182,10 +183,11 @@ pub fn odds_text(topology: &Topology, odds: &wumpus::agent::grid::Odds) -> Strin
     let mut s = String::from("  odds (P pit, P wumpus, expected final score):\n");
     for c in &odds.candidates {
         s.push_str(&format!(
-            "    {:>7}  pit {:.3}  wumpus {:.3}  expected {:.1}\n",
+            "    {:>7}  pit {:.3}  wumpus {:.3}  expected {}{:.1}\n",
             topology.label(c.place),
             c.pit,
             c.wumpus,
+            if c.bound { "at most " } else { "" },
             c.expected
         ));
     }

@@ -235,6 +235,8 @@ pub struct KnowledgeBase {
     /// Clauses grouped by component for odds, at a time, over this many clauses.
     by_component: Option<(u64, ComponentClauses)>,
     grouped: usize,
+    /// Counts kept between odds questions about the same state.
+    odds_cache: Option<odds::OddsCache>,
 }
 
 impl KnowledgeBase {
@@ -297,6 +299,7 @@ impl KnowledgeBase {
             consistent_at: None,
             by_component: None,
             grouped: 0,
+            odds_cache: None,
         };
         for i in 0..kb.counters.len() {
             let c = &kb.counters[i];
