@@ -58,7 +58,7 @@ impl Vocabulary {
                 ("missed", PredKind::Percept, true),
             ],
         )
-        .map_err(|e| KbError::NotObservable(e.message))?;
+        .map_err(|e| KbError::Vocabulary(e.message))?;
         Ok(Vocabulary {
             pit: found["pit"],
             wumpus: found["wumpus"],

@@ -64,6 +64,9 @@ pub enum KbError {
     /// An observation was told of a predicate that is not a percept, or with the wrong arity.
     #[error("'{0}' cannot be observed here")]
     NotObservable(String),
+    /// The rules lack something an agent needs (a predicate, or one of the right kind).
+    #[error("the rules do not suit the agent: {0}")]
+    Vocabulary(String),
     /// A question the knowledge base cannot answer as asked.
     #[error("{0}")]
     Unsupported(String),
