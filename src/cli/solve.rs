@@ -104,7 +104,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         },
         threads: args.threads,
     };
-    let summary = solve_grid(&batch)?;
+    let summary = solve_grid(&batch).map_err(bad_input)?;
     if args.json {
         super::out(serde_json::to_string(&summary)? + "\n")?;
     } else {

@@ -270,8 +270,11 @@ impl KnowledgeBase {
             .iter()
             .map(|c| {
                 counted[c.pred] = true;
-                let at_least = c.at_least.map_or(0, |k| k.value(places));
-                let at_most = c.at_most.map(|k| k.value(places));
+                let at_least = c.at_least.map_or(0, |k| k.value(places)).min(places + 1);
+                // A bound beyond the number of places says nothing more than `places` (at
+                // most) or `places + 1` (at least: impossible, checked below) does, so the
+                // counter never needs more registers than that, whatever the file says.
+                let at_most = c.at_most.map(|k| k.value(places).min(places));
                 let width = at_least.max(at_most.unwrap_or(0));
                 Counter {
                     pred: c.pred,
@@ -913,6 +916,36 @@ mod tests {
         let err = kb.possible(&[(p22, true)]).unwrap_err();
         assert!(matches!(err, KbError::Contradiction(_)), "{err}");
         assert!(err.to_string().contains("breeze at 0,0"), "{err}");
+    }
+
+    #[test]
+    fn a_huge_count_neither_allocates_nor_panics() {
+        // Found by fuzzing: `exactly 100000000000 X: wumpus(X).` asked for 800 GB of counter
+        // registers and aborted. Bounds beyond the number of places are clamped: an
+        // impossible lower bound is a contradiction, a vacuous upper bound no limit.
+        let topo = Arc::new(Topology::grid(3, 3).unwrap());
+        let rules = |text: &str| Arc::new(parse_rules(text).unwrap());
+        let mut kb = KnowledgeBase::new(
+            rules("hidden w(X).\nexactly 100000000000 X: w(X).\n"),
+            topo.clone(),
+            topo.cell(0, 0),
+            Proofs::Fast,
+        )
+        .unwrap();
+        let w = kb.rules().predicate("w").unwrap();
+        let atom = kb.atom(w, topo.cell(1, 1));
+        assert!(matches!(
+            kb.possible(&[(atom, true)]),
+            Err(KbError::Contradiction(_))
+        ));
+        let mut kb = KnowledgeBase::new(
+            rules("hidden w(X).\natmost 100000000000 X: w(X).\natleast 9 X: w(X).\n"),
+            topo.clone(),
+            topo.cell(0, 0),
+            Proofs::Fast,
+        )
+        .unwrap();
+        assert!(kb.entails((atom, true)).unwrap());
     }
 
     #[test]

@@ -262,11 +262,17 @@ fn is_var(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
+/// How deeply formulas may nest (`not`, parentheses, quantifiers). Real rules nest a few
+/// levels; the limit turns a pathological file into an error instead of a stack overflow in
+/// the parser or the grounder, which both recurse over the formula.
+pub const MAX_NESTING: usize = 64;
+
 struct Parser {
     toks: Vec<(Tok, usize)>,
     pos: usize,
     last_line: usize,
     preds: Vec<Predicate>,
+    depth: usize,
 }
 
 /// Parses and checks a rule file.
@@ -278,6 +284,7 @@ pub fn parse_rules(text: &str) -> Result<Rules, RuleError> {
         pos: 0,
         last_line,
         preds: Vec::new(),
+        depth: 0,
     };
     // Declarations first, so formulas may mention predicates declared further down.
     p.collect_declarations()?;
@@ -615,6 +622,18 @@ impl Parser {
     }
 
     fn unary(&mut self, bound: &mut Vec<String>) -> Result<Formula, RuleError> {
+        if self.depth >= MAX_NESTING {
+            return self.err(format!(
+                "the formula nests more than {MAX_NESTING} levels deep (not, parentheses, quantifiers)"
+            ));
+        }
+        self.depth += 1;
+        let result = self.unary_inner(bound);
+        self.depth -= 1;
+        result
+    }
+
+    fn unary_inner(&mut self, bound: &mut Vec<String>) -> Result<Formula, RuleError> {
         if self.is_word("not") {
             self.pos += 1;
             return Ok(Formula::Not(Box::new(self.unary(bound)?)));
@@ -806,6 +825,28 @@ mod tests {
         assert!(e.message.contains("unexpected character"), "{e}");
         let e = error("hidden pit(X).\nany N in near(start): pit(N).\n");
         assert!(e.message.contains("neighbour set"), "{e}");
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        // Found by tests/parser_fuzz.rs's reasoning: 200,000 nested `not`s or parentheses
+        // overflowed the parser's stack and aborted the program.
+        let nots = format!("hidden pit(X).\n{}pit(start).\n", "not ".repeat(200_000));
+        let e = error(&nots);
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("nests more than"), "{e}");
+        let parens = format!(
+            "hidden pit(X).\n\n{}pit(start){}.\n",
+            "(".repeat(200_000),
+            ")".repeat(200_000)
+        );
+        assert_eq!(error(&parens).line, 3);
+        // Up to the limit is fine.
+        let ok = format!(
+            "hidden pit(X).\n{}pit(start).\n",
+            "not ".repeat(MAX_NESTING - 1)
+        );
+        assert!(parse_rules(&ok).is_ok());
     }
 
     #[test]
