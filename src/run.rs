@@ -308,7 +308,14 @@ pub fn solve_grid(batch: &Batch) -> Result<Summary, KbError> {
             .map(|i| {
                 let seed = game_seed(batch.seed, i);
                 let world = GridWorld::random(topology.clone(), batch.pit_prob, &mut seeded(seed));
-                run_grid_game_on(world, Some(seed), &batch.game, &grounding, |_| {})
+                run_grid_game_on(world, Some(seed), &batch.game, &grounding, |_| {}).map_err(|e| {
+                    match e {
+                        KbError::Contradiction(why) => KbError::Contradiction(format!(
+                            "{why} in the world of seed {seed} (trace --seed {seed} names them)"
+                        )),
+                        e => e,
+                    }
+                })
             })
             .collect()
     });

@@ -149,7 +149,7 @@ impl<W: Write> Session<W> {
     fn shadow(&mut self, action: Option<Action>, turn: &Turn) {
         if let Some(Ok(agent)) = &mut self.hints {
             if let Err(e) = agent.observe(action, &turn.percepts) {
-                self.hints = Some(Err(e.to_string()));
+                self.hints = Some(Err(hint_failure(&e)));
             }
         }
     }
@@ -185,5 +185,17 @@ impl<W: Write> Session<W> {
     fn report(&mut self, turn: &Turn) -> Result<()> {
         let line: Vec<&str> = turn.messages.iter().map(|m| m.text()).collect();
         self.say(&line.join(" "))
+    }
+}
+
+/// Why the hint agent stopped reasoning, in a player's words. A contradiction is reported as
+/// such: the knowledge base never goes on to "prove" everything from it.
+fn hint_failure(e: &wumpus::kb::KbError) -> String {
+    match e {
+        wumpus::kb::KbError::Contradiction(why) => format!(
+            "what you have perceived contradicts the rules ({why}), so nothing can be \
+             proven any more"
+        ),
+        e => e.to_string(),
     }
 }

@@ -632,12 +632,23 @@ impl KnowledgeBase {
         let why = match self.proofs {
             Proofs::Explained => {
                 let core = self.minimal_core(&[]);
-                core.iter()
-                    .map(|&i| self.describe(&self.observations[i]))
-                    .collect::<Vec<_>>()
-                    .join("; ")
+                if core.is_empty() {
+                    "the rules alone cannot all hold, whatever is observed".to_string()
+                } else {
+                    let words: Vec<String> = core
+                        .iter()
+                        .map(|&i| self.describe(&self.observations[i]))
+                        .collect();
+                    format!("these cannot all hold: {}", words.join("; "))
+                }
             }
-            Proofs::Fast => format!("{} observations cannot all hold", self.observations.len()),
+            Proofs::Fast if self.observations.is_empty() => {
+                "the rules alone cannot all hold, whatever is observed".to_string()
+            }
+            Proofs::Fast => format!(
+                "the {} observations of this game cannot all hold",
+                self.observations.len()
+            ),
         };
         Err(KbError::Contradiction(why))
     }
@@ -669,6 +680,8 @@ impl KnowledgeBase {
     /// True when the ground literals can all hold together with everything known.
     pub fn possible(&mut self, conj: &[GroundLit]) -> Result<bool, KbError> {
         let Some(lits) = self.question(conj) else {
+            // Fixed atoms answer this, but a contradictory knowledge base answers nothing.
+            self.check_consistent()?;
             return Ok(false);
         };
         self.check_consistent()?;

@@ -850,6 +850,44 @@ mod tests {
     }
 
     #[test]
+    fn every_kind_of_bad_rule_names_its_line() {
+        // (file, line, words the message must hold): the cases errors_name_line_and_reason
+        // leaves out, one per check the parser makes.
+        let cases = [
+            ("hidden a(X).\npercept p(X) <-> any N in adj(Y): a(N).\n", 2, "'Y' is not bound (unsafe)"),
+            ("hidden a(X).\nnot a(X) & any X in adj(X): a(X).\n", 2, "'X' is already bound"),
+            ("hidden a(X).\n\npercept p(X).\n", 3, "'<->' or '->'"),
+            ("hidden a(X).\npercept p(X) -> a(X).\npercept p(X) -> a(X).\n", 3, "declared twice (first on line 2)"),
+            ("hidden a(X).\npercept p(X) -> a(X).\nexactly 1 X: p(X).\n", 3, "counts a hidden per-place"),
+            ("hidden a.\nexactly 1 X: a(X).\n", 2, "counts a hidden per-place"),
+            ("hidden a(X).\nhidden b(X).\npercept q(X) -> a(X).\npercept r(X).\n", 4, "'<->' or '->'"),
+            ("hidden a(X).\npercept lonely(X).\n", 2, "'<->' or '->'"),
+            ("hidden a(X).\n\n\npercept lonely(X)", 4, "'<->' or '->'"),
+            ("hidden a(X).\nhidden b(X).\n\npercept q(X) -> a(X).\npercept never(X) -> b(X).\npercept z(X) <-> a(X).\n", 0, ""),
+            ("hidden not(X).\n", 1, "cannot name a predicate"),
+            ("hidden Pit(X).\n", 1, "cannot name a predicate"),
+            ("hidden a(x).\n", 1, "not a variable"),
+            ("hidden a(X).\nexactly places/0 X: a(X).\n", 2, "positive whole number"),
+            ("hidden a(X).\nX.\n", 2, "is a variable, not a formula"),
+            ("hidden a(X).\na(X) & a(Y).\n", 2, "'Y' is not bound (unsafe)"),
+            ("hidden a(X).\nnot a(start) a(start).\n", 2, "expected '.'"),
+            ("hidden a(X).\nexactly 99999999999999999999999 X: a(X).\n", 2, "too large"),
+            ("hidden a(X).\nnot a(start)", 2, "expected '.', found the end"),
+            ("hidden a(X).\nexactly 1 X: b(X).\n", 2, "unknown predicate 'b'"),
+            ("hidden a(X).\npercept p(X) -> a(X, X).\n", 2, "expected ')'"),
+        ];
+        for (text, line, words) in cases {
+            match parse_rules(text) {
+                Ok(_) => assert_eq!(line, 0, "{text:?} parsed"),
+                Err(e) => {
+                    assert_eq!(e.line, line, "{text:?}: {e}");
+                    assert!(e.message.contains(words), "{text:?}: {e}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn facts_with_a_free_variable_are_schemas() {
         let r = parse_rules("hidden a(X).\nhidden b(X).\nnot (a(X) & b(X)).\n").unwrap();
         assert_eq!(r.facts[0].var.as_deref(), Some("X"));
