@@ -29,6 +29,9 @@ Examples:
   wumpus solve                                   1000 random 5x5 worlds, the logic agent
   wumpus solve --worlds 10000 --size 4x4 --json
   wumpus solve --scoring aima --threads 1        one core, textbook scoring
+  wumpus solve --worlds 1000000 --csv games.csv   one row per game, the table as usual
+  wumpus solve --csv - --worlds 100 | head        rows on standard output
+  wumpus solve --shard 2/4 --json > part2.json   a quarter of the batch; see wumpus merge
   wumpus solve --rules cave --agent random --worlds 10000
   wumpus solve --rules cave --map worlds/cave-mobius.txt --seed 500 --json")]
     Solve(solve::SolveArgs),
@@ -53,6 +56,14 @@ Examples:
     /// Make, check and draw world files.
     #[command(subcommand)]
     World(world::WorldCommand),
+    /// Add up the JSON summaries of a batch's shards (`solve --shard K/N --json`).
+    #[command(after_help = "\
+Examples:
+  wumpus solve --worlds 1000000 --shard 1/2 --json > part1.json     on one machine
+  wumpus solve --worlds 1000000 --shard 2/2 --json > part2.json     on another
+  wumpus merge part1.json part2.json                                 the whole batch's table
+  wumpus merge part*.json --json")]
+    Merge(solve::MergeArgs),
 }
 
 /// Runs the command line.
@@ -62,6 +73,7 @@ pub fn run(args: Args) -> Result<()> {
         Command::Trace(a) => trace::run(a),
         Command::Play(a) => play::run(a),
         Command::World(c) => world::run(c),
+        Command::Merge(a) => solve::merge(a),
     }
 }
 
@@ -82,7 +94,20 @@ pub fn bad_input(e: impl Into<anyhow::Error>) -> anyhow::Error {
     anyhow::Error::new(BadInput(e.into()))
 }
 
-/// The exit status for an error: 2 for bad input, 1 otherwise; `None` when the error is a
+/// A run stopped by Ctrl-C after reporting what it had done: exit status 130.
+#[derive(Debug)]
+pub struct Interrupted(pub String);
+
+impl fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// The exit status for an error: 2 for bad input, 130 for an interrupted run, 1 otherwise;
+/// `None` when the error is a
 /// closed output pipe (`wumpus trace | head`), which is no failure and needs no message.
 pub fn exit_status(err: &anyhow::Error) -> Option<i32> {
     let broken_pipe = err.chain().any(|e| {
@@ -93,6 +118,8 @@ pub fn exit_status(err: &anyhow::Error) -> Option<i32> {
         None
     } else if err.downcast_ref::<BadInput>().is_some() {
         Some(2)
+    } else if err.downcast_ref::<Interrupted>().is_some() {
+        Some(130)
     } else {
         Some(1)
     }
