@@ -164,3 +164,61 @@ fn ctrl_c_prints_the_partial_summary_and_exits_130() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("interrupted"), "{err}");
 }
+
+#[test]
+fn every_subcommand_help_shows_examples() {
+    let subcommands: [&[&str]; 10] = [
+        &["solve"],
+        &["trace"],
+        &["play"],
+        &["world"],
+        &["world", "new"],
+        &["world", "check"],
+        &["world", "show"],
+        &["merge"],
+        &["completions"],
+        &[],
+    ];
+    for args in subcommands {
+        let help = stdout(wumpus().args(args).arg("--help"));
+        if args.is_empty() {
+            for name in ["solve", "trace", "play", "world", "merge", "completions"] {
+                assert!(help.contains(name), "{name} missing from --help");
+            }
+        } else {
+            assert!(
+                help.contains("Example"),
+                "no examples in {args:?} --help:\n{help}"
+            );
+        }
+    }
+}
+
+#[test]
+fn completion_scripts_for_bash_zsh_and_fish() {
+    for shell in ["bash", "zsh", "fish"] {
+        let script = stdout(wumpus().args(["completions", shell]));
+        for word in ["solve", "merge", "shard", "csv"] {
+            assert!(script.contains(word), "{shell} script lacks {word}");
+        }
+    }
+    // bash loads it and registers the completion.
+    if std::process::Command::new("bash")
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
+        let bin = assert_cmd::cargo::cargo_bin("wumpus");
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(format!(
+                "source <('{}' completions bash) && complete -p wumpus",
+                bin.display()
+            ))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("wumpus"));
+    }
+    wumpus().args(["completions", "tcsh"]).assert().code(2);
+}

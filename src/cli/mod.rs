@@ -54,7 +54,14 @@ Examples:
   wumpus play --rules maze                         the caves.dat maze")]
     Play(play::PlayArgs),
     /// Make, check and draw world files.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "\
+Examples:
+  wumpus world new --seed 7 -o my-world.txt
+  wumpus world check my-world.txt
+  wumpus world show worlds/seed-example.txt"
+    )]
     World(world::WorldCommand),
     /// Add up the JSON summaries of a batch's shards (`solve --shard K/N --json`).
     #[command(after_help = "\
@@ -64,6 +71,17 @@ Examples:
   wumpus merge part1.json part2.json                                 the whole batch's table
   wumpus merge part*.json --json")]
     Merge(solve::MergeArgs),
+    /// Print a shell completion script.
+    #[command(after_help = "\
+Examples:
+  source <(wumpus completions bash)                          this bash session
+  wumpus completions bash > ~/.local/share/bash-completion/completions/wumpus
+  wumpus completions zsh > ~/.zfunc/_wumpus                  with fpath+=~/.zfunc
+  wumpus completions fish > ~/.config/fish/completions/wumpus.fish")]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 /// Runs the command line.
@@ -74,6 +92,12 @@ pub fn run(args: Args) -> Result<()> {
         Command::Play(a) => play::run(a),
         Command::World(c) => world::run(c),
         Command::Merge(a) => solve::merge(a),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Args::command(), "wumpus", &mut script);
+            out(String::from_utf8_lossy(&script))
+        }
     }
 }
 
