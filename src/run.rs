@@ -235,6 +235,44 @@ fn play_until(
     }))
 }
 
+/// The agent of a traced game (explanations on, so its knowledge base names every
+/// observation) as it stood at decision `step` (1-based, as `trace` numbers them: after that
+/// step's percepts were told, before it acted), or at its last decision when `step` is `None`
+/// or beyond the game. Returns the agent and the step it stands at.
+pub fn grid_agent_at(
+    world: GridWorld,
+    options: &GameOptions,
+    step: Option<usize>,
+) -> Result<(GridAgent, usize), KbError> {
+    let rules = options.rules.clone().unwrap_or_else(default_rules);
+    let grounding = Grounding::new(rules, world.topology().clone(), Some(world.start()))?;
+    let strategy = match options.agent {
+        AgentKind::Logic => Strategy::Logic,
+        AgentKind::Risk => Strategy::Risk {
+            pit_prob: options.pit_prob,
+            scoring: options.scoring,
+        },
+    };
+    let limit = move_limit(world.topology());
+    let mut agent =
+        GridAgent::with_grounding(grounding, Insight::Explained)?.with_strategy(strategy);
+    let mut game = GridGame::new(world);
+    let mut percepts = game.start().percepts;
+    let mut last = None;
+    let mut number = 0;
+    while game.outcome().is_none() && game.moves() < limit {
+        agent.observe(last, &percepts)?;
+        number += 1;
+        let action = agent.decide().action;
+        if step == Some(number) {
+            break;
+        }
+        percepts = game.act(action).percepts;
+        last = Some(action);
+    }
+    Ok((agent, number))
+}
+
 /// More actions than any sensible play of this world needs.
 fn move_limit(topology: &Topology) -> u32 {
     let cells = topology.len() as u64;

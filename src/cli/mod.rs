@@ -2,6 +2,7 @@
 //! its flags into the library's plain types and calls the library.
 
 mod cave;
+mod kb;
 mod play;
 mod solve;
 mod trace;
@@ -63,6 +64,13 @@ Examples:
   wumpus world show worlds/seed-example.txt"
     )]
     World(world::WorldCommand),
+    /// Write the grounded knowledge base of a traced game as DIMACS CNF, for any SAT solver.
+    #[command(after_help = "\
+Examples:
+  wumpus kb --dimacs --world worlds/seed-example.txt            at the end of the game
+  wumpus kb --dimacs --seed 7 --step 3 > step3.cnf              after step 3 of trace --seed 7
+  wumpus kb --dimacs --seed 7 --step 3 | grep '^c var'          the variable table")]
+    Kb(kb::KbArgs),
     /// Add up the JSON summaries of a batch's shards (`solve --shard K/N --json`).
     #[command(after_help = "\
 Examples:
@@ -92,6 +100,7 @@ pub fn run(args: Args) -> Result<()> {
         Command::Play(a) => play::run(a),
         Command::World(c) => world::run(c),
         Command::Merge(a) => solve::merge(a),
+        Command::Kb(a) => kb::run(a),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut script = Vec::new();
