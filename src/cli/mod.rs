@@ -41,7 +41,8 @@ Examples:
 Examples:
   wumpus trace --world worlds/seed-example.txt
   wumpus trace --seed 7 --step                 wait for Enter between steps
-  wumpus trace --seed 7 --json                 JSON Lines, schema in docs/trace-json.md")]
+  wumpus trace --seed 7 --json                 JSON Lines, schema in docs/trace-json.md
+  wumpus trace --seed 7 --html game.html       a page that replays the game, step by step")]
     Trace(trace::TraceArgs),
     /// Play a game by hand, reading commands from standard input.
     #[command(after_help = "\
