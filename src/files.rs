@@ -71,18 +71,7 @@ pub fn read_text(path: &Path) -> Result<String, FileError> {
 /// Writes `text` to `path` through a temporary file and a rename, so that `path` holds either
 /// its old content or all of the new, never a part.
 pub fn save_atomically(path: &Path, text: &str) -> Result<(), FileError> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| FileError::new(path, None, "not a file name"))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let tmp = temp_beside(path)?;
     let result = (|| {
         let mut file = std::fs::File::create(&tmp)?;
         file.write_all(text.as_bytes())?;
@@ -93,6 +82,76 @@ pub fn save_atomically(path: &Path, text: &str) -> Result<(), FileError> {
         let _ = std::fs::remove_file(&tmp);
         FileError::new(path, None, io_reason(&e))
     })
+}
+
+/// A file written bit by bit (e.g. rows as a batch plays) that appears at its path only when
+/// [`AtomicFile::commit`] is called: until then the text goes to a temporary file beside it,
+/// which is removed if the writer is dropped uncommitted.
+pub struct AtomicFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: Option<std::io::BufWriter<std::fs::File>>,
+}
+
+impl AtomicFile {
+    /// Starts writing the file at `path`.
+    pub fn create(path: &Path) -> Result<AtomicFile, FileError> {
+        let tmp = temp_beside(path)?;
+        let file =
+            std::fs::File::create(&tmp).map_err(|e| FileError::new(path, None, io_reason(&e)))?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            tmp,
+            file: Some(std::io::BufWriter::new(file)),
+        })
+    }
+
+    /// Flushes the text to disk and renames it over the path.
+    pub fn commit(mut self) -> Result<(), FileError> {
+        let file = self.file.take().expect("committed once");
+        let result = (|| {
+            let file = file.into_inner().map_err(|e| e.into_error())?;
+            file.sync_all()?;
+            std::fs::rename(&self.tmp, &self.path)
+        })();
+        result.map_err(|e| {
+            let _ = std::fs::remove_file(&self.tmp);
+            FileError::new(&self.path, None, io_reason(&e))
+        })
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.file.as_mut().expect("not committed").write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.as_mut().expect("not committed").flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+fn temp_beside(path: &Path) -> Result<PathBuf, FileError> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| FileError::new(path, None, "not a file name"))?;
+    Ok(dir.join(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    )))
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -123,6 +182,22 @@ mod tests {
         let missing = dir.path().join("no/such/dir/w.txt");
         let err = save_atomically(&missing, "x").unwrap_err();
         assert!(err.to_string().contains("w.txt"));
+    }
+
+    #[test]
+    fn an_atomic_file_appears_only_when_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rows.csv");
+        let mut f = AtomicFile::create(&path).unwrap();
+        f.write_all(b"a,b\n").unwrap();
+        assert!(!path.exists());
+        f.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n");
+        let mut f = AtomicFile::create(&path).unwrap();
+        f.write_all(b"half").unwrap();
+        drop(f);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]

@@ -13,12 +13,13 @@ use crate::kb::{Grounding, KbError};
 use crate::rng::{game_seed, seeded};
 use crate::topology::{Place, Topology};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Which agent plays.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AgentKind {
     /// The logic agent: proven-safe moves only.
@@ -150,8 +151,21 @@ pub fn run_grid_game_on(
     seed: Option<u64>,
     options: &GameOptions,
     grounding: &Arc<Grounding>,
-    mut on_step: impl FnMut(&StepReport),
+    on_step: impl FnMut(&StepReport),
 ) -> Result<GameRecord, KbError> {
+    let record = play_until(world, seed, options, grounding, on_step, &|| false)?;
+    Ok(record.expect("a game nobody stops ends"))
+}
+
+/// Plays a game unless `stop` says to give up (checked before each decision): `None` then.
+fn play_until(
+    world: GridWorld,
+    seed: Option<u64>,
+    options: &GameOptions,
+    grounding: &Arc<Grounding>,
+    mut on_step: impl FnMut(&StepReport),
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<GameRecord>, KbError> {
     let topology = world.topology().clone();
     let winnable = world.winnable();
     let insight = if options.explain {
@@ -180,6 +194,9 @@ pub fn run_grid_game_on(
         if game.moves() >= limit {
             break GameEnd::CutOff;
         }
+        if stop() {
+            return Ok(None);
+        }
         let t = Instant::now();
         let learned = agent.observe(last, &percepts)?;
         let decision = agent.decide();
@@ -205,7 +222,7 @@ pub fn run_grid_game_on(
         GameEnd::Over(o) => options.scoring.score(o, game.moves(), game.fired()),
         GameEnd::CutOff => 0,
     };
-    Ok(GameRecord {
+    Ok(Some(GameRecord {
         seed,
         outcome,
         score,
@@ -215,7 +232,45 @@ pub fn run_grid_game_on(
         solver_calls: agent.kb().solver_calls(),
         decisions,
         agent_time,
-    })
+    }))
+}
+
+/// The agent of a traced game (explanations on, so its knowledge base names every
+/// observation) as it stood at decision `step` (1-based, as `trace` numbers them: after that
+/// step's percepts were told, before it acted), or at its last decision when `step` is `None`
+/// or beyond the game. Returns the agent and the step it stands at.
+pub fn grid_agent_at(
+    world: GridWorld,
+    options: &GameOptions,
+    step: Option<usize>,
+) -> Result<(GridAgent, usize), KbError> {
+    let rules = options.rules.clone().unwrap_or_else(default_rules);
+    let grounding = Grounding::new(rules, world.topology().clone(), Some(world.start()))?;
+    let strategy = match options.agent {
+        AgentKind::Logic => Strategy::Logic,
+        AgentKind::Risk => Strategy::Risk {
+            pit_prob: options.pit_prob,
+            scoring: options.scoring,
+        },
+    };
+    let limit = move_limit(world.topology());
+    let mut agent =
+        GridAgent::with_grounding(grounding, Insight::Explained)?.with_strategy(strategy);
+    let mut game = GridGame::new(world);
+    let mut percepts = game.start().percepts;
+    let mut last = None;
+    let mut number = 0;
+    while game.outcome().is_none() && game.moves() < limit {
+        agent.observe(last, &percepts)?;
+        number += 1;
+        let action = agent.decide().action;
+        if step == Some(number) {
+            break;
+        }
+        percepts = game.act(action).percepts;
+        last = Some(action);
+    }
+    Ok((agent, number))
 }
 
 /// More actions than any sensible play of this world needs.
@@ -227,7 +282,7 @@ fn move_limit(topology: &Topology) -> u32 {
 /// A batch of random grid worlds.
 #[derive(Clone, Debug)]
 pub struct Batch {
-    /// How many worlds.
+    /// How many worlds in the whole batch.
     pub worlds: u64,
     /// Seed of world 0; world `i` has seed `seed + i`.
     pub seed: u64,
@@ -241,10 +296,130 @@ pub struct Batch {
     pub game: GameOptions,
     /// Threads to use (`None`: all cores).
     pub threads: Option<usize>,
+    /// Play only this shard of the batch (`None`: all of it).
+    pub shard: Option<Shard>,
+}
+
+/// Shard `index` of `count` (1-based): a contiguous range of a batch's games, so that a
+/// batch can be split across machines and the shards' summaries merged into the whole.
+///
+/// Contiguous rather than interleaved (game `i` in shard `i mod N`): a shard is then the very
+/// same as an unsharded batch of its own (`--seed S+lo --worlds hi-lo`), so any shard can be
+/// replayed or checked without the flag, its seeds are one range `S+lo..S+hi`, and the CSV rows
+/// of the shards, concatenated in shard order, are the whole batch's rows in seed order. The
+/// games of a batch are alike in cost (seeds are random worlds), so ranges balance as well.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which shard, from 1.
+    pub index: u64,
+    /// How many shards.
+    pub count: u64,
+}
+
+/// Why a shard is not one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("shard {index}/{count}: expected K/N with 1 <= K <= N")]
+pub struct ShardError {
+    index: u64,
+    count: u64,
+}
+
+impl Shard {
+    /// Shard `index` of `count`, checked.
+    pub fn new(index: u64, count: u64) -> Result<Shard, ShardError> {
+        if count == 0 || index == 0 || index > count {
+            return Err(ShardError { index, count });
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The games `lo..hi` of a batch of `worlds` this shard plays: `worlds·(K−1)/N` up to
+    /// `worlds·K/N`, so the shards' sizes differ by at most one.
+    pub fn range(self, worlds: u64) -> Range<u64> {
+        let at = |k: u64| (worlds as u128 * k as u128 / self.count as u128) as u64;
+        at(self.index - 1)..at(self.index)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("'{s}' is not a shard like 2/8 (K/N, 1 <= K <= N)");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let k = k.trim().parse().map_err(|_| bad())?;
+        let n = n.trim().parse().map_err(|_| bad())?;
+        Shard::new(k, n).map_err(|_| bad())
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Sums over games, from which every figure of a [`Summary`] follows. Sums merge exactly, so
+/// the shards of a batch add up to the whole; a batch keeps these, never a record per game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Totals {
+    /// Games played.
+    pub games: u64,
+    /// Climbed out with the gold.
+    pub wins: u64,
+    /// Died.
+    pub deaths: u64,
+    /// Climbed out without the gold.
+    pub climbed_out_without_gold: u64,
+    /// Cut off for taking too long.
+    pub cut_off: u64,
+    /// Worlds an all-knowing player could win.
+    pub winnable: u64,
+    /// Sum of the final scores.
+    pub score_sum: i64,
+    /// Sum of the actions taken.
+    pub moves_sum: u64,
+    /// Sum of the solver calls.
+    pub solver_calls_sum: u64,
+    /// Decisions made.
+    pub decisions: u64,
+    /// Nanoseconds spent in the agent (a timing: varies from run to run).
+    pub agent_nanos: u64,
+}
+
+impl Totals {
+    /// Counts one game.
+    pub fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
+        self.wins += (r.outcome == GameEnd::Over(Outcome::Won)) as u64;
+        self.deaths += matches!(r.outcome, GameEnd::Over(o) if o.is_death()) as u64;
+        self.climbed_out_without_gold += (r.outcome == GameEnd::Over(Outcome::ClimbedOut)) as u64;
+        self.cut_off += (r.outcome == GameEnd::CutOff) as u64;
+        self.winnable += r.winnable as u64;
+        self.score_sum += r.score;
+        self.moves_sum += r.moves as u64;
+        self.solver_calls_sum += r.solver_calls;
+        self.decisions += r.decisions as u64;
+        self.agent_nanos += r.agent_time.as_nanos() as u64;
+    }
+
+    /// Adds another batch's sums.
+    pub fn merge(&mut self, o: &Totals) {
+        self.games += o.games;
+        self.wins += o.wins;
+        self.deaths += o.deaths;
+        self.climbed_out_without_gold += o.climbed_out_without_gold;
+        self.cut_off += o.cut_off;
+        self.winnable += o.winnable;
+        self.score_sum += o.score_sum;
+        self.moves_sum += o.moves_sum;
+        self.solver_calls_sum += o.solver_calls_sum;
+        self.decisions += o.decisions;
+        self.agent_nanos += o.agent_nanos;
+    }
 }
 
 /// What a batch came to.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Summary {
     /// The agent.
     pub agent: AgentKind,
@@ -254,8 +429,14 @@ pub struct Summary {
     pub size: String,
     /// Pit probability.
     pub pit_prob: f64,
-    /// Seed of the first world.
+    /// Seed of the first world of the whole batch.
     pub seed: u64,
+    /// Worlds in the whole batch (all shards).
+    pub worlds: u64,
+    /// The shard this summary covers, if one.
+    pub shard: Option<Shard>,
+    /// True when the batch was stopped (Ctrl-C) before every game was played.
+    pub interrupted: bool,
     /// Games played.
     pub games: u64,
     /// Climbed out with the gold.
@@ -280,16 +461,179 @@ pub struct Summary {
     pub solver_calls_per_game: f64,
     /// Mean time the agent took a decision, in microseconds.
     pub mean_decision_us: f64,
-    /// Wall-clock seconds for the batch.
+    /// Wall-clock seconds for the batch (for a merge: the shards' seconds added up).
     pub seconds: f64,
     /// Games a second, wall clock.
     pub games_per_second: f64,
-    /// Threads used.
+    /// Threads used (for a merge: the most any shard used).
     pub threads: usize,
+    /// The sums every figure above follows from; what a merge adds up.
+    pub totals: Totals,
 }
 
-/// Plays a batch and sums it up. Same batch, same numbers (but for the timings).
-pub fn solve_grid(batch: &Batch) -> Result<Summary, KbError> {
+impl Summary {
+    /// The games `lo..hi` of the batch this summary covers.
+    pub fn range(&self) -> Range<u64> {
+        match self.shard {
+            Some(shard) => shard.range(self.worlds),
+            None => 0..self.worlds,
+        }
+    }
+
+    fn with_totals(&self, t: Totals) -> Summary {
+        let n = t.games.max(1) as f64;
+        Summary {
+            games: t.games,
+            wins: t.wins,
+            deaths: t.deaths,
+            climbed_out_without_gold: t.climbed_out_without_gold,
+            cut_off: t.cut_off,
+            mean_score: t.score_sum as f64 / n,
+            mean_moves: t.moves_sum as f64 / n,
+            ceiling: t.winnable as f64 / n,
+            wins_of_ceiling: if t.winnable == 0 {
+                0.0
+            } else {
+                t.wins as f64 / t.winnable as f64
+            },
+            win_rate: t.wins as f64 / n,
+            solver_calls_per_game: t.solver_calls_sum as f64 / n,
+            mean_decision_us: if t.decisions == 0 {
+                0.0
+            } else {
+                t.agent_nanos as f64 / 1e3 / t.decisions as f64
+            },
+            games_per_second: t.games as f64 / self.seconds.max(1e-9),
+            totals: t,
+            ..self.clone()
+        }
+    }
+}
+
+/// Why shard summaries do not merge.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    /// Nothing to merge.
+    #[error("no summaries to merge")]
+    Empty,
+    /// Two summaries are of different batches.
+    #[error("summary {0} is of another batch than the first ({1} differs)")]
+    OtherBatch(usize, &'static str),
+    /// A summary is of no shard, in a merge of several.
+    #[error("summary {0} is a whole batch, not a shard")]
+    NotAShard(usize),
+    /// A shard appears twice.
+    #[error("shard {0} appears twice")]
+    Twice(Shard),
+    /// A shard is missing.
+    #[error("shard {0} is missing")]
+    Missing(Shard),
+    /// A shard was interrupted.
+    #[error("shard {0} was interrupted after {1} of its games; run it again")]
+    Interrupted(String, u64),
+}
+
+/// Merges the summaries of the shards of one batch (given in any order) into the whole
+/// batch's summary: the same figures, but for timings, as one unsharded run.
+///
+/// Timings: `seconds` adds the shards' seconds (the machine time spent), `games_per_second`
+/// is games over that sum, `threads` the most any shard used.
+pub fn merge(parts: &[Summary]) -> Result<Summary, MergeError> {
+    let first = parts.first().ok_or(MergeError::Empty)?;
+    let mut seen = vec![false; first.shard.map_or(1, |s| s.count) as usize];
+    let mut totals = Totals::default();
+    let mut seconds = 0.0;
+    let mut threads = 0;
+    for (i, p) in parts.iter().enumerate() {
+        let n = i + 1;
+        let same = [
+            (p.agent == first.agent, "agent"),
+            (p.scoring == first.scoring, "scoring"),
+            (p.size == first.size, "size"),
+            (p.pit_prob == first.pit_prob, "pit_prob"),
+            (p.seed == first.seed, "seed"),
+            (p.worlds == first.worlds, "worlds"),
+            (
+                p.shard.map(|s| s.count) == first.shard.map(|s| s.count),
+                "shard count",
+            ),
+        ];
+        if let Some((_, what)) = same.iter().find(|(ok, _)| !ok) {
+            return Err(MergeError::OtherBatch(n, what));
+        }
+        let index = match p.shard {
+            Some(s) => s.index as usize - 1,
+            None if parts.len() == 1 => 0,
+            None => return Err(MergeError::NotAShard(n)),
+        };
+        if std::mem::replace(&mut seen[index], true) {
+            return Err(MergeError::Twice(
+                p.shard.expect("several parts are shards"),
+            ));
+        }
+        if p.interrupted {
+            let name = p.shard.map_or("the batch".to_string(), |s| s.to_string());
+            return Err(MergeError::Interrupted(name, p.games));
+        }
+        totals.merge(&p.totals);
+        seconds += p.seconds;
+        threads = threads.max(p.threads);
+    }
+    if let Some(missing) = seen.iter().position(|&s| !s) {
+        let count = first.shard.map_or(1, |s| s.count);
+        return Err(MergeError::Missing(Shard {
+            index: missing as u64 + 1,
+            count,
+        }));
+    }
+    let whole = Summary {
+        shard: None,
+        interrupted: false,
+        seconds,
+        threads,
+        ..first.clone()
+    };
+    Ok(whole.with_totals(totals))
+}
+
+/// What a batch reports as it goes, and how it is stopped: the CLI draws a progress bar,
+/// writes CSV rows and listens for Ctrl-C through this; the library prints nothing.
+pub trait BatchSink: Sync {
+    /// `games` more games finished (called from the worker threads).
+    fn progress(&self, games: u64) {
+        let _ = games;
+    }
+
+    /// True once the batch should stop: games not yet finished are abandoned.
+    fn stopped(&self) -> bool {
+        false
+    }
+
+    /// True when [`BatchSink::record`] should be called for every game.
+    fn wants_records(&self) -> bool {
+        false
+    }
+
+    /// One finished game, in seed order; return false to stop the batch (e.g. the output is
+    /// closed). Only records of a chunk of games are held at a time.
+    fn record(&mut self, record: &GameRecord) -> bool {
+        let _ = record;
+        true
+    }
+}
+
+/// A sink that wants nothing and never stops.
+pub struct Quiet;
+
+impl BatchSink for Quiet {}
+
+/// Games played between two reports of records; bounds the memory a batch holds.
+const CHUNK: u64 = 8192;
+
+/// Plays a batch (or the batch's shard) and sums it up. Same batch, same numbers (but for the
+/// timings), whatever the number of threads. Memory stays flat however many games: games are
+/// summed as they finish, and records are handed to `sink` a chunk at a time.
+pub fn solve_grid(batch: &Batch, sink: &mut dyn BatchSink) -> Result<Summary, KbError> {
     let topology = Arc::new(
         Topology::grid(batch.rows, batch.cols)
             .map_err(|e| KbError::NotObservable(e.to_string()))?,
@@ -302,57 +646,186 @@ pub fn solve_grid(batch: &Batch) -> Result<Summary, KbError> {
     let rules = batch.game.rules.clone().unwrap_or_else(default_rules);
     let grounding = Grounding::new(rules, topology.clone(), topology.cell(0, 0))?;
     let start = Instant::now();
-    let records: Result<Vec<GameRecord>, KbError> = pool.install(|| {
-        (0..batch.worlds)
-            .into_par_iter()
-            .map(|i| {
-                let seed = game_seed(batch.seed, i);
-                let world = GridWorld::random(topology.clone(), batch.pit_prob, &mut seeded(seed));
-                run_grid_game_on(world, Some(seed), &batch.game, &grounding, |_| {})
+    let range = match batch.shard {
+        Some(shard) => shard.range(batch.worlds),
+        None => 0..batch.worlds,
+    };
+    let mut totals = Totals::default();
+    let mut stopped = false;
+    let mut at = range.start;
+    while at < range.end && !stopped {
+        let end = (at + CHUNK).min(range.end);
+        let shared: &dyn BatchSink = &*sink;
+        let play = |i: u64| -> Result<Option<GameRecord>, KbError> {
+            if shared.stopped() {
+                return Ok(None);
+            }
+            let seed = game_seed(batch.seed, i);
+            let world = GridWorld::random(topology.clone(), batch.pit_prob, &mut seeded(seed));
+            let record = play_until(world, Some(seed), &batch.game, &grounding, |_| {}, &|| {
+                shared.stopped()
             })
-            .collect()
-    });
-    let records = records?;
+            .map_err(|e| match e {
+                KbError::Contradiction(why) => KbError::Contradiction(format!(
+                    "{why} in the world of seed {seed} (trace --seed {seed} names them)"
+                )),
+                e => e,
+            })?;
+            if record.is_some() {
+                shared.progress(1);
+            }
+            Ok(record)
+        };
+        if sink.wants_records() {
+            let records: Vec<Option<GameRecord>> = pool.install(|| {
+                (at..end)
+                    .into_par_iter()
+                    .map(play)
+                    .collect::<Result<_, _>>()
+            })?;
+            for record in records.iter().flatten() {
+                totals.add(record);
+                if !sink.record(record) {
+                    stopped = true;
+                    break;
+                }
+            }
+        } else {
+            let chunk = pool.install(|| {
+                (at..end)
+                    .into_par_iter()
+                    .map(play)
+                    .try_fold(Totals::default, |mut t, r| {
+                        if let Some(r) = r? {
+                            t.add(&r);
+                        }
+                        Ok::<_, KbError>(t)
+                    })
+                    .try_reduce(Totals::default, |mut a, b| {
+                        a.merge(&b);
+                        Ok(a)
+                    })
+            })?;
+            totals.merge(&chunk);
+        }
+        stopped |= sink.stopped();
+        at = end;
+    }
     let seconds = start.elapsed().as_secs_f64();
-    Ok(summarise(batch, &records, seconds, threads))
-}
-
-fn summarise(batch: &Batch, records: &[GameRecord], seconds: f64, threads: usize) -> Summary {
-    let games = records.len() as u64;
-    let count = |f: &dyn Fn(&GameRecord) -> bool| records.iter().filter(|r| f(r)).count() as u64;
-    let wins = count(&|r| r.outcome == GameEnd::Over(Outcome::Won));
-    let winnable = count(&|r| r.winnable);
-    let n = games.max(1) as f64;
-    let decisions: u64 = records.iter().map(|r| r.decisions as u64).sum();
-    let agent_time: f64 = records.iter().map(|r| r.agent_time.as_secs_f64()).sum();
-    Summary {
+    let frame = Summary {
         agent: batch.game.agent,
         scoring: batch.game.scoring,
         size: format!("{}x{}", batch.rows, batch.cols),
         pit_prob: batch.pit_prob,
         seed: batch.seed,
-        games,
-        wins,
-        deaths: count(&|r| matches!(r.outcome, GameEnd::Over(o) if o.is_death())),
-        climbed_out_without_gold: count(&|r| r.outcome == GameEnd::Over(Outcome::ClimbedOut)),
-        cut_off: count(&|r| r.outcome == GameEnd::CutOff),
-        mean_score: records.iter().map(|r| r.score as f64).sum::<f64>() / n,
-        mean_moves: records.iter().map(|r| r.moves as f64).sum::<f64>() / n,
-        ceiling: winnable as f64 / n,
-        wins_of_ceiling: if winnable == 0 {
-            0.0
-        } else {
-            wins as f64 / winnable as f64
-        },
-        win_rate: wins as f64 / n,
-        solver_calls_per_game: records.iter().map(|r| r.solver_calls as f64).sum::<f64>() / n,
-        mean_decision_us: if decisions == 0 {
-            0.0
-        } else {
-            agent_time * 1e6 / decisions as f64
-        },
+        worlds: batch.worlds,
+        shard: batch.shard,
+        interrupted: totals.games < range.end - range.start,
+        games: 0,
+        wins: 0,
+        deaths: 0,
+        climbed_out_without_gold: 0,
+        cut_off: 0,
+        mean_score: 0.0,
+        mean_moves: 0.0,
+        ceiling: 0.0,
+        wins_of_ceiling: 0.0,
+        win_rate: 0.0,
+        solver_calls_per_game: 0.0,
+        mean_decision_us: 0.0,
         seconds,
-        games_per_second: games as f64 / seconds.max(1e-9),
+        games_per_second: 0.0,
         threads,
+        totals: Totals::default(),
+    };
+    Ok(frame.with_totals(totals))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_cover_the_batch_once_in_order() {
+        for worlds in [0u64, 1, 7, 10, 1000, u64::MAX] {
+            for count in 1..9 {
+                let mut next = 0;
+                for index in 1..=count {
+                    let r = Shard::new(index, count).unwrap().range(worlds);
+                    assert_eq!(r.start, next);
+                    let len = r.end - r.start;
+                    assert!(len == worlds / count || len == worlds / count + 1);
+                    next = r.end;
+                }
+                assert_eq!(next, worlds);
+            }
+        }
+        assert!("0/3".parse::<Shard>().is_err());
+        assert!("4/3".parse::<Shard>().is_err());
+        assert!("2".parse::<Shard>().is_err());
+        assert_eq!(
+            "2/3".parse::<Shard>().unwrap(),
+            Shard { index: 2, count: 3 }
+        );
+    }
+
+    fn batch(worlds: u64, shard: Option<Shard>) -> Batch {
+        Batch {
+            worlds,
+            seed: 40,
+            rows: 4,
+            cols: 4,
+            pit_prob: 0.2,
+            game: GameOptions::default(),
+            threads: Some(2),
+            shard,
+        }
+    }
+
+    #[test]
+    fn merged_shards_equal_the_whole_batch() {
+        let whole = solve_grid(&batch(101, None), &mut Quiet).unwrap();
+        let parts: Vec<Summary> = [3, 1, 2]
+            .iter()
+            .map(|&k| solve_grid(&batch(101, Some(Shard::new(k, 3).unwrap())), &mut Quiet).unwrap())
+            .collect();
+        let merged = merge(&parts).unwrap();
+        let mut a = whole.totals;
+        let mut b = merged.totals;
+        a.agent_nanos = 0;
+        b.agent_nanos = 0;
+        assert_eq!(a, b);
+        assert_eq!(whole.mean_score, merged.mean_score);
+        assert_eq!(merged.shard, None);
+        assert_eq!(merged.games, 101);
+        assert!(matches!(merge(&parts[..2]), Err(MergeError::Missing(_))));
+        let twice = [parts[0].clone(), parts[0].clone(), parts[1].clone()];
+        assert!(matches!(merge(&twice), Err(MergeError::Twice(_))));
+        let mut other = parts.clone();
+        other[1].seed += 1;
+        assert!(matches!(
+            merge(&other),
+            Err(MergeError::OtherBatch(2, "seed"))
+        ));
+    }
+
+    struct StopAfter(std::sync::atomic::AtomicU64, u64);
+
+    impl BatchSink for StopAfter {
+        fn progress(&self, games: u64) {
+            self.0.fetch_add(games, std::sync::atomic::Ordering::SeqCst);
+        }
+        fn stopped(&self) -> bool {
+            self.0.load(std::sync::atomic::Ordering::SeqCst) >= self.1
+        }
+    }
+
+    #[test]
+    fn a_stopped_batch_sums_the_games_it_finished() {
+        let mut sink = StopAfter(Default::default(), 50);
+        let s = solve_grid(&batch(100_000, None), &mut sink).unwrap();
+        assert!(s.interrupted);
+        assert!(s.games >= 50 && s.games < 100_000, "{}", s.games);
+        assert_eq!(s.games, sink.0.into_inner());
     }
 }

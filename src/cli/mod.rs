@@ -2,6 +2,7 @@
 //! its flags into the library's plain types and calls the library.
 
 mod cave;
+mod kb;
 mod play;
 mod solve;
 mod trace;
@@ -29,6 +30,9 @@ Examples:
   wumpus solve                                   1000 random 5x5 worlds, the logic agent
   wumpus solve --worlds 10000 --size 4x4 --json
   wumpus solve --scoring aima --threads 1        one core, textbook scoring
+  wumpus solve --worlds 1000000 --csv games.csv   one row per game, the table as usual
+  wumpus solve --csv - --worlds 100 | head        rows on standard output
+  wumpus solve --shard 2/4 --json > part2.json   a quarter of the batch; see wumpus merge
   wumpus solve --rules cave --agent random --worlds 10000
   wumpus solve --rules cave --map worlds/cave-mobius.txt --seed 500 --json")]
     Solve(solve::SolveArgs),
@@ -37,7 +41,8 @@ Examples:
 Examples:
   wumpus trace --world worlds/seed-example.txt
   wumpus trace --seed 7 --step                 wait for Enter between steps
-  wumpus trace --seed 7 --json                 JSON Lines, schema in docs/trace-json.md")]
+  wumpus trace --seed 7 --json                 JSON Lines, schema in docs/trace-json.md
+  wumpus trace --seed 7 --html game.html       a page that replays the game, step by step")]
     Trace(trace::TraceArgs),
     /// Play a game by hand, reading commands from standard input.
     #[command(after_help = "\
@@ -51,8 +56,41 @@ Examples:
   wumpus play --rules maze                         the caves.dat maze")]
     Play(play::PlayArgs),
     /// Make, check and draw world files.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "\
+Examples:
+  wumpus world new --seed 7 -o my-world.txt
+  wumpus world check my-world.txt
+  wumpus world show worlds/seed-example.txt"
+    )]
     World(world::WorldCommand),
+    /// Write the grounded knowledge base of a traced game as DIMACS CNF, for any SAT solver.
+    #[command(after_help = "\
+Examples:
+  wumpus kb --dimacs --world worlds/seed-example.txt            at the end of the game
+  wumpus kb --dimacs --seed 7 --step 3 > step3.cnf              after step 3 of trace --seed 7
+  wumpus kb --dimacs --seed 7 --step 3 | grep '^c var'          the variable table")]
+    Kb(kb::KbArgs),
+    /// Add up the JSON summaries of a batch's shards (`solve --shard K/N --json`).
+    #[command(after_help = "\
+Examples:
+  wumpus solve --worlds 1000000 --shard 1/2 --json > part1.json     on one machine
+  wumpus solve --worlds 1000000 --shard 2/2 --json > part2.json     on another
+  wumpus merge part1.json part2.json                                 the whole batch's table
+  wumpus merge part*.json --json")]
+    Merge(solve::MergeArgs),
+    /// Print a shell completion script.
+    #[command(after_help = "\
+Examples:
+  source <(wumpus completions bash)                          this bash session
+  wumpus completions bash > ~/.local/share/bash-completion/completions/wumpus
+  wumpus completions zsh > ~/.zfunc/_wumpus                  with fpath+=~/.zfunc
+  wumpus completions fish > ~/.config/fish/completions/wumpus.fish")]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 /// Runs the command line.
@@ -62,6 +100,14 @@ pub fn run(args: Args) -> Result<()> {
         Command::Trace(a) => trace::run(a),
         Command::Play(a) => play::run(a),
         Command::World(c) => world::run(c),
+        Command::Merge(a) => solve::merge(a),
+        Command::Kb(a) => kb::run(a),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Args::command(), "wumpus", &mut script);
+            out(String::from_utf8_lossy(&script))
+        }
     }
 }
 
@@ -82,7 +128,20 @@ pub fn bad_input(e: impl Into<anyhow::Error>) -> anyhow::Error {
     anyhow::Error::new(BadInput(e.into()))
 }
 
-/// The exit status for an error: 2 for bad input, 1 otherwise; `None` when the error is a
+/// A run stopped by Ctrl-C after reporting what it had done: exit status 130.
+#[derive(Debug)]
+pub struct Interrupted(pub String);
+
+impl fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// The exit status for an error: 2 for bad input, 130 for an interrupted run, 1 otherwise;
+/// `None` when the error is a
 /// closed output pipe (`wumpus trace | head`), which is no failure and needs no message.
 pub fn exit_status(err: &anyhow::Error) -> Option<i32> {
     let broken_pipe = err.chain().any(|e| {
@@ -93,6 +152,8 @@ pub fn exit_status(err: &anyhow::Error) -> Option<i32> {
         None
     } else if err.downcast_ref::<BadInput>().is_some() {
         Some(2)
+    } else if err.downcast_ref::<Interrupted>().is_some() {
+        Some(130)
     } else {
         Some(1)
     }

@@ -48,6 +48,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         out: std::io::stdout().lock(),
         rules,
         hints: None,
+        colour: false,
         strategy: match super::AgentArg::grid_agent(args.agent)? {
             wumpus::run::AgentKind::Logic => Strategy::Logic,
             wumpus::run::AgentKind::Risk => Strategy::Risk {
@@ -65,14 +66,12 @@ pub fn run(args: PlayArgs) -> Result<()> {
             "Wumpus World, {rows}x{cols}. Type 'help' for the commands."
         ))?,
     }
+    session.colour = interactive_colour();
     session.begin()?;
-    let mut lines = stdin.lock().lines();
+    let mut input = Input::new(interactive, &stdin);
     loop {
-        if interactive {
-            write!(session.out, "> ")?;
-            session.out.flush()?;
-        }
-        let Some(line) = lines.next() else {
+        session.out.flush()?;
+        let Some(line) = input.next_line() else {
             session.say(&format!(
                 "End of input: the game is left unfinished after {} moves.",
                 session.game.moves()
@@ -128,6 +127,86 @@ struct Session<W: Write> {
     /// (e.g. a custom rule file the agent cannot use), with the reason.
     hints: Option<Result<GridAgent, String>>,
     strategy: Strategy,
+    /// Colour the knowledge map (standard output is a terminal and `NO_COLOR` is unset).
+    colour: bool,
+}
+
+/// Where commands come from: a line editor with history on a terminal, plain lines otherwise
+/// (piped transcripts, tests).
+enum Input<'a> {
+    Editor(Box<rustyline::DefaultEditor>),
+    Plain(std::io::Lines<std::io::StdinLock<'a>>),
+}
+
+impl<'a> Input<'a> {
+    fn new(interactive: bool, stdin: &'a std::io::Stdin) -> Input<'a> {
+        if interactive {
+            if let Ok(editor) = rustyline::DefaultEditor::new() {
+                return Input::Editor(Box::new(editor));
+            }
+        }
+        Input::Plain(stdin.lock().lines())
+    }
+
+    /// The next line; `None` at the end of input (or Ctrl-C / Ctrl-D at the prompt).
+    fn next_line(&mut self) -> Option<std::io::Result<String>> {
+        match self {
+            Input::Plain(lines) => lines.next(),
+            Input::Editor(editor) => match editor.readline("> ") {
+                Ok(line) => {
+                    if !line.trim().is_empty() {
+                        let _ = editor.add_history_entry(line.as_str());
+                    }
+                    Some(Ok(line))
+                }
+                Err(rustyline::error::ReadlineError::Eof)
+                | Err(rustyline::error::ReadlineError::Interrupted) => None,
+                Err(rustyline::error::ReadlineError::Io(e)) => Some(Err(e)),
+                Err(e) => Some(Err(std::io::Error::other(e.to_string()))),
+            },
+        }
+    }
+}
+
+/// Colour when standard output is a terminal and `NO_COLOR` is unset or empty
+/// (<https://no-color.org>).
+fn interactive_colour() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// The knowledge map with its marks in colour (ANSI): the agent bold, visited dim, safe green,
+/// pits red, the wumpus bold magenta, unknown yellow. Row and column labels and the legend
+/// stay plain.
+fn colour_map(map: &str) -> String {
+    let lines: Vec<&str> = map.lines().collect();
+    let rows = lines.len().saturating_sub(2);
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        if i < rows && line.len() > 5 {
+            let (label, cells) = line.split_at(5);
+            out.push_str(label);
+            for ch in cells.chars() {
+                let code = match ch {
+                    '@' => "1",
+                    'v' => "2",
+                    's' => "32",
+                    'P' => "31",
+                    'W' => "1;35",
+                    '?' => "33",
+                    _ => "",
+                };
+                if code.is_empty() {
+                    out.push(ch);
+                } else {
+                    out.push_str(&format!("\x1b[{code}m{ch}\x1b[0m"));
+                }
+            }
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 impl<W: Write> Session<W> {
@@ -149,7 +228,7 @@ impl<W: Write> Session<W> {
     fn shadow(&mut self, action: Option<Action>, turn: &Turn) {
         if let Some(Ok(agent)) = &mut self.hints {
             if let Err(e) = agent.observe(action, &turn.percepts) {
-                self.hints = Some(Err(e.to_string()));
+                self.hints = Some(Err(hint_failure(&e)));
             }
         }
     }
@@ -164,11 +243,13 @@ impl<W: Write> Session<W> {
                     .as_ref()
                     .map(|o| super::trace::odds_text(agent.kb().topology(), o))
                     .unwrap_or_default();
+                let map = agent.knowledge_map();
+                let map = if self.colour { colour_map(&map) } else { map };
                 format!(
                     "Hint: {} -- {}.\n{odds}What your percepts prove so far:\n{}",
                     decision.action,
                     decision.reason,
-                    agent.knowledge_map().trim_end()
+                    map.trim_end()
                 )
             }
             Some(Err(why)) => format!("No hint: {why}."),
@@ -185,5 +266,38 @@ impl<W: Write> Session<W> {
     fn report(&mut self, turn: &Turn) -> Result<()> {
         let line: Vec<&str> = turn.messages.iter().map(|m| m.text()).collect();
         self.say(&line.join(" "))
+    }
+}
+
+/// Why the hint agent stopped reasoning, in a player's words. A contradiction is reported as
+/// such: the knowledge base never goes on to "prove" everything from it.
+fn hint_failure(e: &wumpus::kb::KbError) -> String {
+    match e {
+        wumpus::kb::KbError::Contradiction(why) => format!(
+            "what you have perceived contradicts the rules ({why}), so nothing can be \
+             proven any more"
+        ),
+        e => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_touches_the_marks_only() {
+        let map = "   1  ?  s \n   0  @  P \n     0  1 \n(@ you, ? unknown)\n";
+        let coloured = colour_map(map);
+        assert!(coloured.contains("\x1b[33m?\x1b[0m"));
+        assert!(coloured.contains("\x1b[1m@\x1b[0m"));
+        assert!(coloured.contains("\x1b[31mP\x1b[0m"));
+        // The legend and the labels are as they were.
+        assert!(coloured.ends_with("     0  1 \n(@ you, ? unknown)\n"));
+        let plain: String = coloured
+            .split('\x1b')
+            .map(|part| part.split_once('m').map_or(part, |(_, rest)| rest))
+            .collect();
+        assert_eq!(plain, map);
     }
 }

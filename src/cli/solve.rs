@@ -2,11 +2,17 @@
 
 use super::cave::{self, RulesArg, VariantArg};
 use super::{bad_input, parse_probability, AgentArg, GridSize, ScoringArg};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use wumpus::run::{solve_grid, AgentKind, Batch, GameOptions, Summary};
+use wumpus::files::AtomicFile;
+use wumpus::run::{
+    solve_grid, AgentKind, Batch, BatchSink, GameOptions, GameRecord, Shard, Summary,
+};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -34,6 +40,14 @@ pub struct SolveArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     json: bool,
+    /// Write one CSV row per game (seed,outcome,score,moves) to FILE, or to standard output
+    /// with `-` (the summary table then goes to standard error).
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Play only shard K of N (contiguous ranges of games); `wumpus merge` adds up the shards'
+    /// `--json` summaries.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
     /// Reason with the rules in this file instead of the built-in kb/grid.kb.
     #[arg(long)]
     kb: Option<PathBuf>,
@@ -59,6 +73,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
             return refuse("the random agent plays the cave: use --rules cave")
         }
         (RulesArg::Cave, None | Some(AgentArg::Random)) => {
+            if args.csv.is_some() || args.shard.is_some() {
+                return refuse("--csv and --shard are for the grid (--rules grid) so far");
+            }
             return cave::solve(cave::SolveOptions {
                 map: args.map,
                 variant: args.variant.into(),
@@ -103,20 +120,203 @@ pub fn run(args: SolveArgs) -> Result<()> {
             rules,
         },
         threads: args.threads,
+        shard: args.shard,
     };
-    let summary = solve_grid(&batch).map_err(bad_input)?;
+    let csv_to_stdout = args.csv.as_deref() == Some(std::path::Path::new("-"));
+    if csv_to_stdout && args.json {
+        return refuse("--csv - writes rows to standard output: give --csv a file to keep --json");
+    }
+    let csv = match &args.csv {
+        None => None,
+        Some(_) if csv_to_stdout => Some(Csv::Stdout(std::io::BufWriter::new(std::io::stdout()))),
+        Some(path) => Some(Csv::File(AtomicFile::create(path).map_err(bad_input)?)),
+    };
+    let games = match batch.shard {
+        Some(shard) => shard.range(batch.worlds),
+        None => 0..batch.worlds,
+    };
+    let mut sink = Cli::new(games.end - games.start, csv);
+    let summary = solve_grid(&batch, &mut sink).map_err(bad_input)?;
+    sink.bar.finish_and_clear();
+    sink.finish()?;
     if args.json {
         super::out(serde_json::to_string(&summary)? + "\n")?;
+    } else if csv_to_stdout {
+        eprint!("{}", table(&summary));
     } else {
         super::out(table(&summary))?;
+    }
+    if summary.interrupted {
+        return Err(anyhow::Error::new(super::Interrupted(format!(
+            "interrupted: {} of {} games played",
+            summary.games,
+            games.end - games.start
+        ))));
     }
     Ok(())
 }
 
+/// Where the CSV rows go.
+enum Csv {
+    Stdout(std::io::BufWriter<std::io::Stdout>),
+    File(AtomicFile),
+}
+
+impl Csv {
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Csv::Stdout(w) => w,
+            Csv::File(f) => f,
+        }
+    }
+}
+
+/// The command line's side of a batch: the progress bar, Ctrl-C and the CSV rows.
+struct Cli {
+    bar: ProgressBar,
+    stop: Arc<AtomicBool>,
+    csv: Option<Csv>,
+    failure: Option<std::io::Error>,
+}
+
+impl Cli {
+    fn new(games: u64, mut csv: Option<Csv>) -> Cli {
+        // The bar is drawn only on a terminal, so logs and pipes stay clean.
+        let bar = if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} games, {per_sec}, {eta} left (Ctrl-C: stop and sum up)",
+                )
+                .expect("a valid template"),
+            );
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        // The first Ctrl-C stops the batch and sums up the games finished; a second one ends
+        // the program at once. (The handler can be set once a process, which is all `solve`
+        // needs; if it cannot, Ctrl-C simply ends the program as usual.)
+        let _ = ctrlc::set_handler(move || {
+            if flag.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+        let mut failure = None;
+        if let Some(csv) = &mut csv {
+            if let Err(e) = writeln!(csv.writer(), "seed,outcome,score,moves") {
+                failure = Some(e);
+            }
+        }
+        Cli {
+            bar,
+            stop,
+            csv,
+            failure,
+        }
+    }
+
+    /// Flushes and saves the rows; reports a write failure.
+    fn finish(&mut self) -> Result<()> {
+        if let Some(e) = self.failure.take() {
+            return Err(anyhow::Error::new(e).context("cannot write the CSV rows"));
+        }
+        match self.csv.take() {
+            Some(Csv::Stdout(mut w)) => w.flush().context("cannot write the CSV rows")?,
+            Some(Csv::File(f)) => f.commit().map_err(bad_input)?,
+            None => {}
+        }
+        Ok(())
+    }
+}
+
+impl BatchSink for Cli {
+    fn progress(&self, games: u64) {
+        self.bar.inc(games);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    fn wants_records(&self) -> bool {
+        self.csv.is_some()
+    }
+
+    fn record(&mut self, r: &GameRecord) -> bool {
+        let Some(csv) = &mut self.csv else {
+            return true;
+        };
+        let seed = r.seed.map_or(String::new(), |s| s.to_string());
+        match writeln!(
+            csv.writer(),
+            "{seed},{},{},{}",
+            r.outcome.name(),
+            r.score,
+            r.moves
+        ) {
+            Ok(()) => true,
+            Err(e) => {
+                self.failure = Some(e);
+                false
+            }
+        }
+    }
+}
+
+/// Flags of `wumpus merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The shards' `solve --json --shard K/N` outputs, in any order.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Adds up the summaries of a batch's shards into the whole batch's.
+pub fn merge(args: MergeArgs) -> Result<()> {
+    let mut parts = Vec::new();
+    for path in &args.files {
+        let text = wumpus::files::read_text(path).map_err(bad_input)?;
+        let summary: Summary = serde_json::from_str(&text).map_err(|e| {
+            bad_input(anyhow::anyhow!(
+                "{}: not a solve --json summary: {e}",
+                path.display()
+            ))
+        })?;
+        parts.push(summary);
+    }
+    let whole = wumpus::run::merge(&parts).map_err(bad_input)?;
+    if args.json {
+        super::out(serde_json::to_string(&whole)? + "\n")
+    } else {
+        super::out(table(&whole))
+    }
+}
+
 fn table(s: &Summary) -> String {
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
-    format!(
-        "agent {} on {} {} worlds (pit probability {}, seeds {}..{}), {} scoring\n\
+    let range = s.range();
+    let shard = match s.shard {
+        Some(shard) => format!(", shard {shard} of {} worlds", s.worlds),
+        None => String::new(),
+    };
+    let interrupted = if s.interrupted {
+        format!(
+            "interrupted: the summary covers the {} games finished of {}\n",
+            s.games,
+            range.end - range.start
+        )
+    } else {
+        String::new()
+    };
+    interrupted
+        + &format!(
+            "agent {} on {} {} worlds (pit probability {}, seeds {}..{}{shard}), {} scoring\n\
          games                     {}\n\
          wins (out with gold)      {} ({})\n\
          deaths                    {}\n\
@@ -129,31 +329,32 @@ fn table(s: &Summary) -> String {
          mean decision time        {:.1} us\n\
          time                      {:.3} s on {} thread{}\n\
          games per second          {:.0}\n",
-        s.agent.name(),
-        s.games,
-        s.size,
-        s.pit_prob,
-        s.seed,
-        s.seed + s.games - 1,
-        s.scoring.name(),
-        s.games,
-        s.wins,
-        pct(s.win_rate),
-        s.deaths,
-        s.climbed_out_without_gold,
-        s.mean_score,
-        s.mean_moves,
-        pct(s.ceiling),
-        pct(s.wins_of_ceiling),
-        s.solver_calls_per_game,
-        s.mean_decision_us,
-        s.seconds,
-        s.threads,
-        if s.threads == 1 { "" } else { "s" },
-        s.games_per_second,
-    ) + &if s.cut_off > 0 {
-        format!("cut off (too many moves)  {}\n", s.cut_off)
-    } else {
-        String::new()
-    }
+            s.agent.name(),
+            range.end - range.start,
+            s.size,
+            s.pit_prob,
+            s.seed.wrapping_add(range.start),
+            s.seed.wrapping_add(range.end).wrapping_sub(1),
+            s.scoring.name(),
+            s.games,
+            s.wins,
+            pct(s.win_rate),
+            s.deaths,
+            s.climbed_out_without_gold,
+            s.mean_score,
+            s.mean_moves,
+            pct(s.ceiling),
+            pct(s.wins_of_ceiling),
+            s.solver_calls_per_game,
+            s.mean_decision_us,
+            s.seconds,
+            s.threads,
+            if s.threads == 1 { "" } else { "s" },
+            s.games_per_second,
+        )
+        + &if s.cut_off > 0 {
+            format!("cut off (too many moves)  {}\n", s.cut_off)
+        } else {
+            String::new()
+        }
 }

@@ -24,6 +24,10 @@ pub struct TraceArgs {
     /// Print JSON Lines (schema in docs/trace-json.md) instead of text.
     #[arg(long)]
     json: bool,
+    /// Write a self-contained web page that replays the game (board, knowledge, a step
+    /// slider, reasons and odds) to FILE instead of printing the trace.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "step"])]
+    html: Option<PathBuf>,
     /// Reason with the rules in this file instead of the built-in kb/grid.kb.
     #[arg(long)]
     kb: Option<PathBuf>,
@@ -47,6 +51,9 @@ pub fn run(args: TraceArgs) -> Result<()> {
         pit_prob: args.world.pit_prob,
     };
     let (rows, cols) = world.size();
+    if let Some(path) = &args.html {
+        return html(path, world, seed, &options);
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.json {
@@ -105,6 +112,49 @@ pub fn run(args: TraceArgs) -> Result<()> {
         writeln!(out, "Score: {}", record.score)?;
     }
     Ok(())
+}
+
+/// The page `trace --html` writes; the trace's data replaces the placeholder.
+const PAGE: &str = include_str!("trace.html");
+
+/// Plays the game and writes the page that replays it.
+fn html(
+    path: &std::path::Path,
+    world: wumpus::grid::GridWorld,
+    seed: Option<u64>,
+    options: &GameOptions,
+) -> Result<()> {
+    let topology = world.topology().clone();
+    let (rows, cols) = world.size();
+    let hidden = json!({
+        "pits": cells(&topology, &world.pits().collect::<Vec<_>>()),
+        "wumpus": cell(&topology, world.wumpus()),
+        "gold": cell(&topology, world.gold()),
+    });
+    let mut steps = Vec::new();
+    let record = run_grid_game(world, seed, options, |report| {
+        steps.push(step_json(&topology, steps.len() + 1, report));
+    })
+    .map_err(bad_input)?;
+    let count = steps.len();
+    let data = json!({
+        "rows": rows,
+        "cols": cols,
+        "seed": seed,
+        "scoring": options.scoring.name(),
+        "agent": options.agent.name(),
+        "world": hidden,
+        "steps": steps,
+        "outcome": { "outcome": record.outcome.name(), "score": record.score, "moves": record.moves },
+    });
+    // Inside a <script> element "</" would end it early; "<\/" is the same JSON string.
+    let data = serde_json::to_string(&data)?.replace("</", "<\\/");
+    let page = PAGE.replace("/*TRACE_DATA*/", &data);
+    wumpus::files::save_atomically(path, &page).map_err(bad_input)?;
+    super::out(format!(
+        "Wrote {} ({count} steps): open it in a browser; #step=N in the address opens step N.\n",
+        path.display()
+    ))
 }
 
 fn cell(topology: &Topology, p: Place) -> [usize; 2] {

@@ -12,7 +12,7 @@
 
 use super::world::GridWorld;
 use crate::topology::{Direction, Link, Place};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// One action of the player. Every action counts as a move.
@@ -164,7 +164,7 @@ impl Outcome {
 }
 
 /// How a finished game is scored.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Scoring {
     /// Seed 001: +1000 out with gold, +100 out without, −10 for firing, −1 a move; 0 if dead.

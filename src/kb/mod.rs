@@ -275,8 +275,11 @@ impl KnowledgeBase {
             .iter()
             .map(|c| {
                 counted[c.pred] = true;
-                let at_least = c.at_least.map_or(0, |k| k.value(places));
-                let at_most = c.at_most.map(|k| k.value(places));
+                let at_least = c.at_least.map_or(0, |k| k.value(places)).min(places + 1);
+                // A bound beyond the number of places says nothing more than `places` (at
+                // most) or `places + 1` (at least: impossible, checked below) does, so the
+                // counter never needs more registers than that, whatever the file says.
+                let at_most = c.at_most.map(|k| k.value(places).min(places));
                 let width = at_least.max(at_most.unwrap_or(0));
                 Counter {
                     pred: c.pred,
@@ -635,12 +638,23 @@ impl KnowledgeBase {
         let why = match self.proofs {
             Proofs::Explained => {
                 let core = self.minimal_core(&[]);
-                core.iter()
-                    .map(|&i| self.describe(&self.observations[i]))
-                    .collect::<Vec<_>>()
-                    .join("; ")
+                if core.is_empty() {
+                    "the rules alone cannot all hold, whatever is observed".to_string()
+                } else {
+                    let words: Vec<String> = core
+                        .iter()
+                        .map(|&i| self.describe(&self.observations[i]))
+                        .collect();
+                    format!("these cannot all hold: {}", words.join("; "))
+                }
             }
-            Proofs::Fast => format!("{} observations cannot all hold", self.observations.len()),
+            Proofs::Fast if self.observations.is_empty() => {
+                "the rules alone cannot all hold, whatever is observed".to_string()
+            }
+            Proofs::Fast => format!(
+                "the {} observations of this game cannot all hold",
+                self.observations.len()
+            ),
         };
         Err(KbError::Contradiction(why))
     }
@@ -672,6 +686,8 @@ impl KnowledgeBase {
     /// True when the ground literals can all hold together with everything known.
     pub fn possible(&mut self, conj: &[GroundLit]) -> Result<bool, KbError> {
         let Some(lits) = self.question(conj) else {
+            // Fixed atoms answer this, but a contradictory knowledge base answers nothing.
+            self.check_consistent()?;
             return Ok(false);
         };
         self.check_consistent()?;
@@ -773,18 +789,24 @@ impl KnowledgeBase {
         ids
     }
 
-    /// The grounded formula in DIMACS CNF, with a comment table naming each atom's variable.
-    /// In explained mode the observations are added as unit clauses of their selectors.
+    /// The grounded formula in DIMACS CNF, with a comment table naming each atom's variable,
+    /// so that any SAT solver can check the knowledge base's conclusions.
+    ///
+    /// Atoms fixed outside the solver (most unit observations) get fresh variables after the
+    /// solver's, each with its unit clause, so the file says everything the knowledge base
+    /// knows: for a question about atom `a`, the formula with the unit `a` added is
+    /// unsatisfiable exactly when the knowledge base entails `not a`. Atoms no clause mentions
+    /// have no variable (nothing constrains them but their counters, which count them as "the
+    /// rest"). In explained mode the observations' selectors are added as unit clauses too.
     pub fn to_dimacs(&self) -> String {
         use std::fmt::Write;
         let mut out = String::new();
         let _ = writeln!(out, "c wumpus knowledge base");
         let rules = self.rules();
+        let mut next = self.sat.var_count();
+        let mut units: Vec<isize> = Vec::new();
         for (pred, slots) in self.atoms.iter().enumerate() {
             for (slot, state) in slots.iter().enumerate() {
-                if state.lit.is_none() && state.fixed.is_none() {
-                    continue;
-                }
                 let name = &rules.predicates[pred].name;
                 let place = if rules.predicates[pred].per_place {
                     format!("({})", self.topology().label(Place::new(slot)))
@@ -796,8 +818,10 @@ impl KnowledgeBase {
                         let _ = writeln!(out, "c var {} {name}{place}", l.to_dimacs());
                     }
                     (None, Some(v)) => {
-                        // Fixed atoms are simplified out of the solver's clauses.
-                        let _ = writeln!(out, "c fixed {name}{place} = {v}");
+                        next += 1;
+                        let _ = writeln!(out, "c var {next} {name}{place}");
+                        let _ = writeln!(out, "c fixed {name}{place} = {v} (a unit clause)");
+                        units.push(if v { next as isize } else { -(next as isize) });
                     }
                     (None, None) => {}
                 }
@@ -815,8 +839,8 @@ impl KnowledgeBase {
         let _ = writeln!(
             out,
             "p cnf {} {}",
-            self.sat.var_count(),
-            clauses.len() + self.selectors.len()
+            next,
+            clauses.len() + self.selectors.len() + units.len()
         );
         for clause in clauses {
             for l in clause {
@@ -826,6 +850,9 @@ impl KnowledgeBase {
         }
         for s in &self.selectors {
             let _ = writeln!(out, "{} 0", s.to_dimacs());
+        }
+        for u in units {
+            let _ = writeln!(out, "{u} 0");
         }
         out
     }
@@ -919,6 +946,36 @@ mod tests {
         let err = kb.possible(&[(p22, true)]).unwrap_err();
         assert!(matches!(err, KbError::Contradiction(_)), "{err}");
         assert!(err.to_string().contains("breeze at 0,0"), "{err}");
+    }
+
+    #[test]
+    fn a_huge_count_neither_allocates_nor_panics() {
+        // Found by fuzzing: `exactly 100000000000 X: wumpus(X).` asked for 800 GB of counter
+        // registers and aborted. Bounds beyond the number of places are clamped: an
+        // impossible lower bound is a contradiction, a vacuous upper bound no limit.
+        let topo = Arc::new(Topology::grid(3, 3).unwrap());
+        let rules = |text: &str| Arc::new(parse_rules(text).unwrap());
+        let mut kb = KnowledgeBase::new(
+            rules("hidden w(X).\nexactly 100000000000 X: w(X).\n"),
+            topo.clone(),
+            topo.cell(0, 0),
+            Proofs::Fast,
+        )
+        .unwrap();
+        let w = kb.rules().predicate("w").unwrap();
+        let atom = kb.atom(w, topo.cell(1, 1));
+        assert!(matches!(
+            kb.possible(&[(atom, true)]),
+            Err(KbError::Contradiction(_))
+        ));
+        let mut kb = KnowledgeBase::new(
+            rules("hidden w(X).\natmost 100000000000 X: w(X).\natleast 9 X: w(X).\n"),
+            topo.clone(),
+            topo.cell(0, 0),
+            Proofs::Fast,
+        )
+        .unwrap();
+        assert!(kb.entails((atom, true)).unwrap());
     }
 
     #[test]

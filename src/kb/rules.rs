@@ -262,11 +262,17 @@ fn is_var(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
+/// How deeply formulas may nest (`not`, parentheses, quantifiers). Real rules nest a few
+/// levels; the limit turns a pathological file into an error instead of a stack overflow in
+/// the parser or the grounder, which both recurse over the formula.
+pub const MAX_NESTING: usize = 64;
+
 struct Parser {
     toks: Vec<(Tok, usize)>,
     pos: usize,
     last_line: usize,
     preds: Vec<Predicate>,
+    depth: usize,
 }
 
 /// Parses and checks a rule file.
@@ -278,6 +284,7 @@ pub fn parse_rules(text: &str) -> Result<Rules, RuleError> {
         pos: 0,
         last_line,
         preds: Vec::new(),
+        depth: 0,
     };
     // Declarations first, so formulas may mention predicates declared further down.
     p.collect_declarations()?;
@@ -615,6 +622,18 @@ impl Parser {
     }
 
     fn unary(&mut self, bound: &mut Vec<String>) -> Result<Formula, RuleError> {
+        if self.depth >= MAX_NESTING {
+            return self.err(format!(
+                "the formula nests more than {MAX_NESTING} levels deep (not, parentheses, quantifiers)"
+            ));
+        }
+        self.depth += 1;
+        let result = self.unary_inner(bound);
+        self.depth -= 1;
+        result
+    }
+
+    fn unary_inner(&mut self, bound: &mut Vec<String>) -> Result<Formula, RuleError> {
         if self.is_word("not") {
             self.pos += 1;
             return Ok(Formula::Not(Box::new(self.unary(bound)?)));
@@ -806,6 +825,66 @@ mod tests {
         assert!(e.message.contains("unexpected character"), "{e}");
         let e = error("hidden pit(X).\nany N in near(start): pit(N).\n");
         assert!(e.message.contains("neighbour set"), "{e}");
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        // Found by tests/parser_fuzz.rs's reasoning: 200,000 nested `not`s or parentheses
+        // overflowed the parser's stack and aborted the program.
+        let nots = format!("hidden pit(X).\n{}pit(start).\n", "not ".repeat(200_000));
+        let e = error(&nots);
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("nests more than"), "{e}");
+        let parens = format!(
+            "hidden pit(X).\n\n{}pit(start){}.\n",
+            "(".repeat(200_000),
+            ")".repeat(200_000)
+        );
+        assert_eq!(error(&parens).line, 3);
+        // Up to the limit is fine.
+        let ok = format!(
+            "hidden pit(X).\n{}pit(start).\n",
+            "not ".repeat(MAX_NESTING - 1)
+        );
+        assert!(parse_rules(&ok).is_ok());
+    }
+
+    #[test]
+    fn every_kind_of_bad_rule_names_its_line() {
+        // (file, line, words the message must hold): the cases errors_name_line_and_reason
+        // leaves out, one per check the parser makes.
+        let cases = [
+            ("hidden a(X).\npercept p(X) <-> any N in adj(Y): a(N).\n", 2, "'Y' is not bound (unsafe)"),
+            ("hidden a(X).\nnot a(X) & any X in adj(X): a(X).\n", 2, "'X' is already bound"),
+            ("hidden a(X).\n\npercept p(X).\n", 3, "'<->' or '->'"),
+            ("hidden a(X).\npercept p(X) -> a(X).\npercept p(X) -> a(X).\n", 3, "declared twice (first on line 2)"),
+            ("hidden a(X).\npercept p(X) -> a(X).\nexactly 1 X: p(X).\n", 3, "counts a hidden per-place"),
+            ("hidden a.\nexactly 1 X: a(X).\n", 2, "counts a hidden per-place"),
+            ("hidden a(X).\nhidden b(X).\npercept q(X) -> a(X).\npercept r(X).\n", 4, "'<->' or '->'"),
+            ("hidden a(X).\npercept lonely(X).\n", 2, "'<->' or '->'"),
+            ("hidden a(X).\n\n\npercept lonely(X)", 4, "'<->' or '->'"),
+            ("hidden a(X).\nhidden b(X).\n\npercept q(X) -> a(X).\npercept never(X) -> b(X).\npercept z(X) <-> a(X).\n", 0, ""),
+            ("hidden not(X).\n", 1, "cannot name a predicate"),
+            ("hidden Pit(X).\n", 1, "cannot name a predicate"),
+            ("hidden a(x).\n", 1, "not a variable"),
+            ("hidden a(X).\nexactly places/0 X: a(X).\n", 2, "positive whole number"),
+            ("hidden a(X).\nX.\n", 2, "is a variable, not a formula"),
+            ("hidden a(X).\na(X) & a(Y).\n", 2, "'Y' is not bound (unsafe)"),
+            ("hidden a(X).\nnot a(start) a(start).\n", 2, "expected '.'"),
+            ("hidden a(X).\nexactly 99999999999999999999999 X: a(X).\n", 2, "too large"),
+            ("hidden a(X).\nnot a(start)", 2, "expected '.', found the end"),
+            ("hidden a(X).\nexactly 1 X: b(X).\n", 2, "unknown predicate 'b'"),
+            ("hidden a(X).\npercept p(X) -> a(X, X).\n", 2, "expected ')'"),
+        ];
+        for (text, line, words) in cases {
+            match parse_rules(text) {
+                Ok(_) => assert_eq!(line, 0, "{text:?} parsed"),
+                Err(e) => {
+                    assert_eq!(e.line, line, "{text:?}: {e}");
+                    assert!(e.message.contains(words), "{text:?}: {e}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,115 @@
+//! `trace --html`: the page is self-contained, and headless Chromium renders its board and
+//! steps through the game (the page reads `#step=N` from its address on load).
+//!
+//! Needs Debian's `chromium` (`.ci/run` installs it); without it the browser half of the
+//! test is skipped with a message saying so.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+fn page(dir: &Path) -> std::path::PathBuf {
+    let file = dir.join("game.html");
+    let world = format!("{}/worlds/seed-example.txt", env!("CARGO_MANIFEST_DIR"));
+    Command::cargo_bin("wumpus")
+        .unwrap()
+        .args(["trace", "--world", &world, "--html"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("16 steps"));
+    file
+}
+
+/// The DOM after the page's script ran, opened at `#step=N`.
+fn dump_dom(file: &Path, step: usize) -> Option<String> {
+    let profile = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new("timeout")
+        .arg("120")
+        .arg("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}#step={step}", file.display()))
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn agent_cell(dom: &str) -> &str {
+    let at = dom
+        .find(" agent\" data-cell=\"")
+        .expect("the agent's cell is drawn");
+    let rest = &dom[at + " agent\" data-cell=\"".len()..];
+    &rest[..rest.find('"').unwrap()]
+}
+
+#[test]
+fn the_page_is_self_contained() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(page(dir.path())).unwrap();
+    for outside in ["http://", "https://", "src=\"", "<link", "@import"] {
+        assert!(
+            !text.contains(outside),
+            "the page loads something: {outside}"
+        );
+    }
+    assert!(
+        text.contains("\"steps\":["),
+        "the trace is embedded as JSON"
+    );
+    assert!(text.contains("\"reason\":\"explore 1,0"));
+}
+
+#[test]
+fn chromium_renders_the_board_and_steps_forward() {
+    let found = std::process::Command::new("chromium")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!(
+            "SKIPPED chromium_renders_the_board_and_steps_forward: no `chromium` on PATH \
+             (apt-get install -y chromium; .ci/run does)"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = page(dir.path());
+    let first = dump_dom(&file, 1).expect("chromium dumps the page");
+    let third = dump_dom(&file, 3).expect("chromium dumps the page");
+    let past_the_end = dump_dom(&file, 999).expect("chromium dumps the page");
+    // The board: 5x5 cells, drawn by the page's script.
+    assert_eq!(first.matches("data-cell=\"").count(), 25, "{first}");
+    assert!(first.contains("Step 1 of 16"), "{first}");
+    assert!(third.contains("Step 3 of 16"), "{third}");
+    assert!(third.contains("data-step=\"3\""));
+    // Each step's reason is shown; the agent starts at 0,0.
+    assert_eq!(agent_cell(&first), "0,0");
+    assert_ne!(first, third);
+    assert!(third.contains("Why: "), "{third}");
+    assert!(first.contains("explore 1,0"), "{first}");
+    // The slider stops at the last step, the won game's climb.
+    assert!(past_the_end.contains("Step 16 of 16"));
+    assert!(past_the_end.contains("<b>climb</b>"), "{past_the_end}");
+    assert!(past_the_end.contains("Outcome: won after 16 moves; score 984."));
+    // Knowledge is drawn: by step 6 the wumpus at 2,0 and the pit at 0,2 are proven.
+    let sixth = dump_dom(&file, 6).expect("chromium dumps the page");
+    assert!(
+        sixth.contains("class=\"wumpus\" data-cell=\"2,0\">W"),
+        "{sixth}"
+    );
+    assert!(
+        sixth.contains("class=\"pit\" data-cell=\"0,2\">P"),
+        "{sixth}"
+    );
+}
