@@ -12,6 +12,7 @@ use clap::{Args, ValueEnum};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use wumpus::agent::cave::{CaveAgent, CaveAgentConfig};
 use wumpus::cave::{
     self, classic::MOVE_LIMIT, command, CaveCommand, CaveMap, ClassicGame, ClassicHazards, Ending,
     LossCause, MapFormat, MazeEnding, MazeGame, MazeHazards, MazeResult, MoveResult, Rules,
@@ -50,12 +51,23 @@ impl From<VariantArg> for Variant {
     }
 }
 
-/// The agents `solve` can run.
+/// The agents `solve` can run in the cave.
 #[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum AgentArg {
-    /// The event's random player.
+    /// The reasoning agent: proofs, exact odds, crooked arrows.
     #[default]
+    Logic,
+    /// The event's random player.
     Random,
+}
+
+impl AgentArg {
+    fn name(self) -> &'static str {
+        match self {
+            AgentArg::Logic => "logic",
+            AgentArg::Random => "random",
+        }
+    }
 }
 
 /// `play`'s flags for the cave rule sets.
@@ -123,6 +135,8 @@ pub struct SolveOptions {
     pub variant: Variant,
     /// The agent.
     pub agent: AgentArg,
+    /// Give the logic agent the whole map up front.
+    pub map_known: bool,
     /// Games to play.
     pub games: u64,
     /// Seed of game 0.
@@ -594,17 +608,39 @@ pub fn solve(options: SolveOptions) -> Result<()> {
         base_seed: options.seed,
         variant: options.variant,
     };
+    if options.agent == AgentArg::Logic && options.variant != Variant::Event {
+        return Err(bad_input(anyhow::anyhow!(
+            "the logic agent plays the event's rules; use --agent random for --variant yob"
+        )));
+    }
+    let agent_config = CaveAgentConfig::for_map(&map, options.map_known);
+    // Checked once here, so every game's agent can be built.
+    CaveAgent::new(agent_config.clone()).map_err(bad_input)?;
     let report = match options.agent {
         AgentArg::Random => cave::run_batch(&map, &config, cave::RandomAgent::for_game),
+        AgentArg::Logic => cave::run_batch(&map, &config, |_| {
+            CaveAgent::new(agent_config.clone()).expect("checked above")
+        }),
     }
     .map_err(bad_input)?;
+    let agent = options.agent.name();
+    let knows = if options.agent == AgentArg::Logic {
+        if options.map_known {
+            ", map known"
+        } else {
+            ", map discovered"
+        }
+    } else {
+        ""
+    };
     let s = &report.summary;
     match options.output {
         OutputFormat::Json => {
             let json = serde_json::json!({
                 "rules": "cave",
                 "map": map_name,
-                "agent": "random",
+                "agent": agent,
+                "map_known": options.map_known,
                 "summary": s,
                 "elapsed_seconds": report.elapsed.as_secs_f64(),
                 "games_per_second": report.games_per_second(),
@@ -617,7 +653,7 @@ pub fn solve(options: SolveOptions) -> Result<()> {
         OutputFormat::Text => {
             let last = wumpus::rng::game_seed(s.base_seed, s.games - 1);
             println!(
-                "classic cave ({} rules) on {map_name}, agent random",
+                "classic cave ({} rules) on {map_name}, agent {agent}{knows}",
                 s.variant.name()
             );
             println!(

@@ -25,7 +25,7 @@ pub struct SolveArgs {
     /// How scores are counted.
     #[arg(long, value_enum, default_value_t)]
     scoring: ScoringArg,
-    /// Which agent plays (default: logic on the grid, random in the cave).
+    /// Which agent plays (default: logic).
     #[arg(long, value_enum)]
     agent: Option<AgentArg>,
     /// Threads (default: all cores). `--threads 1` measures one core.
@@ -46,11 +46,16 @@ pub struct SolveArgs {
     /// The classic cave's rules.
     #[arg(long, value_enum, default_value_t)]
     variant: VariantArg,
+    /// Give the cave agent the whole map up front (default: it knows the room count and learns
+    /// each room's tunnels by standing in it).
+    #[arg(long)]
+    map_known: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AgentArg {
-    /// Moves only where the knowledge base proves it safe; never dies (grid).
+    /// Reasons with the knowledge base: proven-safe moves on the grid; proofs, exact odds and
+    /// crooked arrows in the cave.
     Logic,
     /// The event's random player (cave).
     Random,
@@ -66,11 +71,15 @@ pub fn run(args: SolveArgs) -> Result<()> {
         (RulesArg::Grid, Some(AgentArg::Random)) => {
             return refuse("the random agent plays the cave: use --rules cave")
         }
-        (RulesArg::Cave, None | Some(AgentArg::Random)) => {
+        (RulesArg::Cave, agent) => {
             return cave::solve(cave::SolveOptions {
                 map: args.map,
                 variant: args.variant.into(),
-                agent: cave::AgentArg::Random,
+                agent: match agent {
+                    Some(AgentArg::Random) => cave::AgentArg::Random,
+                    None | Some(AgentArg::Logic) => cave::AgentArg::Logic,
+                },
+                map_known: args.map_known,
                 games: args.worlds,
                 seed: args.seed,
                 output: if args.json {
@@ -80,13 +89,10 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 },
             });
         }
-        (RulesArg::Cave, Some(AgentArg::Logic)) => {
-            return refuse("the logic agent plays the grid; a cave agent is not built in yet")
-        }
         (RulesArg::Maze, _) => return refuse("no maze agent is built in yet; use --rules cave"),
     }
-    if args.map.is_some() || args.variant != VariantArg::Event {
-        return refuse("--map and --variant are for --rules cave");
+    if args.map.is_some() || args.variant != VariantArg::Event || args.map_known {
+        return refuse("--map, --map-known and --variant are for --rules cave");
     }
     let rules = match &args.kb {
         Some(path) => Some(Arc::new(super::read_rules(path)?)),

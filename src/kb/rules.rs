@@ -967,6 +967,9 @@ impl Parser {
 /// The built-in rules of the grid Wumpus World (`kb/grid.kb`).
 pub const GRID_RULES: &str = include_str!("../../kb/grid.kb");
 
+/// The built-in rules of the classic cave (`kb/cave.kb`).
+pub const CAVE_RULES: &str = include_str!("../../kb/cave.kb");
+
 /// Names of the predicates in a rule set, for checking that a rule file offers what an agent
 /// needs.
 pub fn require(
@@ -1014,6 +1017,14 @@ pub fn require(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cave_rules_parse() {
+        let r = parse_rules(CAVE_RULES).unwrap();
+        let wumpus = r.predicate("wumpus").unwrap();
+        assert_eq!(r.events[r.event("wake").unwrap()].changes, [wumpus]);
+        assert_eq!(r.cardinalities.len(), 3);
+    }
 
     #[test]
     fn grid_rules_parse() {
