@@ -27,7 +27,7 @@
 pub mod layouts;
 pub mod map;
 
-use self::layouts::{Evidence, Odds};
+use self::layouts::{wake_moves, Evidence, Odds};
 use self::map::MapKnowledge;
 use super::grid::Insight;
 use super::{Conclusion, Fact, Reason, Rule};
@@ -58,6 +58,34 @@ pub struct CaveAgentConfig {
     pub warning_distance: u32,
     /// How much the agent explains.
     pub insight: Insight,
+    /// When to shoot and when to walk.
+    pub policy: Policy,
+}
+
+/// The few numbers that weigh shooting against walking.
+///
+/// The agent values shooting by an exact lookahead: the expected score of shooting the best
+/// path from where it stands, and after each miss (the wumpus wakes; the hunter smells it or
+/// not) the best path again, until a kill or no arrows are left, never moving. Walking on
+/// has no such closed form; the policy weighs it with two numbers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Policy {
+    /// Shoot rather than explore proven-safe rooms when shooting from here is worth at least
+    /// this share of a kill now (`100 − moves` points).
+    pub shoot_share: f64,
+    /// What exploring on is taken to be worth, as a share of a kill now: with nothing safe
+    /// left, the agent steps into the least-risk room when surviving that step times this
+    /// beats shooting from here.
+    pub explore_share: f64,
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy {
+            shoot_share: 0.8,
+            explore_share: 0.7,
+        }
+    }
 }
 
 impl CaveAgentConfig {
@@ -69,6 +97,7 @@ impl CaveAgentConfig {
             map: None,
             warning_distance: 1,
             insight: Insight::Decisions,
+            policy: Policy::default(),
         }
     }
 
@@ -80,6 +109,7 @@ impl CaveAgentConfig {
             map: known.then(|| map.clone()),
             warning_distance: map.warning_distance(),
             insight: Insight::Decisions,
+            policy: Policy::default(),
         }
     }
 
@@ -645,7 +675,16 @@ impl CaveAgent {
         };
         let known = self.known();
         let shot = if self.arrows > 0 {
-            best_shot(&known, here, &odds, &self.map)
+            let near = self.smell_near(here);
+            best_shot(
+                &known,
+                here,
+                &odds,
+                &self.map,
+                &near,
+                self.arrows,
+                f64::from(MOVE_LIMIT - self.moves),
+            )
         } else {
             None
         };
@@ -676,18 +715,21 @@ impl CaveAgent {
                 return self.shoot(s, Rule::ShootWumpus, text);
             }
         }
-        // 3. A good enough chance.
+        // 3. Shooting from here is worth enough.
+        let full = f64::from(MOVE_LIMIT - self.moves);
+        let value = shot.as_ref().map_or(0.0, |s| s.value);
         if let Some(s) = &shot {
-            if s.chance >= self.shoot_threshold() && s.eaten <= EAT_TOLERANCE {
+            if value >= self.config.policy.shoot_share * full {
                 let text = format!(
-                    "shoot {}: the best arrow, {} to kill{}",
+                    "shoot {}: {} to kill{}; shooting from here is worth {:.0} points",
                     self.rooms_text(&s.path),
                     percent(s.chance),
                     if s.eaten > 0.0 {
                         format!(", {} to be eaten after a miss", percent(s.eaten))
                     } else {
                         String::new()
-                    }
+                    },
+                    value
                 );
                 return self.shoot(s, Rule::BestShot, text);
             }
@@ -710,12 +752,13 @@ impl CaveAgent {
         let step = self.least_risk_step(&known, here, &odds);
         match (&shot, &step) {
             (Some(s), Some((_, risk, _)))
-                if s.chance * (1.0 - s.eaten) > 1.5 * (1.0 - *risk) * self.step_value() =>
+                if value >= (1.0 - *risk) * self.config.policy.explore_share * (full - 1.0) =>
             {
                 let text = format!(
-                    "nothing safe is left to explore; shoot {}: {} to kill",
+                    "nothing safe is left to explore; shoot {}: {} to kill, worth {:.0} points",
                     self.rooms_text(&s.path),
-                    percent(s.chance)
+                    percent(s.chance),
+                    value
                 );
                 self.shoot(s, Rule::BestShot, text)
             }
@@ -738,20 +781,6 @@ impl CaveAgent {
             }
             (None, None) => self.blind(here),
         }
-    }
-
-    /// The chance of a kill at which the agent shoots rather than explores, by arrows left.
-    fn shoot_threshold(&self) -> f64 {
-        match self.arrows {
-            0 | 1 => 0.9,
-            2 => 0.6,
-            _ => 0.5,
-        }
-    }
-
-    /// How much a step into the unknown is worth against a shot (an exploring step's value).
-    fn step_value(&self) -> f64 {
-        0.5
     }
 
     /// The least-risk way into a room not yet known safe: a walk over proven-safe rooms to one
@@ -899,32 +928,101 @@ struct Shot {
     path: Vec<Place>,
     chance: f64,
     eaten: f64,
+    /// The expected score of shooting from here on (this arrow, then the best after each miss).
+    value: f64,
 }
 
-/// The chance of being eaten after a miss the agent accepts for a shot by rule 3.
-const EAT_TOLERANCE: f64 = 0.2;
-
-/// The path (through known tunnels) with the best chance of a kill; among equal chances the
-/// least danger after a miss, then the fewest rooms.
-fn best_shot(known: &Topology, here: Place, odds: &Odds, map: &MapKnowledge) -> Option<Shot> {
-    let mut best: Option<Shot> = None;
-    for path in planner::arrow_paths(known, here, MAX_ARROW_ROOMS) {
-        let chance = odds.kill_chance(&path);
-        let better = match &best {
-            None => true,
-            Some(b) => chance > b.chance + 1e-12,
-        };
-        if better {
-            best = Some(Shot {
-                eaten: 0.0,
-                path,
-                chance,
-            });
-        }
+/// The best arrow from `here` and the value of shooting from here on: the path with the best
+/// chance of a kill now (among equal chances, the fewest rooms), and the expected score of
+/// shooting it and, after each miss, the best path again, with `arrows` arrows for a kill
+/// worth `full` points. After a miss the wumpus wakes (it may walk in and eat the hunter);
+/// the hunter then smells it in `near` or not, and aims by what it smelt.
+fn best_shot(
+    known: &Topology,
+    here: Place,
+    odds: &Odds,
+    map: &MapKnowledge,
+    near: &[Place],
+    arrows: u8,
+    full: f64,
+) -> Option<Shot> {
+    let paths = planner::arrow_paths(known, here, MAX_ARROW_ROOMS);
+    if paths.is_empty() {
+        return None;
     }
-    let mut best = best?;
-    best.eaten = odds.eaten_after_miss(&best.path, here, map);
-    Some(best)
+    let n = odds.wumpus.len();
+    let moves: Vec<Vec<(Place, f64)>> = (0..n).map(|x| wake_moves(map, Place::new(x))).collect();
+    let mut smell = vec![false; n];
+    for r in near {
+        smell[r.index()] = true;
+    }
+    let look = Lookahead {
+        paths: &paths,
+        moves: &moves,
+        smell: &smell,
+        here,
+        full,
+    };
+    let (value, index) = look.value(&odds.wumpus, arrows);
+    let path = paths[index].clone();
+    Some(Shot {
+        chance: odds.kill_chance(&path),
+        eaten: odds.eaten_after_miss(&path, here, map),
+        value,
+        path,
+    })
+}
+
+/// The shoot-from-here lookahead over the wumpus's whereabouts.
+struct Lookahead<'a> {
+    paths: &'a [Vec<Place>],
+    moves: &'a [Vec<(Place, f64)>],
+    smell: &'a [bool],
+    here: Place,
+    full: f64,
+}
+
+impl Lookahead<'_> {
+    /// The expected score of shooting with `arrows` arrows when the wumpus is in each room
+    /// with the chances `belief` (summing to 1), and the best path to shoot first.
+    fn value(&self, belief: &[f64], arrows: u8) -> (f64, usize) {
+        let mut best = (0usize, -1.0);
+        for (i, path) in self.paths.iter().enumerate() {
+            let p: f64 = path.iter().map(|r| belief[r.index()]).sum();
+            if p > best.1 + 1e-12 {
+                best = (i, p);
+            }
+        }
+        let (index, chance) = best;
+        let mut value = chance * self.full;
+        if arrows > 1 && chance < 1.0 - 1e-12 {
+            let path = &self.paths[index];
+            let n = belief.len();
+            let mut woken = vec![0.0; n];
+            for (w, &b) in belief.iter().enumerate() {
+                if b == 0.0 || path.contains(&Place::new(w)) {
+                    continue;
+                }
+                for &(to, c) in &self.moves[w] {
+                    woken[to.index()] += b * c;
+                }
+            }
+            woken[self.here.index()] = 0.0;
+            for smelt in [true, false] {
+                let part: Vec<f64> = woken
+                    .iter()
+                    .zip(self.smell)
+                    .map(|(&b, &s)| if s == smelt { b } else { 0.0 })
+                    .collect();
+                let mass: f64 = part.iter().sum();
+                if mass > 1e-12 {
+                    let norm: Vec<f64> = part.iter().map(|b| b / mass).collect();
+                    value += mass * self.value(&norm, arrows - 1).0;
+                }
+            }
+        }
+        (value, index)
+    }
 }
 
 fn reason(rule: Rule, target: Option<Place>, steps: usize, text: String) -> Reason {
