@@ -14,6 +14,30 @@
 //! - [`rng`]: the one seeded random generator.
 //!
 //! See `docs/ARCHITECTURE.md` for the map and the invariants.
+//!
+//! # Example
+//!
+//! Seed 001's example world, played by the logic agent, which proves where the wumpus is from
+//! two stench observations before it ever sees it:
+//!
+//! ```
+//! use wumpus::agent::Fact;
+//! use wumpus::grid::parse_world;
+//! use wumpus::run::{run_grid_game, AgentKind, GameEnd, GameOptions};
+//! use wumpus::grid::Outcome;
+//!
+//! let world = parse_world("PIT 0 2\nWUMPUS 2 0\nGOLD 3 2\n").unwrap();
+//! let options = GameOptions { agent: AgentKind::Logic, explain: true, ..GameOptions::default() };
+//! let mut wumpus_found = Vec::new();
+//! let record = run_grid_game(world, None, &options, |step| {
+//!     for c in step.learned.iter().filter(|c| c.fact == Fact::Wumpus) {
+//!         wumpus_found.push(c.because.clone());
+//!     }
+//! })
+//! .unwrap();
+//! assert_eq!(record.outcome, GameEnd::Over(Outcome::Won));
+//! assert!(wumpus_found[0].contains(&"stench at 1,0".to_string()));
+//! ```
 
 #![warn(missing_docs)]
 

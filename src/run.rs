@@ -5,7 +5,7 @@
 //! that `trace` can show it; [`solve_grid`] plays a batch (in parallel with rayon; game `i` uses
 //! seed `base + i`, so results do not depend on the number of threads) and sums it up.
 
-use crate::agent::grid::{default_rules, GridAgent, Insight};
+use crate::agent::grid::{default_rules, GridAgent, Insight, Odds, Strategy};
 use crate::agent::{Conclusion, Reason};
 use crate::grid::{Action, GridGame, GridWorld, Outcome, Percepts, Scoring};
 use crate::kb::rules::Rules;
@@ -22,8 +22,10 @@ use std::time::{Duration, Instant};
 #[serde(rename_all = "snake_case")]
 pub enum AgentKind {
     /// The logic agent: proven-safe moves only.
-    #[default]
     Logic,
+    /// The risk-aware agent: logic first, then exact odds and expected score.
+    #[default]
+    Risk,
 }
 
 impl AgentKind {
@@ -31,12 +33,13 @@ impl AgentKind {
     pub fn name(self) -> &'static str {
         match self {
             AgentKind::Logic => "logic",
+            AgentKind::Risk => "risk",
         }
     }
 }
 
 /// How to run a game.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct GameOptions {
     /// Which agent plays.
     pub agent: AgentKind,
@@ -46,6 +49,20 @@ pub struct GameOptions {
     pub scoring: Scoring,
     /// Other rules than the built-in `kb/grid.kb`.
     pub rules: Option<Arc<Rules>>,
+    /// The pit probability the risk agent assumes (the world's, for random worlds).
+    pub pit_prob: f64,
+}
+
+impl Default for GameOptions {
+    fn default() -> GameOptions {
+        GameOptions {
+            agent: AgentKind::default(),
+            explain: false,
+            scoring: Scoring::default(),
+            rules: None,
+            pit_prob: 0.2,
+        }
+    }
 }
 
 /// One decision of a game, as `trace` shows it.
@@ -67,6 +84,8 @@ pub struct StepReport {
     pub action: Action,
     /// Why.
     pub reason: Reason,
+    /// The risks weighed, when the agent gambled.
+    pub odds: Option<Odds>,
 }
 
 /// How a game went.
@@ -140,7 +159,14 @@ pub fn run_grid_game_on(
     } else {
         Insight::Decisions
     };
-    let mut agent = GridAgent::with_grounding(grounding.clone(), insight)?;
+    let strategy = match options.agent {
+        AgentKind::Logic => Strategy::Logic,
+        AgentKind::Risk => Strategy::Risk {
+            pit_prob: options.pit_prob,
+            scoring: options.scoring,
+        },
+    };
+    let mut agent = GridAgent::with_grounding(grounding.clone(), insight)?.with_strategy(strategy);
     let mut game = GridGame::new(world);
     let mut percepts = game.start().percepts;
     let mut last: Option<Action> = None;
@@ -169,6 +195,7 @@ pub fn run_grid_game_on(
                 proven_wumpus: agent.proven_wumpus().into_iter().collect(),
                 action: decision.action,
                 reason: decision.reason.clone(),
+                odds: decision.odds.clone(),
             });
         }
         percepts = game.act(decision.action).percepts;

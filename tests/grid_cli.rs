@@ -362,7 +362,9 @@ fn hint_suggests_and_shows_only_what_is_known() {
 #[test]
 fn solve_reports_the_summary_and_json() {
     let out = wumpus()
-        .args(["solve", "--worlds", "300", "--size", "4x4", "--json"])
+        .args([
+            "solve", "--worlds", "300", "--size", "4x4", "--json", "--agent", "logic",
+        ])
         .assert()
         .success();
     let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
@@ -388,6 +390,8 @@ fn solve_reports_the_summary_and_json() {
             "--json",
             "--threads",
             "1",
+            "--agent",
+            "logic",
         ])
         .assert()
         .success();
@@ -400,4 +404,51 @@ fn solve_reports_the_summary_and_json() {
         .assert()
         .success()
         .stdout(predicate::str::contains("ceiling"));
+}
+
+#[test]
+fn risk_agent_is_the_default_and_shows_its_odds() {
+    let out = wumpus()
+        .args(["solve", "--worlds", "200", "--json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["agent"], "risk");
+    // A world with a breeze at the start: the logic agent climbs, the risk agent weighs odds.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("w.txt");
+    std::fs::write(&file, "SIZE 4 4\nPIT 0 1\nWUMPUS 3 3\nGOLD 3 0\n").unwrap();
+    let out = wumpus()
+        .args(["trace", "--json", "--world"])
+        .arg(&file)
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let first: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    let odds = &first["odds"];
+    assert!(odds["climb"].is_number(), "{first}");
+    let candidates = odds["candidates"].as_array().unwrap();
+    assert_eq!(candidates.len(), 2);
+    for c in candidates {
+        // A breeze at 0,0 with neighbours 0,1 and 1,0: P(pit) = 0.2 / (1 - 0.8^2).
+        assert!(
+            (c["pit"].as_f64().unwrap() - 0.2 / 0.36).abs() < 1e-9,
+            "{c}"
+        );
+    }
+    let logic = wumpus()
+        .args(["trace", "--agent", "logic", "--world"])
+        .arg(&file)
+        .assert()
+        .success();
+    let text = String::from_utf8(logic.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("action: climb"), "{text}");
+    let hint = wumpus()
+        .args(["play", "--world"])
+        .arg(&file)
+        .write_stdin("hint\n")
+        .assert()
+        .success();
+    let text = String::from_utf8(hint.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("pit 0.556"), "{text}");
 }

@@ -22,6 +22,20 @@ struct Notes {
 
 /// The entailed sets: (safe, pit, wumpus), each as a sorted list of cell indices.
 fn entailed(topology: &Topology, notes: &Notes) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+    let (safe, pit, wumpus, _) = enumerate(topology, notes, 0.2);
+    (safe, pit, wumpus)
+}
+
+type Odds = Vec<(f64, f64)>;
+
+/// Enumerates every world consistent with the notes: the entailed sets, and each cell's
+/// probability of a pit and of the live wumpus with pits dealt independently at `pit_prob`
+/// and the wumpus uniform over the cells other than the start.
+fn enumerate(
+    topology: &Topology,
+    notes: &Notes,
+    pit_prob: f64,
+) -> (Vec<usize>, Vec<usize>, Vec<usize>, Odds) {
     let n = topology.len();
     let neighbours: Vec<Vec<usize>> = (0..n)
         .map(|i| {
@@ -35,6 +49,9 @@ fn entailed(topology: &Topology, notes: &Notes) -> (Vec<usize>, Vec<usize>, Vec<
     let mut always_pit = vec![true; n];
     let mut always_wumpus = vec![true; n];
     let mut worlds = 0u64;
+    let mut total = 0.0;
+    let mut weight_pit = vec![0.0; n];
+    let mut weight_wumpus = vec![0.0; n];
     // Pits are a bitmask over cells 1..n (the start never holds one).
     for mask in 0u32..(1 << (n - 1)) {
         let pit = |c: usize| c != 0 && mask >> (c - 1) & 1 == 1;
@@ -53,7 +70,16 @@ fn entailed(topology: &Topology, notes: &Notes) -> (Vec<usize>, Vec<usize>, Vec<
                 continue;
             }
             worlds += 1;
+            let pits = (1..n).filter(|&c| pit(c)).count() as i32;
+            let weight = pit_prob.powi(pits) * (1.0 - pit_prob).powi(n as i32 - 1 - pits);
+            total += weight;
             for c in 0..n {
+                if pit(c) {
+                    weight_pit[c] += weight;
+                }
+                if notes.alive && c == w {
+                    weight_wumpus[c] += weight;
+                }
                 always_safe[c] &= !pit(c) && (!notes.alive || c != w);
                 always_pit[c] &= pit(c);
                 always_wumpus[c] &= notes.alive && c == w;
@@ -62,7 +88,15 @@ fn entailed(topology: &Topology, notes: &Notes) -> (Vec<usize>, Vec<usize>, Vec<
     }
     assert!(worlds > 0, "the real world is always consistent");
     let list = |v: Vec<bool>| (0..n).filter(|&c| v[c]).collect::<Vec<_>>();
-    (list(always_safe), list(always_pit), list(always_wumpus))
+    let odds = (0..n)
+        .map(|c| (weight_pit[c] / total, weight_wumpus[c] / total))
+        .collect();
+    (
+        list(always_safe),
+        list(always_pit),
+        list(always_wumpus),
+        odds,
+    )
 }
 
 fn play_and_compare(rows: usize, cols: usize, pit_prob: f64, seed: u64) -> usize {
@@ -127,6 +161,78 @@ fn play_and_compare(rows: usize, cols: usize, pit_prob: f64, seed: u64) -> usize
         "the logic agent never dies ({rows}x{cols} seed {seed})"
     );
     steps
+}
+
+/// Plays the logic agent and, at every step, compares its exact odds for every cell with the
+/// probabilities over all consistent worlds.
+fn odds_match(rows: usize, cols: usize, pit_prob: f64, seed: u64) -> usize {
+    let topology = Arc::new(Topology::grid(rows, cols).unwrap());
+    let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
+    let mut game = GridGame::new(world);
+    let mut agent = GridAgent::new(topology.clone(), None, Insight::Decisions).unwrap();
+    let mut notes = Notes {
+        alive: true,
+        arrow: true,
+        ..Notes::default()
+    };
+    let mut percepts = game.start().percepts;
+    let mut last: Option<Action> = None;
+    let mut position = Place::new(0);
+    let mut compared = 0;
+    while game.outcome().is_none() {
+        match last {
+            Some(Action::Move(d)) if !percepts.bump => {
+                position = topology.follow(position, Link::Step(d)).unwrap();
+            }
+            Some(Action::Fire(d)) if notes.arrow => {
+                notes.arrow = false;
+                if percepts.scream {
+                    notes.alive = false;
+                } else {
+                    notes
+                        .missed
+                        .extend(topology.ray(position, d).iter().map(|p| p.index()));
+                }
+            }
+            _ => {}
+        }
+        if !notes.visits.iter().any(|v| v.0 == position.index()) {
+            notes.visits.push((
+                position.index(),
+                percepts.breeze,
+                percepts.stench,
+                notes.alive,
+            ));
+        }
+        agent.observe(last, &percepts).unwrap();
+        let (_, _, _, odds) = enumerate(&topology, &notes, pit_prob);
+        let places: Vec<Place> = topology.places().collect();
+        let kb_odds = agent.hazard_odds(&places, pit_prob).unwrap();
+        for (c, (&(bp, bw), &(kp, kw))) in odds.iter().zip(&kb_odds).enumerate() {
+            assert!(
+                (bp - kp).abs() < 1e-9 && (bw - kw).abs() < 1e-9,
+                "cell {c}: brute force ({bp}, {bw}) vs KB ({kp}, {kw}); {rows}x{cols} seed {seed}"
+            );
+            compared += 1;
+        }
+        let decision = agent.decide();
+        percepts = game.act(decision.action).percepts;
+        last = Some(decision.action);
+    }
+    compared
+}
+
+#[test]
+fn odds_equal_brute_force_probabilities() {
+    let mut compared = 0;
+    for seed in 0..60 {
+        compared += odds_match(3, 3, 0.2, seed);
+        compared += odds_match(3, 4, 0.3, seed + 500);
+    }
+    for seed in 0..4 {
+        compared += odds_match(4, 4, 0.2, seed + 900);
+    }
+    assert!(compared > 2000, "{compared}");
 }
 
 #[test]

@@ -12,8 +12,9 @@
 //! did. Every cell it steps into was visited before or proven safe by the solver.
 
 use super::{Conclusion, Fact, Reason, Rule};
-use crate::grid::{Action, Percepts};
+use crate::grid::{Action, Percepts, Scoring};
 use crate::kb::ground::{Atom, GroundLit};
+use crate::kb::odds::Prior;
 use crate::kb::rules::{parse_rules, require, PredKind, Rules, GRID_RULES};
 use crate::kb::{Grounding, KbError, KnowledgeBase, Proofs};
 use crate::planner;
@@ -121,6 +122,44 @@ pub struct Decision {
     pub action: Action,
     /// Why.
     pub reason: Reason,
+    /// When the agent weighed risks: the candidates it weighed and the value of climbing out.
+    pub odds: Option<Odds>,
+}
+
+/// The risks a risk-taking agent weighed when nothing was proven safe.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Odds {
+    /// Each frontier cell it could step into.
+    pub candidates: Vec<Candidate>,
+    /// The expected final score of walking home and climbing out now.
+    pub climb: f64,
+}
+
+/// One cell a risk-taking agent considered stepping into.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    /// The cell.
+    pub place: Place,
+    /// Probability of a pit there.
+    pub pit: f64,
+    /// Probability of the live wumpus there.
+    pub wumpus: f64,
+    /// The expected final score of stepping in (and going on).
+    pub expected: f64,
+}
+
+/// How an agent plays when logic runs out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Strategy {
+    /// Never take a risk: go home and climb out.
+    Logic,
+    /// Weigh exact odds and step where the expected final score beats climbing out.
+    Risk {
+        /// The world's pit probability, the prior of the odds.
+        pit_prob: f64,
+        /// The scoring in force, which prices death and gold.
+        scoring: Scoring,
+    },
 }
 
 /// The logic agent for the grid.
@@ -141,6 +180,8 @@ pub struct GridAgent {
     plan: VecDeque<Action>,
     plan_goal: Option<(Rule, Place, String)>,
     pending: Option<Decision>,
+    strategy: Strategy,
+    moves: u32,
 }
 
 impl GridAgent {
@@ -189,7 +230,15 @@ impl GridAgent {
             plan: VecDeque::new(),
             plan_goal: None,
             pending: None,
+            strategy: Strategy::Logic,
+            moves: 0,
         })
+    }
+
+    /// The same agent playing by `strategy` when logic runs out.
+    pub fn with_strategy(mut self, strategy: Strategy) -> GridAgent {
+        self.strategy = strategy;
+        self
     }
 
     /// Where the agent believes it is (it tracks this from its own moves and bumps).
@@ -220,6 +269,9 @@ impl GridAgent {
             self.plan.clear();
         }
         self.pending = None;
+        if last.is_some() {
+            self.moves += 1;
+        }
         match last {
             Some(Action::Move(dir)) if !percepts.bump => {
                 if let Some(next) = self.topology.follow(self.position, Link::Step(dir)) {
@@ -470,6 +522,33 @@ impl GridAgent {
         out
     }
 
+    /// The exact probability of a pit and of the live wumpus at each of `places`, given what
+    /// the agent knows, with pits dealt independently with probability `pit_prob` and the
+    /// wumpus uniform over the cells other than the start.
+    pub fn hazard_odds(
+        &mut self,
+        places: &[Place],
+        pit_prob: f64,
+    ) -> Result<Vec<(f64, f64)>, KbError> {
+        let rules = self.kb.rules().clone();
+        let prior = Prior::uniform(&rules).bernoulli(self.words.pit, pit_prob);
+        places
+            .iter()
+            .map(|&p| {
+                let pit = self
+                    .kb
+                    .probability(&[(self.atom(self.words.pit, p), true)], &prior)?;
+                let wumpus = if self.wumpus_alive {
+                    self.kb
+                        .probability(&[(self.atom(self.words.wumpus, p), true)], &prior)?
+                } else {
+                    0.0
+                };
+                Ok((pit, wumpus))
+            })
+            .collect()
+    }
+
     /// Every cell proven safe so far (visited ones included), in cell order.
     pub fn proven_safe(&self) -> Vec<Place> {
         self.topology
@@ -537,6 +616,12 @@ impl GridAgent {
         if let Some(decision) = self.plan_shot() {
             return decision;
         }
+        if let Strategy::Risk { pit_prob, scoring } = self.strategy {
+            // A failure to count (never expected) falls back to the safe choice below.
+            if let Ok(Some(decision)) = self.gamble(pit_prob, scoring) {
+                return decision;
+            }
+        }
         if self.position == start {
             return self.single(
                 Action::Climb,
@@ -561,6 +646,7 @@ impl GridAgent {
                 steps: 0,
                 text: text.to_string(),
             },
+            odds: None,
         }
     }
 
@@ -624,6 +710,7 @@ impl GridAgent {
                 steps: to_go,
                 text,
             },
+            odds: None,
         }
     }
 
@@ -704,6 +791,175 @@ impl GridAgent {
         )?;
         let what = format!("{what}: fire {dir} from {}", self.topology.label(from));
         Some(self.follow(route, Some(Action::Fire(dir)), rule, what))
+    }
+}
+
+impl GridAgent {
+    /// Weighs stepping into each frontier cell against climbing out, by expected final score.
+    ///
+    /// Surviving a step into `c` is worth climbing out from there later, plus the gold bonus
+    /// times the chance of finding the gold: it lies uniformly in one of the `u` unvisited
+    /// cells, and the step shows `c` and, one step ahead, opens `c`'s unknown neighbours when
+    /// `c` turns out clear (no breeze, no stench), so about `1 + P(clear) · n` cells of `u`.
+    /// Dying scores 0 under the standard scoring and −1000 (plus costs) under the textbook's.
+    fn gamble(&mut self, pit_prob: f64, scoring: Scoring) -> Result<Option<Decision>, KbError> {
+        let candidates: Vec<Place> = self
+            .frontier
+            .iter()
+            .copied()
+            .filter(|&p| {
+                let c = &self.cells[p.index()];
+                let known_deadly = c.proven[Question::Pit as usize]
+                    || (self.wumpus_alive && self.wumpus_at == Some(p));
+                !self.is_safe(p) && !known_deadly
+            })
+            .collect();
+        if candidates.is_empty() {
+            return Ok(None);
+        }
+        let start = Place::new(0);
+        let dist = planner::distances(&self.topology, self.position, |p| self.is_safe(p));
+        let home = planner::distances(&self.topology, start, |p| self.is_safe(p));
+        let unseen = self.cells.iter().filter(|c| !c.visited).count().max(1) as f64;
+        let costs = -(self.moves as f64) - if self.has_arrow { 0.0 } else { 10.0 };
+        let (out_bonus, gold_bonus) = match scoring {
+            Scoring::Standard => (100.0, 900.0),
+            Scoring::Aima => (0.0, 1000.0),
+        };
+        let here_home = home[self.position.index()].unwrap_or(0) as f64;
+        let climb = costs - here_home - 1.0 + out_bonus;
+        let odds = self.hazard_odds(&candidates, pit_prob)?;
+        let rules = self.kb.rules().clone();
+        let prior = Prior::uniform(&rules).bernoulli(self.words.pit, pit_prob);
+        let mut weighed = Vec::new();
+        let mut best: Option<(f64, Place, Place)> = None;
+        for (&c, &(pit, wumpus)) in candidates.iter().zip(&odds) {
+            // Enter from the walkable neighbour nearest to us.
+            let entry = self
+                .topology
+                .neighbours(c)
+                .filter(|&n| self.is_safe(n) && dist[n.index()].is_some())
+                .min_by_key(|&n| (dist[n.index()], home[n.index()], n));
+            let Some(entry) = entry else { continue };
+            let to_c = dist[entry.index()].unwrap_or(0) as f64 + 1.0;
+            let c_home = home[entry.index()].unwrap_or(0) as f64 + 1.0;
+            let survive = (1.0 - pit) * (1.0 - wumpus);
+            // P(c safe and clear): no pit or live wumpus at c or next to it.
+            let mut clear_conj: Vec<GroundLit> = Vec::new();
+            let unknown: Vec<Place> = self
+                .topology
+                .neighbours(c)
+                .filter(|&n| !self.cells[n.index()].visited)
+                .collect();
+            for &p in std::iter::once(&c).chain(&unknown) {
+                clear_conj.push((self.atom(self.words.pit, p), false));
+                if self.wumpus_alive {
+                    clear_conj.push((self.atom(self.words.wumpus, p), false));
+                }
+            }
+            let clear_and_safe = self.kb.probability(&clear_conj, &prior)?;
+            let clear = if survive > 0.0 {
+                (clear_and_safe / survive).min(1.0)
+            } else {
+                0.0
+            };
+            let opened = unknown.iter().filter(|&&n| !self.is_safe(n)).count() as f64;
+            let beyond = self.reachable_beyond(c, pit_prob);
+            let found = ((1.0 + clear * opened + beyond) / unseen).min(1.0);
+            let alive = costs - to_c - c_home - 1.0 + out_bonus + found * gold_bonus;
+            let dead = match scoring {
+                Scoring::Standard => 0.0,
+                Scoring::Aima => -1000.0 + costs - to_c,
+            };
+            let expected = survive * alive + (1.0 - survive) * dead;
+            weighed.push(Candidate {
+                place: c,
+                pit,
+                wumpus,
+                expected,
+            });
+            if best.is_none_or(|(e, _, _)| expected > e) {
+                best = Some((expected, c, entry));
+            }
+        }
+        let Some((expected, target, entry)) = best else {
+            return Ok(None);
+        };
+        if expected <= climb {
+            return Ok(None);
+        }
+        let chosen = weighed
+            .iter()
+            .find(|k| k.place == target)
+            .copied()
+            .expect("the best is among the weighed");
+        let route = planner::nearest(
+            &self.topology,
+            self.position,
+            |p| self.is_safe(p),
+            |p| p == entry,
+        )
+        .expect("the entry was reached by the distances");
+        let mut links = route.links.clone();
+        let step = self
+            .topology
+            .exits(entry)
+            .find(|&(_, to)| to == target)
+            .map(|(link, _)| link)
+            .expect("the entry neighbours the target");
+        links.push(step);
+        let mut places = route.places.clone();
+        places.push(target);
+        let what = format!(
+            "nothing is proven safe: step into {} (pit {:.3}, wumpus {:.3}; expected score {:.0} against {:.0} for climbing out)",
+            self.topology.label(target),
+            chosen.pit,
+            chosen.wumpus,
+            expected,
+            climb
+        );
+        let mut decision = self.follow(planner::Route { places, links }, None, Rule::Gamble, what);
+        weighed.sort_by(|a, b| b.expected.total_cmp(&a.expected));
+        decision.odds = Some(Odds {
+            candidates: weighed,
+            climb,
+        });
+        Ok(Some(decision))
+    }
+}
+
+/// How much each further step away discounts the chance of ever reaching an unseen cell:
+/// every step beyond the look-ahead is another cell that may need a risk of its own.
+const REACH_DISCOUNT: f64 = 0.5;
+
+/// How far beyond a candidate the estimate of cells still to be explored looks.
+const REACH_RADIUS: u32 = 8;
+
+impl GridAgent {
+    /// The expected number of unseen cells beyond `c` and its neighbours that further
+    /// exploration would reach: each counted with its prior chance of being pit-free,
+    /// discounted by [`REACH_DISCOUNT`] per step beyond the neighbours.
+    fn reachable_beyond(&self, c: Place, pit_prob: f64) -> f64 {
+        let mut depth = vec![u32::MAX; self.topology.len()];
+        let mut queue = VecDeque::from([c]);
+        depth[c.index()] = 0;
+        let mut total = 0.0;
+        while let Some(p) = queue.pop_front() {
+            let d = depth[p.index()];
+            if d >= 2 && !self.cells[p.index()].visited && !self.is_safe(p) {
+                total += (1.0 - pit_prob) * REACH_DISCOUNT.powi(d as i32 - 1);
+            }
+            if d == REACH_RADIUS {
+                continue;
+            }
+            for n in self.topology.neighbours(p) {
+                if depth[n.index()] == u32::MAX {
+                    depth[n.index()] = d + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+        total
     }
 }
 

@@ -216,3 +216,27 @@ pub fn grid_world(args: &GridWorldArgs) -> Result<(wumpus::grid::GridWorld, Opti
 pub fn read_rules(path: &std::path::Path) -> Result<wumpus::kb::rules::Rules> {
     wumpus::files::read_parsed(path, wumpus::kb::rules::parse_rules).map_err(bad_input)
 }
+
+/// Which agent plays.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentArg {
+    /// Logic first, then exact odds and the best expected score (grid; the default there).
+    Risk,
+    /// Moves only where the knowledge base proves it safe; never dies (grid).
+    Logic,
+    /// The event's random player (cave).
+    Random,
+}
+
+impl AgentArg {
+    /// The grid agent this names; the random agent plays only caves.
+    pub fn grid_agent(agent: Option<AgentArg>) -> Result<wumpus::run::AgentKind> {
+        match agent {
+            None | Some(AgentArg::Risk) => Ok(wumpus::run::AgentKind::Risk),
+            Some(AgentArg::Logic) => Ok(wumpus::run::AgentKind::Logic),
+            Some(AgentArg::Random) => Err(bad_input(anyhow::anyhow!(
+                "the random agent plays the cave: use --agent logic or risk on the grid"
+            ))),
+        }
+    }
+}

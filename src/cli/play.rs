@@ -10,7 +10,7 @@ use clap::Args;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::sync::Arc;
-use wumpus::agent::grid::{GridAgent, Insight};
+use wumpus::agent::grid::{GridAgent, Insight, Strategy};
 use wumpus::grid::{self, Action, Command, GridGame, Scoring, Turn};
 use wumpus::kb::rules::Rules;
 
@@ -24,6 +24,9 @@ pub struct PlayArgs {
     /// Rules for the hint agent's reasoning instead of the built-in kb/grid.kb.
     #[arg(long)]
     kb: Option<std::path::PathBuf>,
+    /// Which agent gives hints: risk (the default) or logic.
+    #[arg(long, value_enum)]
+    agent: Option<super::AgentArg>,
     #[command(flatten)]
     cave: super::cave::CaveFlags,
 }
@@ -45,6 +48,13 @@ pub fn run(args: PlayArgs) -> Result<()> {
         out: std::io::stdout().lock(),
         rules,
         hints: None,
+        strategy: match super::AgentArg::grid_agent(args.agent)? {
+            wumpus::run::AgentKind::Logic => Strategy::Logic,
+            wumpus::run::AgentKind::Risk => Strategy::Risk {
+                pit_prob: args.world.pit_prob,
+                scoring: args.scoring.into(),
+            },
+        },
     };
     let (rows, cols) = session.game.world().size();
     match seed {
@@ -117,6 +127,7 @@ struct Session<W: Write> {
     /// The hint agent, fed exactly what the player perceives; `Err` once it cannot reason
     /// (e.g. a custom rule file the agent cannot use), with the reason.
     hints: Option<Result<GridAgent, String>>,
+    strategy: Strategy,
 }
 
 impl<W: Write> Session<W> {
@@ -127,6 +138,7 @@ impl<W: Write> Session<W> {
         let topology = self.game.world().topology().clone();
         self.hints = Some(
             GridAgent::new(topology, self.rules.clone(), Insight::Explained)
+                .map(|agent| agent.with_strategy(self.strategy))
                 .map_err(|e| e.to_string()),
         );
         self.shadow(None, &start);
@@ -147,8 +159,13 @@ impl<W: Write> Session<W> {
         let text = match &mut self.hints {
             Some(Ok(agent)) => {
                 let decision = agent.decide();
+                let odds = decision
+                    .odds
+                    .as_ref()
+                    .map(|o| super::trace::odds_text(agent.kb().topology(), o))
+                    .unwrap_or_default();
                 format!(
-                    "Hint: {} -- {}.\nWhat your percepts prove so far:\n{}",
+                    "Hint: {} -- {}.\n{odds}What your percepts prove so far:\n{}",
                     decision.action,
                     decision.reason,
                     agent.knowledge_map().trim_end()

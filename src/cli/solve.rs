@@ -1,7 +1,7 @@
 //! `wumpus solve`: the agent on a batch of random worlds, summed up.
 
 use super::cave::{self, RulesArg, VariantArg};
-use super::{bad_input, parse_probability, GridSize, ScoringArg};
+use super::{bad_input, parse_probability, AgentArg, GridSize, ScoringArg};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -25,7 +25,7 @@ pub struct SolveArgs {
     /// How scores are counted.
     #[arg(long, value_enum, default_value_t)]
     scoring: ScoringArg,
-    /// Which agent plays (default: logic).
+    /// Which agent plays (default: risk on the grid, logic in the cave, where it weighs odds too).
     #[arg(long, value_enum)]
     agent: Option<AgentArg>,
     /// Threads (default: all cores). `--threads 1` measures one core.
@@ -52,22 +52,13 @@ pub struct SolveArgs {
     map_known: bool,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AgentArg {
-    /// Reasons with the knowledge base: proven-safe moves on the grid; proofs, exact odds and
-    /// crooked arrows in the cave.
-    Logic,
-    /// The event's random player (cave).
-    Random,
-}
-
 pub fn run(args: SolveArgs) -> Result<()> {
     if args.worlds == 0 {
         return Err(bad_input(anyhow::anyhow!("--worlds must be at least 1")));
     }
     let refuse = |why: &str| Err(bad_input(anyhow::anyhow!("{why}")));
     match (args.rules, args.agent) {
-        (RulesArg::Grid, None | Some(AgentArg::Logic)) => {}
+        (RulesArg::Grid, None | Some(AgentArg::Logic | AgentArg::Risk)) => {}
         (RulesArg::Grid, Some(AgentArg::Random)) => {
             return refuse("the random agent plays the cave: use --rules cave")
         }
@@ -77,7 +68,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 variant: args.variant.into(),
                 agent: match agent {
                     Some(AgentArg::Random) => cave::AgentArg::Random,
-                    None | Some(AgentArg::Logic) => cave::AgentArg::Logic,
+                    None | Some(AgentArg::Logic | AgentArg::Risk) => cave::AgentArg::Logic,
                 },
                 map_known: args.map_known,
                 games: args.worlds,
@@ -105,7 +96,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
         cols: args.size.cols,
         pit_prob: args.pit_prob,
         game: GameOptions {
-            agent: AgentKind::Logic,
+            agent: match args.agent {
+                Some(AgentArg::Logic) => AgentKind::Logic,
+                _ => AgentKind::Risk,
+            },
+            pit_prob: args.pit_prob,
             explain: false,
             scoring: args.scoring.into(),
             rules,

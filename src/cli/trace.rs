@@ -27,6 +27,9 @@ pub struct TraceArgs {
     /// Reason with the rules in this file instead of the built-in kb/grid.kb.
     #[arg(long)]
     kb: Option<PathBuf>,
+    /// Which agent plays: risk (the default) or logic.
+    #[arg(long, value_enum)]
+    agent: Option<super::AgentArg>,
 }
 
 pub fn run(args: TraceArgs) -> Result<()> {
@@ -37,10 +40,11 @@ pub fn run(args: TraceArgs) -> Result<()> {
         None => None,
     };
     let options = GameOptions {
+        agent: super::AgentArg::grid_agent(args.agent)?,
         explain: true,
         scoring: args.scoring.into(),
         rules,
-        ..GameOptions::default()
+        pit_prob: args.world.pit_prob,
     };
     let (rows, cols) = world.size();
     let stdout = std::io::stdout();
@@ -129,6 +133,15 @@ fn step_json(topology: &Topology, number: usize, r: &StepReport) -> serde_json::
         "action": r.action.to_string(),
         "rule": r.reason.rule,
         "reason": r.reason.text,
+        "odds": r.odds.as_ref().map(|o| json!({
+            "climb": o.climb,
+            "candidates": o.candidates.iter().map(|c| json!({
+                "cell": cell(topology, c.place),
+                "pit": c.pit,
+                "wumpus": c.wumpus,
+                "expected": c.expected,
+            })).collect::<Vec<_>>(),
+        })),
     })
 }
 
@@ -147,6 +160,9 @@ fn step_text(topology: &Topology, number: usize, r: &StepReport) -> String {
     for c in &r.learned {
         s.push_str(&format!("  proved {}\n", conclusion_text(topology, c)));
     }
+    if let Some(odds) = &r.odds {
+        s.push_str(&odds_text(topology, odds));
+    }
     s.push_str(&format!("  action: {}\n  why: {}\n", r.action, r.reason));
     s
 }
@@ -159,4 +175,20 @@ pub fn conclusion_text(topology: &Topology, c: &Conclusion) -> String {
     } else {
         format!("{head}: {}", c.because.join("; "))
     }
+}
+
+/// The weighed risks, one candidate a line, best first.
+pub fn odds_text(topology: &Topology, odds: &wumpus::agent::grid::Odds) -> String {
+    let mut s = String::from("  odds (P pit, P wumpus, expected final score):\n");
+    for c in &odds.candidates {
+        s.push_str(&format!(
+            "    {:>7}  pit {:.3}  wumpus {:.3}  expected {:.1}\n",
+            topology.label(c.place),
+            c.pit,
+            c.wumpus,
+            c.expected
+        ));
+    }
+    s.push_str(&format!("    climb out now: expected {:.1}\n", odds.climb));
+    s
 }

@@ -1,7 +1,7 @@
 //! The grid *Wumpus World* rule set (seed 001): a rows × cols grid, pits, one wumpus that never
 //! moves, one gold, one arrow, and a way out at `0,0`.
 //!
-//! [`world`] holds the hidden layout, [`game`] the simulator, [`file`] the world-file format and
+//! [`world`] holds the hidden layout, [`game`] the simulator, [`mod@file`] the world-file format and
 //! [`command`] what a player may type. The agent for this rule set lives in `crate::agent`.
 
 pub mod command;

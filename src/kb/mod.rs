@@ -28,13 +28,14 @@
 //! observations as plain clauses, which is quicker when no one asks why.
 
 pub mod ground;
+pub mod odds;
 pub mod rules;
 mod sat;
 
 use ground::{Atom, Ground, GroundClause, GroundError, GroundLit};
 use rules::{EventId, PredId, PredKind, Rules};
 use sat::Sat;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
 use varisat::Lit;
 
@@ -86,6 +87,9 @@ pub enum KbError {
         /// Places of the new map.
         found: usize,
     },
+    /// A question the knowledge base cannot answer as asked.
+    #[error("{0}")]
+    Unsupported(String),
     /// `explain` on a knowledge base built for speed.
     #[error("explanations need a knowledge base built with Proofs::Explained")]
     NotExplaining,
@@ -252,6 +256,9 @@ impl Grounding {
     }
 }
 
+/// Clauses grouped by the component (representative variable) they belong to.
+type ComponentClauses = HashMap<usize, Arc<Vec<Vec<Lit>>>>;
+
 /// The knowledge base of one game.
 pub struct KnowledgeBase {
     grounding: Arc<Grounding>,
@@ -273,6 +280,9 @@ pub struct KnowledgeBase {
     epochs: Vec<Vec<PredId>>,
     /// Events told so far.
     time: u32,
+    /// Clauses grouped by component for odds, at a time, over this many clauses.
+    by_component: Option<(u64, ComponentClauses)>,
+    grouped: usize,
 }
 
 impl KnowledgeBase {
@@ -328,6 +338,8 @@ impl KnowledgeBase {
             epoch_of: (0..n).map(|p| (p, 0)).collect(),
             epochs: (0..n).map(|p| vec![p]).collect(),
             time: 0,
+            by_component: None,
+            grouped: 0,
         };
         for i in 0..kb.counters.len() {
             kb.start_counter(i);
@@ -361,6 +373,11 @@ impl KnowledgeBase {
     /// The current epoch of the rules' predicate `pred`: how many times an event changed it.
     pub fn epoch(&self, pred: PredId) -> u32 {
         self.epochs[pred].len() as u32 - 1
+    }
+
+    /// The rules' predicate behind a knowledge-base predicate (itself but for later epochs).
+    pub(crate) fn base_pred(&self, pred: PredId) -> PredId {
+        self.epoch_of[pred].0
     }
 
     /// The rules' predicate and the epoch behind a predicate of an [`Atom`].

@@ -141,6 +141,12 @@ impl Sat {
         i
     }
 
+    /// The component (a representative variable index) of `lit`'s variable: variables that
+    /// share a clause, directly or through others, share a component.
+    pub(crate) fn component(&mut self, lit: Lit) -> usize {
+        self.find(lit.index())
+    }
+
     /// True when a clause touching `lit`'s component was added after time `since`.
     pub(crate) fn changed_since(&mut self, lit: Lit, since: u64) -> bool {
         let root = self.find(lit.index());

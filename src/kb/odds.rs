@@ -1,0 +1,560 @@
+//! Exact odds: the probability of a hidden atom given everything known, counted over the
+//! models of the knowledge base and weighted by how likely the game makes each layout.
+//!
+//! A [`Prior`] says, per hidden predicate, how the game deals it: each place independently
+//! with probability *p* ([`PredPrior::Bernoulli`], the grid's pits), or with a weight that
+//! depends only on how many places hold it ([`PredPrior::CountWeights`]; uniform placements of
+//! "exactly one wumpus" are the all-ones weights). The probability of an atom is
+//! `weight(KB ∧ atom) / weight(KB)`.
+//!
+//! The counting is exact weighted model counting (DPLL with unit propagation, decomposition
+//! into independent components, and a cache of component counts) over the knowledge base's own
+//! clauses, restricted to the atom's constraint component, so the grid's independent frontier
+//! clusters are counted apart. Three things keep it faithful to the whole world:
+//!
+//! - atoms fixed by unit clauses are outside the solver and have probability 0 or 1;
+//! - places no clause mentions yet ("the rest") are summed out in closed form: for a
+//!   count-weighted predicate with *j* true among the *m* mentioned places, the rest adds
+//!   `Σ_r C(n−m, r) · W(j + r)`, so the count is split on *j* using the cardinality counter's
+//!   registers ("at least *j* mentioned are true") as assumptions;
+//! - auxiliary variables (counter registers, explanation selectors) are functions of the atoms
+//!   (or assumed), so counting total assignments counts layouts.
+
+use super::ground::{Atom, GroundLit};
+use super::rules::{PredId, Rules};
+use super::{Bit, KbError, KnowledgeBase};
+use std::collections::HashMap;
+use varisat::Lit;
+
+/// How the game deals one hidden predicate.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PredPrior {
+    /// Each place independently, with this probability.
+    Bernoulli(f64),
+    /// A layout with `k` places true (over all places) has weight `w[k]`; missing entries are
+    /// 1 when the vector is empty (every layout alike) and 0 otherwise.
+    CountWeights(Vec<f64>),
+}
+
+/// How the game deals the hidden world, predicate by predicate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prior {
+    preds: Vec<PredPrior>,
+}
+
+impl Prior {
+    /// Every layout the rules allow equally likely.
+    pub fn uniform(rules: &Rules) -> Prior {
+        Prior {
+            preds: vec![PredPrior::CountWeights(Vec::new()); rules.predicates.len()],
+        }
+    }
+
+    /// Deals `pred` at each place independently with probability `p`.
+    pub fn bernoulli(mut self, pred: PredId, p: f64) -> Prior {
+        self.preds[pred] = PredPrior::Bernoulli(p.clamp(0.0, 1.0));
+        self
+    }
+
+    /// Weighs layouts of `pred` by how many places hold it.
+    pub fn count_weights(mut self, pred: PredId, weights: Vec<f64>) -> Prior {
+        self.preds[pred] = PredPrior::CountWeights(weights);
+        self
+    }
+
+    /// The weight of one layout of `pred` with `k` of `n` places true.
+    fn layout_weight(&self, pred: PredId, k: usize, n: usize) -> f64 {
+        match &self.preds[pred] {
+            PredPrior::Bernoulli(p) => p.powi(k as i32) * (1.0 - p).powi((n - k) as i32),
+            PredPrior::CountWeights(w) if w.is_empty() => 1.0,
+            PredPrior::CountWeights(w) => w.get(k).copied().unwrap_or(0.0),
+        }
+    }
+
+    /// True when the predicate's weight is a product of per-atom weights.
+    fn per_atom(&self, pred: PredId) -> Option<(f64, f64)> {
+        match &self.preds[pred] {
+            PredPrior::Bernoulli(p) => Some((*p, 1.0 - p)),
+            PredPrior::CountWeights(w) if w.is_empty() => Some((1.0, 1.0)),
+            PredPrior::CountWeights(_) => None,
+        }
+    }
+}
+
+/// One way of splitting a count on a counted predicate: the assumptions that make exactly `j`
+/// mentioned atoms true, and the weight the unmentioned rest then contributes.
+struct Split {
+    assumptions: Vec<Lit>,
+    weight: f64,
+}
+
+impl KnowledgeBase {
+    /// The probability that each atom is true, given everything known, under `prior`.
+    pub fn marginals(&mut self, atoms: &[Atom], prior: &Prior) -> Result<Vec<f64>, KbError> {
+        atoms
+            .iter()
+            .map(|&a| self.probability(&[(a, true)], prior))
+            .collect()
+    }
+
+    /// The probability that the ground literals all hold, given everything known, under
+    /// `prior`.
+    pub fn probability(&mut self, conj: &[GroundLit], prior: &Prior) -> Result<f64, KbError> {
+        self.check_consistent()?;
+        if prior.preds.len() != self.rules().predicates.len() {
+            return Err(KbError::Unsupported(
+                "the prior was made for other rules".to_string(),
+            ));
+        }
+        // Fixed atoms decide at once; free per-atom-weighted atoms are independent of all.
+        let mut lits: Vec<Lit> = Vec::new();
+        let mut independent = 1.0;
+        for &(atom, value) in conj {
+            let state = self.state(atom);
+            if let Some(v) = state.fixed {
+                if v != value {
+                    return Ok(0.0);
+                }
+                continue;
+            }
+            if state.lit.is_none() && !self.counted[atom.pred] {
+                let (t, f) = prior.per_atom(self.base_pred(atom.pred)).ok_or_else(|| {
+                    KbError::Unsupported(format!(
+                        "a count prior on '{}' needs a cardinality constraint in the rules",
+                        self.rules().predicates[self.base_pred(atom.pred)].name
+                    ))
+                })?;
+                independent *= if value { t / (t + f) } else { f / (t + f) };
+                continue;
+            }
+            lits.push(self.lit((atom, value)));
+        }
+        // Literals in different components are independent: multiply their probabilities.
+        let mut by_component: HashMap<usize, Vec<Lit>> = HashMap::new();
+        for lit in lits {
+            let c = self.sat.component(lit);
+            by_component.entry(c).or_default().push(lit);
+        }
+        let mut p = independent;
+        for (component, lits) in by_component {
+            p *= self.component_probability(component, &lits, prior)?;
+        }
+        Ok(p)
+    }
+
+    fn component_probability(
+        &mut self,
+        component: usize,
+        lits: &[Lit],
+        prior: &Prior,
+    ) -> Result<f64, KbError> {
+        let clauses = self.component_clauses(component);
+        let vars = self.sat.var_count();
+        let mut weights = vec![(1.0, 1.0); vars];
+        for (pred, slots) in self.atoms.iter().enumerate() {
+            // A counted predicate's weight comes whole from the split on its count.
+            if self.counted[pred] {
+                continue;
+            }
+            if let Some(w) = prior.per_atom(self.base_pred(pred)) {
+                for state in slots {
+                    if let Some(l) = state.lit {
+                        weights[l.index()] = w;
+                    }
+                }
+            }
+        }
+        let mut base: Vec<Lit> = self
+            .selectors
+            .iter()
+            .copied()
+            .filter(|&s| self.sat.component(s) == component)
+            .collect();
+        base.sort_unstable();
+        let splits = self.splits(component, prior)?;
+        let mut counter = ModelCounter {
+            weights,
+            cache: HashMap::new(),
+        };
+        let (mut all, mut with) = (0.0, 0.0);
+        for split in &splits {
+            let mut assumptions = base.clone();
+            assumptions.extend_from_slice(&split.assumptions);
+            all += split.weight * counter.count_under(&clauses, &assumptions);
+            assumptions.extend_from_slice(lits);
+            with += split.weight * counter.count_under(&clauses, &assumptions);
+        }
+        if all <= 0.0 {
+            return Err(KbError::Contradiction(
+                "no layout the prior allows fits the observations".to_string(),
+            ));
+        }
+        Ok(with / all)
+    }
+
+    /// The clauses of one component, grouped once for every question asked at the same time.
+    fn component_clauses(&mut self, component: usize) -> std::sync::Arc<Vec<Vec<Lit>>> {
+        let now = self.sat.now();
+        let stale = self
+            .by_component
+            .as_ref()
+            .is_none_or(|(at, _)| *at != now || self.sat.clauses().len() != self.grouped);
+        if stale {
+            let mut groups: HashMap<usize, Vec<Vec<Lit>>> = HashMap::new();
+            for i in 0..self.sat.clauses().len() {
+                let Some(&first) = self.sat.clauses()[i].first() else {
+                    continue;
+                };
+                let root = self.sat.component(first);
+                groups
+                    .entry(root)
+                    .or_default()
+                    .push(self.sat.clauses()[i].clone());
+            }
+            self.grouped = self.sat.clauses().len();
+            self.by_component = Some((
+                now,
+                groups
+                    .into_iter()
+                    .map(|(k, v)| (k, std::sync::Arc::new(v)))
+                    .collect(),
+            ));
+        }
+        let (_, groups) = self.by_component.as_ref().expect("grouped above");
+        groups.get(&component).cloned().unwrap_or_default()
+    }
+
+    /// The ways to split the count by how many mentioned atoms of each count-weighted
+    /// predicate in `component` are true.
+    fn splits(&mut self, component: usize, prior: &Prior) -> Result<Vec<Split>, KbError> {
+        let mut splits = vec![Split {
+            assumptions: Vec::new(),
+            weight: 1.0,
+        }];
+        let places = self.topology().len();
+        for i in 0..self.counters.len() {
+            let pred = self.counters[i].pred;
+            let base = self.base_pred(pred);
+            let mut lits: Vec<Lit> = self.counters[i]
+                .regs
+                .iter()
+                .filter_map(|b| match b {
+                    Bit::Lit(l) => Some(*l),
+                    _ => None,
+                })
+                .collect();
+            lits.extend(
+                self.mentioned[pred]
+                    .iter()
+                    .filter_map(|&place| self.state(Atom { pred, place }).lit),
+            );
+            if !lits.iter().any(|&l| self.sat.component(l) == component) {
+                continue;
+            }
+            let c = &self.counters[i];
+            let Some(hi) = c.at_most else {
+                return Err(KbError::Unsupported(format!(
+                    "odds on '{}' need an upper bound on its count",
+                    self.rules().predicates[self.base_pred(pred)].name
+                )));
+            };
+            let (lo, rest, mentioned) = (c.at_least, c.places - c.mentioned, c.mentioned);
+            let regs = c.regs.clone();
+            let mut options = Vec::new();
+            for j in 0..=hi.min(mentioned) {
+                let weight: f64 = (0..=rest)
+                    .filter(|r| (lo..=hi).contains(&(j + r)))
+                    .map(|r| binomial(rest, r) * prior.layout_weight(base, j + r, places))
+                    .sum();
+                if weight == 0.0 {
+                    continue;
+                }
+                // Exactly j: "at least j" and not "at least j + 1".
+                let mut assumptions = Vec::new();
+                let mut feasible = true;
+                for (index, want) in [(j.checked_sub(1), true), (Some(j), false)] {
+                    let Some(index) = index else { continue };
+                    match regs.get(index) {
+                        Some(Bit::Lit(l)) => assumptions.push(if want { *l } else { !*l }),
+                        Some(Bit::True) => feasible &= want,
+                        Some(Bit::False) => feasible &= !want,
+                        // Beyond the registers: the upper bound already forbids it.
+                        None => {}
+                    }
+                }
+                if feasible {
+                    options.push(Split {
+                        assumptions,
+                        weight,
+                    });
+                }
+            }
+            splits = splits
+                .iter()
+                .flat_map(|s| {
+                    options.iter().map(move |o| Split {
+                        assumptions: [s.assumptions.clone(), o.assumptions.clone()].concat(),
+                        weight: s.weight * o.weight,
+                    })
+                })
+                .collect();
+        }
+        Ok(splits)
+    }
+}
+
+fn binomial(n: usize, k: usize) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    let k = k.min(n - k);
+    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+}
+
+/// Exact weighted model counting by DPLL with component decomposition and caching.
+struct ModelCounter {
+    /// (weight of the positive literal, weight of the negative literal) by variable.
+    weights: Vec<(f64, f64)>,
+    cache: HashMap<Vec<Vec<Lit>>, f64>,
+}
+
+impl ModelCounter {
+    fn weight(&self, lit: Lit) -> f64 {
+        let (t, f) = self.weights[lit.index()];
+        if lit.is_positive() {
+            t
+        } else {
+            f
+        }
+    }
+
+    /// The weighted count of the assignments to the clauses' variables that satisfy them and
+    /// the assumptions. Variables in no clause are left out (their factor cancels in every
+    /// ratio this module takes, as long as the same clause set is used).
+    fn count_under(&mut self, clauses: &[Vec<Lit>], assumptions: &[Lit]) -> f64 {
+        let mut vars = vars_of(clauses);
+        vars.extend(assumptions.iter().map(|l| l.index()));
+        vars.sort_unstable();
+        vars.dedup();
+        match self.assign(clauses, &vars, assumptions) {
+            None => 0.0,
+            Some((rest, factor)) => factor * self.count(rest),
+        }
+    }
+
+    fn count(&mut self, clauses: Vec<Vec<Lit>>) -> f64 {
+        if clauses.is_empty() {
+            return 1.0;
+        }
+        let mut total = 1.0;
+        for component in components(clauses) {
+            total *= self.count_component(component);
+            if total == 0.0 {
+                break;
+            }
+        }
+        total
+    }
+
+    fn count_component(&mut self, mut clauses: Vec<Vec<Lit>>) -> f64 {
+        for c in &mut clauses {
+            c.sort_unstable();
+        }
+        clauses.sort_unstable();
+        if let Some(&hit) = self.cache.get(&clauses) {
+            return hit;
+        }
+        let vars = vars_of(&clauses);
+        // Branch on the variable in the most clauses.
+        let mut occurrences: HashMap<usize, usize> = HashMap::new();
+        for c in &clauses {
+            for l in c {
+                *occurrences.entry(l.index()).or_default() += 1;
+            }
+        }
+        let branch = *occurrences
+            .iter()
+            .max_by_key(|(v, n)| (**n, std::cmp::Reverse(**v)))
+            .map(|(v, _)| v)
+            .expect("a component has a variable");
+        let var = varisat::Var::from_index(branch);
+        let mut result = 0.0;
+        for lit in [var.positive(), var.negative()] {
+            if self.weight(lit) == 0.0 {
+                continue;
+            }
+            if let Some((rest, factor)) = self.assign(&clauses, &vars, &[lit]) {
+                result += factor * self.count(rest);
+            }
+        }
+        self.cache.insert(clauses, result);
+        result
+    }
+
+    /// Makes `lits` true and propagates units. Returns the clauses left (none satisfied, none
+    /// empty) and the weight of everything decided: each assigned literal's weight, and
+    /// `w(v) + w(¬v)` for each variable of `vars` that no longer occurs and was not assigned.
+    /// `None` on a conflict.
+    fn assign(
+        &self,
+        clauses: &[Vec<Lit>],
+        vars: &[usize],
+        lits: &[Lit],
+    ) -> Option<(Vec<Vec<Lit>>, f64)> {
+        let mut value: HashMap<usize, bool> = HashMap::new();
+        let mut pending: Vec<Lit> = lits.to_vec();
+        let mut current: Vec<Vec<Lit>> = clauses.to_vec();
+        loop {
+            for l in pending.drain(..) {
+                match value.get(&l.index()) {
+                    Some(&v) if v != l.is_positive() => return None,
+                    Some(_) => {}
+                    None => {
+                        value.insert(l.index(), l.is_positive());
+                    }
+                }
+            }
+            let mut next = Vec::with_capacity(current.len());
+            for clause in current {
+                let mut open = Vec::with_capacity(clause.len());
+                let mut satisfied = false;
+                for &l in &clause {
+                    match value.get(&l.index()) {
+                        Some(&v) if v == l.is_positive() => {
+                            satisfied = true;
+                            break;
+                        }
+                        Some(_) => {}
+                        None => open.push(l),
+                    }
+                }
+                if satisfied {
+                    continue;
+                }
+                match open.len() {
+                    0 => return None,
+                    1 => pending.push(open[0]),
+                    _ => next.push(open),
+                }
+            }
+            current = next;
+            if pending.is_empty() {
+                break;
+            }
+        }
+        let mut factor: f64 = value
+            .iter()
+            .map(|(&v, &b)| {
+                let (t, f) = self.weights[v];
+                if b {
+                    t
+                } else {
+                    f
+                }
+            })
+            .product();
+        let left = vars_of(&current);
+        for &v in vars {
+            if !value.contains_key(&v) && left.binary_search(&v).is_err() {
+                let (t, f) = self.weights[v];
+                factor *= t + f;
+            }
+        }
+        Some((current, factor))
+    }
+}
+
+/// The sorted, distinct variable indices of the clauses.
+fn vars_of(clauses: &[Vec<Lit>]) -> Vec<usize> {
+    let mut vars: Vec<usize> = clauses.iter().flatten().map(|l| l.index()).collect();
+    vars.sort_unstable();
+    vars.dedup();
+    vars
+}
+
+/// Splits clauses into groups that share no variable.
+fn components(clauses: Vec<Vec<Lit>>) -> Vec<Vec<Vec<Lit>>> {
+    let vars = vars_of(&clauses);
+    let index: HashMap<usize, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let mut parent: Vec<usize> = (0..vars.len()).collect();
+    fn find(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for c in &clauses {
+        let first = find(&mut parent, index[&c[0].index()]);
+        for l in &c[1..] {
+            let other = find(&mut parent, index[&l.index()]);
+            if other != first {
+                parent[other] = first;
+            }
+        }
+    }
+    let mut groups: HashMap<usize, Vec<Vec<Lit>>> = HashMap::new();
+    for c in clauses {
+        let root = find(&mut parent, index[&c[0].index()]);
+        groups.entry(root).or_default().push(c);
+    }
+    let mut out: Vec<Vec<Vec<Lit>>> = groups.into_values().collect();
+    out.sort_by_key(|g| g[0][0].index());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kb::rules::{parse_rules, GRID_RULES};
+    use crate::kb::Proofs;
+    use crate::topology::{Place, Topology};
+    use std::sync::Arc;
+
+    #[test]
+    fn binomials() {
+        assert_eq!(binomial(5, 2), 10.0);
+        assert_eq!(binomial(4, 0), 1.0);
+        assert_eq!(binomial(3, 4), 0.0);
+    }
+
+    #[test]
+    fn counting_matches_enumeration_on_a_small_formula() {
+        // (a | b) & (not a | c), weights a: .3, b: .6, c: .5
+        let v = |i| varisat::Var::from_index(i).positive();
+        let clauses = vec![vec![v(0), v(1)], vec![!v(0), v(2)]];
+        let mut counter = ModelCounter {
+            weights: vec![(0.3, 0.7), (0.6, 0.4), (0.5, 0.5)],
+            cache: HashMap::new(),
+        };
+        let mut brute = 0.0;
+        for m in 0..8u32 {
+            let (a, b, c) = (m & 1 == 1, m & 2 == 2, m & 4 == 4);
+            if (a || b) && (!a || c) {
+                let w = |x: bool, t: f64| if x { t } else { 1.0 - t };
+                brute += w(a, 0.3) * w(b, 0.6) * w(c, 0.5);
+            }
+        }
+        assert!((counter.count_under(&clauses, &[]) - brute).abs() < 1e-12);
+    }
+
+    #[test]
+    fn nothing_known_gives_the_prior() {
+        let topo = Arc::new(Topology::grid(4, 4).unwrap());
+        let rules = Arc::new(parse_rules(GRID_RULES).unwrap());
+        let mut kb =
+            KnowledgeBase::new(rules.clone(), topo.clone(), topo.cell(0, 0), Proofs::Fast).unwrap();
+        let pit = rules.predicate("pit").unwrap();
+        let wumpus = rules.predicate("wumpus").unwrap();
+        let prior = Prior::uniform(&rules).bernoulli(pit, 0.2);
+        let at = |r, c| Some(topo.cell(r, c).unwrap());
+        let p = kb.marginals(&[kb.atom(pit, at(2, 2))], &prior).unwrap()[0];
+        assert!((p - 0.2).abs() < 1e-12);
+        let w = kb.marginals(&[kb.atom(wumpus, at(3, 3))], &prior).unwrap()[0];
+        assert!((w - 1.0 / 15.0).abs() < 1e-12, "{w}");
+        let start = kb
+            .marginals(&[kb.atom(pit, Some(Place::new(0)))], &prior)
+            .unwrap()[0];
+        assert_eq!(start, 0.0);
+    }
+}

@@ -1,0 +1,72 @@
+//! Property tests over random worlds: the logic agent never dies, and no agent ever dies in a
+//! cell it had called proven safe.
+
+use proptest::prelude::*;
+use std::sync::Arc;
+use wumpus::agent::grid::{CellView, GridAgent, Insight, Strategy};
+use wumpus::grid::{Action, GridGame, GridWorld, Scoring};
+use wumpus::rng::seeded;
+use wumpus::topology::{Link, Topology};
+
+/// Plays one game; returns (died, died in a cell called safe).
+fn play(rows: usize, cols: usize, pit_prob: f64, seed: u64, strategy: Strategy) -> (bool, bool) {
+    let topology = Arc::new(Topology::grid(rows, cols).unwrap());
+    let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
+    let mut game = GridGame::new(world);
+    let mut agent = GridAgent::new(topology.clone(), None, Insight::Decisions)
+        .unwrap()
+        .with_strategy(strategy);
+    let mut percepts = game.start().percepts;
+    let mut last = None;
+    let mut entered_safe = false;
+    for _ in 0..10_000 {
+        if game.outcome().is_some() {
+            break;
+        }
+        agent.observe(last, &percepts).unwrap();
+        let decision = agent.decide();
+        if let Action::Move(d) = decision.action {
+            let target = topology.follow(agent.position(), Link::Step(d));
+            entered_safe =
+                target.is_some_and(|t| matches!(agent.view(t), CellView::Visited | CellView::Safe));
+        }
+        percepts = game.act(decision.action).percepts;
+        last = Some(decision.action);
+    }
+    let died = game.outcome().is_some_and(|o| o.is_death());
+    (died, died && entered_safe)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn the_logic_agent_never_dies(
+        rows in 2usize..7, cols in 2usize..7, pit_prob in 0.0f64..0.45, seed in any::<u64>()
+    ) {
+        let (died, _) = play(rows, cols, pit_prob, seed, Strategy::Logic);
+        prop_assert!(!died);
+    }
+
+    #[test]
+    fn no_agent_dies_where_it_proved_safety(
+        rows in 2usize..7, cols in 2usize..7, pit_prob in 0.0f64..0.45, seed in any::<u64>(),
+        aima in any::<bool>()
+    ) {
+        let scoring = if aima { Scoring::Aima } else { Scoring::Standard };
+        let (_, betrayed) = play(rows, cols, pit_prob, seed, Strategy::Risk { pit_prob, scoring });
+        prop_assert!(!betrayed);
+    }
+}
+
+#[test]
+fn many_logic_games_without_a_death() {
+    let mut games = 0;
+    for seed in 0..20_000u64 {
+        let (rows, cols) = (3 + (seed % 4) as usize, 3 + (seed / 4 % 4) as usize);
+        let (died, _) = play(rows, cols, 0.2, seed, Strategy::Logic);
+        assert!(!died, "{rows}x{cols} seed {seed}");
+        games += 1;
+    }
+    assert_eq!(games, 20_000);
+}
