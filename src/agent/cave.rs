@@ -37,7 +37,8 @@ use crate::cave::classic::{
 };
 use crate::cave::hazards::ARROWS;
 use crate::cave::map::CaveMap;
-use crate::kb::ground::GroundLit;
+use crate::kb::ground::{Atom, GroundLit};
+use crate::kb::odds::Prior;
 use crate::kb::rules::{parse_rules, require, EventId, PredKind, Rules, CAVE_RULES};
 use crate::kb::{KbError, KnowledgeBase, Proofs};
 use crate::planner;
@@ -60,6 +61,23 @@ pub struct CaveAgentConfig {
     pub insight: Insight,
     /// When to shoot and when to walk.
     pub policy: Policy,
+    /// Where the odds come from.
+    pub odds: OddsSource,
+}
+
+/// Where the agent's odds come from. Both are exact counts of the layouts consistent with
+/// what the hunter saw (`tests/cave_bruteforce.rs` checks them against each other and
+/// against brute force to 1e-9); they differ in speed and in what they assume.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OddsSource {
+    /// The factored count of [`layouts::Odds`]: microseconds a decision, exact on every map
+    /// (each possible wumpus move weighed by its chance).
+    #[default]
+    Layouts,
+    /// The knowledge base's weighted model count ([`crate::kb::odds`]) under a uniform prior:
+    /// milliseconds a question, exact when every move of a woken wumpus is equally likely
+    /// (no doubled tunnels, no tunnel to its own room, the map known).
+    KnowledgeBase,
 }
 
 /// The few numbers that weigh shooting against walking.
@@ -98,6 +116,7 @@ impl CaveAgentConfig {
             warning_distance: 1,
             insight: Insight::Decisions,
             policy: Policy::default(),
+            odds: OddsSource::Layouts,
         }
     }
 
@@ -110,6 +129,7 @@ impl CaveAgentConfig {
             warning_distance: map.warning_distance(),
             insight: Insight::Decisions,
             policy: Policy::default(),
+            odds: OddsSource::Layouts,
         }
     }
 
@@ -338,6 +358,11 @@ impl CaveAgent {
         self.kb.as_ref()
     }
 
+    /// The knowledge base, to ask it questions (tests, exports).
+    pub fn knowledge_base(&mut self) -> Option<&mut KnowledgeBase> {
+        self.kb.as_mut()
+    }
+
     /// Why the agent stopped trusting its knowledge, if it did.
     pub fn lost(&self) -> Option<&str> {
         self.lost.as_deref()
@@ -446,10 +471,55 @@ impl CaveAgent {
         e.survived(here);
         e.stench(&smell_near, status.wumpus);
         self.kb_mut().check_consistent()?;
-        let odds = Odds::compute(self.evidence.as_ref().expect("set above"), &self.map)
-            .map_err(|e| KbError::Contradiction(e.to_string()))?;
+        let odds = match self.config.odds {
+            OddsSource::Layouts => {
+                Odds::compute(self.evidence.as_ref().expect("set above"), &self.map)
+                    .map_err(|e| KbError::Contradiction(e.to_string()))?
+            }
+            OddsSource::KnowledgeBase => self.counted_odds()?,
+        };
         self.odds = Some(odds);
         self.prove()
+    }
+
+    /// The odds by the knowledge base's weighted model count (every layout alike).
+    fn counted_odds(&mut self) -> Result<Odds, KbError> {
+        let w = self.words;
+        let n = self.config.rooms;
+        let woken = self.epoch() > 0;
+        let kb = self.kb.as_mut().expect("built");
+        let prior = Prior::uniform(kb.rules());
+        let marginals = |pred: usize, kb: &mut KnowledgeBase| {
+            let atoms: Vec<Atom> = (0..n).map(|r| kb.atom(pred, Some(Place::new(r)))).collect();
+            kb.marginals(&atoms, &prior)
+        };
+        let pit = marginals(w.pit, kb)?;
+        let bats = marginals(w.bats, kb)?;
+        let wumpus = marginals(w.wumpus, kb)?;
+        let both = |pred: usize, kb: &mut KnowledgeBase| -> Result<Vec<f64>, KbError> {
+            (0..n)
+                .map(|r| {
+                    let room = Some(Place::new(r));
+                    let (a, b) = (kb.atom(pred, room), kb.atom(w.wumpus, room));
+                    if woken {
+                        kb.probability(&[(a, true), (b, true)], &prior)
+                    } else {
+                        // As dealt, no room holds two things.
+                        Ok(0.0)
+                    }
+                })
+                .collect()
+        };
+        let pit_and_wumpus = both(w.pit, kb)?;
+        let bats_and_wumpus = both(w.bats, kb)?;
+        Ok(Odds {
+            pit,
+            bats,
+            wumpus,
+            pit_and_wumpus,
+            bats_and_wumpus,
+            deals: 0,
+        })
     }
 
     /// The rooms within smelling distance of `room`.

@@ -176,7 +176,8 @@ pub struct Odds {
     pub pit_and_wumpus: Vec<f64>,
     /// Chance of bats and the wumpus (now) in the same room, by room.
     pub bats_and_wumpus: Vec<f64>,
-    /// The number of consistent deals (pits, bats and the wumpus's first room).
+    /// The number of consistent deals (pits, bats and the wumpus's first room); 0 when the
+    /// odds were not counted deal by deal.
     pub deals: u64,
 }
 
