@@ -1,4 +1,6 @@
 //! Running agents on games: one game step by step, or a batch of seeded worlds with statistics.
+//! The classic cave's reasoning agent runs here too, one traced game at a time
+//! ([`run_cave_game`]); its batches go through [`crate::cave::batch`].
 //!
 //! The runner is the only code that holds both a simulator and an agent, and it hands the agent
 //! turns only. One game is [`run_grid_game`], which reports each decision through a callback so
@@ -355,4 +357,68 @@ fn summarise(batch: &Batch, records: &[GameRecord], seconds: f64, threads: usize
         games_per_second: games as f64 / seconds.max(1e-9),
         threads,
     }
+}
+
+/// One decision of a classic cave game, as `trace` shows it.
+#[derive(Clone, Debug)]
+pub struct CaveStepReport {
+    /// What the hunter knew (with the game's true arrows and moves).
+    pub status: crate::cave::Status,
+    /// What the last action caused, in order (empty at the start).
+    pub events: Vec<crate::cave::Event>,
+    /// What became proven this step.
+    pub learned: Vec<Conclusion>,
+    /// The odds of each hazard in each room.
+    pub odds: Option<crate::agent::cave::layouts::Odds>,
+    /// What the agent believes of each room, by room.
+    pub views: Vec<crate::agent::cave::RoomView>,
+    /// The action and why.
+    pub decision: crate::agent::cave::Decision,
+}
+
+/// How a traced cave game went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CaveGameEnd {
+    /// How it ended (`None`: the agent was stopped after [`crate::cave::batch::MAX_ACTIONS`]).
+    pub ending: Option<crate::cave::Ending>,
+    /// Moves made.
+    pub moves: u32,
+    /// Arrows shot.
+    pub shots: u32,
+}
+
+/// Plays `game` with a fresh reasoning agent set up by `config`, reporting each decision.
+pub fn run_cave_game(
+    mut game: crate::cave::ClassicGame,
+    config: crate::agent::cave::CaveAgentConfig,
+    mut on_step: impl FnMut(&CaveStepReport),
+) -> Result<CaveGameEnd, crate::agent::cave::CaveAgentError> {
+    use crate::agent::cave::CaveAgent;
+    let mut agent = CaveAgent::new(config)?;
+    let rooms = game.map().len();
+    let (mut last, mut result, mut events) = (None, None, Vec::new());
+    let mut actions = 0;
+    while game.ending().is_none() && actions < crate::cave::batch::MAX_ACTIONS {
+        let status = game.status();
+        let learned = agent.perceive(last.as_ref(), result.as_ref(), &status)?;
+        let decision = agent.decide();
+        on_step(&CaveStepReport {
+            status,
+            events: std::mem::take(&mut events),
+            learned,
+            odds: agent.odds().cloned(),
+            views: (0..rooms).map(|r| agent.view(Place::new(r))).collect(),
+            decision: decision.clone(),
+        });
+        let turn = game.act(&decision.action);
+        events = turn.events;
+        last = Some(decision.action);
+        result = Some(turn.result);
+        actions += 1;
+    }
+    Ok(CaveGameEnd {
+        ending: game.ending(),
+        moves: game.moves(),
+        shots: game.shots(),
+    })
 }
