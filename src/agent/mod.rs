@@ -8,10 +8,11 @@
 //! runner in [`crate::run`] hands them turns, nothing else.
 //!
 //! [`cave`] plays the classic cave the same way, adding exact odds for what logic leaves
-//! open.
+//! open; [`maze`] plays the `caves.dat` maze with the same machinery.
 
 pub mod cave;
 pub mod grid;
+pub mod maze;
 
 use crate::topology::Place;
 use serde::Serialize;

@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wumpus::agent::cave::layouts::Odds;
 use wumpus::agent::cave::{percent, CaveAgent, CaveAgentConfig, RoomView};
+use wumpus::agent::grid::Insight;
+use wumpus::agent::maze::MazeAgent;
 use wumpus::cave::classic::Action;
 use wumpus::cave::{
     self, classic::MOVE_LIMIT, command, CaveCommand, CaveMap, ClassicGame, ClassicHazards, Ending,
@@ -1164,9 +1166,217 @@ fn cave_step_json(
     })
 }
 
-/// `trace --rules maze`.
-fn trace_maze(_options: TraceOptions) -> Result<()> {
-    Err(bad_input(anyhow::anyhow!(
-        "the maze has no agent to trace yet"
-    )))
+/// `solve --rules maze`: the maze agent on a batch of seeded games.
+pub fn solve_maze(map: Option<PathBuf>, games: u64, seed: u64, json: bool) -> Result<()> {
+    let (map, map_name) = load_map(map.as_deref(), Rules::Maze)?;
+    MazeAgent::new(map.clone(), Insight::Decisions).map_err(bad_input)?;
+    let s = wumpus::run::solve_maze(&map, games, seed).map_err(bad_input)?;
+    if json {
+        let value = serde_json::json!({
+            "rules": "maze", "map": map_name, "agent": "logic", "summary": s,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).context("writing JSON")?
+        );
+        return Ok(());
+    }
+    let last = wumpus::rng::game_seed(seed, games - 1);
+    let pct = |n: u64| 100.0 * n as f64 / games as f64;
+    println!("the caves.dat maze on {map_name}, agent logic (given the map)");
+    println!("games          {games} (seeds {seed} to {last})");
+    println!("win rate       {:.1}% ({} won)", 100.0 * s.win_rate, s.wins);
+    println!("losses by cause");
+    for (name, n) in [
+        ("pit", s.pit),
+        ("wumpus", s.wumpus),
+        ("out_of_grenades", s.out_of_grenades),
+    ] {
+        println!("  {name:<16} {n:>6}  {:>5.1}%", pct(n));
+    }
+    if s.unfinished > 0 {
+        println!("unfinished     {}", s.unfinished);
+    }
+    println!(
+        "grenades       {:.2} a game ({:.2} a won game)",
+        s.grenades_per_game, s.grenades_per_win
+    );
+    println!("moves          {:.2} a game", s.moves_per_game);
+    println!("speed          {:.0} games a second", s.games_per_second);
+    Ok(())
+}
+
+/// `trace --rules maze`: one game of the maze agent, step by step.
+fn trace_maze(options: TraceOptions) -> Result<()> {
+    let (map, map_name) = load_map(options.map.as_deref(), Rules::Maze)?;
+    let seed = options.seed.unwrap_or_else(fresh_seed);
+    let hazards = match &options.hazards {
+        Some(path) => cave::read_maze_hazards(path, &map).map_err(bad_input)?,
+        None => MazeHazards::deal(&map, &mut seeded(seed)).map_err(bad_input)?,
+    };
+    let game = new_maze(&map, hazards, seed, options.hazards.is_none());
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if options.json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({ "rules": "maze", "map": map_name, "caves": map.len(), "seed": seed })
+        )?;
+    } else {
+        writeln!(
+            out,
+            "Trace of the maze on {map_name} ({} caves), seed {seed}, the agent given the map.",
+            map.len()
+        )?;
+    }
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock().lines();
+    let mut waiting = options.step;
+    let mut number = 0usize;
+    let mut failure: Option<std::io::Error> = None;
+    let names = MazeAgent::new(map.clone(), Insight::Decisions).map_err(bad_input)?;
+    let record = wumpus::run::run_maze_game(game, seed, true, |r| {
+        number += 1;
+        let written = if options.json {
+            writeln!(out, "{}", maze_step_json(&names, number, r))
+        } else {
+            write!(out, "{}", maze_step_text(&names, number, r))
+        };
+        if let Err(e) = written.and_then(|_| out.flush()) {
+            failure.get_or_insert(e);
+        }
+        if waiting {
+            let _ = write!(out, "(Enter for the next step) ");
+            let _ = out.flush();
+            if !matches!(input.next(), Some(Ok(_))) {
+                waiting = false;
+            }
+        }
+    })
+    .map_err(bad_input)?;
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    let outcome = match record.ending {
+        Some(e) => wumpus::agent::maze::ending_text(e),
+        None => "unfinished",
+    };
+    if options.json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({ "outcome": outcome, "moves": record.moves, "grenades": record.grenades })
+        )?;
+    } else {
+        writeln!(
+            out,
+            "\nOutcome: {outcome} after {} moves and {} grenades.",
+            record.moves, record.grenades
+        )?;
+        let last = if record.ending == Some(MazeEnding::Won) {
+            "YOU WIN"
+        } else {
+            "GAME OVER"
+        };
+        writeln!(out, "{last}")?;
+    }
+    Ok(())
+}
+
+fn maze_action_text(a: &wumpus::cave::MazeAction) -> String {
+    match a {
+        wumpus::cave::MazeAction::Move(t) => format!("move {t}"),
+        wumpus::cave::MazeAction::Toss(t) => format!("toss {t}"),
+    }
+}
+
+fn senses(v: &wumpus::cave::MazeView) -> Vec<&'static str> {
+    let mut s = Vec::new();
+    if v.smell {
+        s.push("smell");
+    }
+    if v.hear {
+        s.push("hear");
+    }
+    if v.feel {
+        s.push("feel");
+    }
+    s
+}
+
+fn maze_step_text(agent: &MazeAgent, number: usize, r: &wumpus::run::MazeStepReport) -> String {
+    let mut text = String::new();
+    for e in &r.events {
+        text.push_str(&format!("  ({})\n", e.text()));
+    }
+    let s = senses(&r.view);
+    text.push_str(&format!(
+        "\nStep {number} in {}: {}\n",
+        r.view.name,
+        if s.is_empty() {
+            "nothing sensed".to_string()
+        } else {
+            s.join(", ")
+        }
+    ));
+    if r.whereabouts.len() > 1 {
+        let w: Vec<String> = r
+            .whereabouts
+            .iter()
+            .map(|(c, p)| format!("{} {}", agent.cave_name(*c), percent(*p)))
+            .collect();
+        text.push_str(&format!("  where am I: {}\n", w.join(", ")));
+    }
+    for c in &r.learned {
+        let head = format!("{} {}", agent.cave_name(c.place), c.fact);
+        if c.because.is_empty() {
+            text.push_str(&format!("  proved {head}\n"));
+        } else {
+            text.push_str(&format!("  proved {head}: {}\n", c.because.join("; ")));
+        }
+    }
+    for t in &r.tunnels {
+        text.push_str(&format!(
+            "  tunnel {} to {}: wumpus {}, pit {}, bats {}{}\n",
+            t.tunnel,
+            t.name,
+            percent(t.wumpus),
+            percent(t.pit),
+            percent(t.bats),
+            if t.safe { " (proven safe)" } else { "" }
+        ));
+    }
+    text.push_str(&format!(
+        "  action: {}\n  why: {}\n",
+        maze_action_text(&r.decision.action),
+        r.decision.reason
+    ));
+    text
+}
+
+fn maze_step_json(
+    agent: &MazeAgent,
+    number: usize,
+    r: &wumpus::run::MazeStepReport,
+) -> serde_json::Value {
+    serde_json::json!({
+        "step": number,
+        "cave": r.view.name,
+        "senses": senses(&r.view),
+        "whereabouts": r.whereabouts.iter().map(|(c, p)| serde_json::json!({
+            "cave": agent.cave_name(*c), "chance": p,
+        })).collect::<Vec<_>>(),
+        "learned": r.learned.iter().map(|c| serde_json::json!({
+            "cave": agent.cave_name(c.place), "fact": c.fact, "because": c.because,
+        })).collect::<Vec<_>>(),
+        "tunnels": r.tunnels.iter().map(|t| serde_json::json!({
+            "tunnel": t.tunnel, "cave": t.name, "wumpus": t.wumpus, "pit": t.pit,
+            "bats": t.bats, "devour": t.devour, "proven_safe": t.safe,
+            "proven_wumpus": t.proven_wumpus,
+        })).collect::<Vec<_>>(),
+        "action": maze_action_text(&r.decision.action),
+        "rule": r.decision.reason.rule,
+        "reason": r.decision.reason.text,
+    })
 }

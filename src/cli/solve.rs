@@ -80,7 +80,15 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 },
             });
         }
-        (RulesArg::Maze, _) => return refuse("no maze agent is built in yet; use --rules cave"),
+        (RulesArg::Maze, Some(AgentArg::Random)) => {
+            return refuse("the random agent plays the classic cave: use --rules cave")
+        }
+        (RulesArg::Maze, _) => {
+            if args.variant != VariantArg::Event {
+                return refuse("--variant is for the classic cave (--rules cave)");
+            }
+            return cave::solve_maze(args.map, args.worlds, args.seed, args.json);
+        }
     }
     if args.map.is_some() || args.variant != VariantArg::Event || args.map_known {
         return refuse("--map, --map-known and --variant are for --rules cave");
