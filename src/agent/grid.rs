@@ -422,6 +422,7 @@ impl GridAgent {
             let lits: Vec<GroundLit> = match fact {
                 Fact::Pit => vec![self.question_lit(Question::Pit, place)],
                 Fact::Wumpus => vec![self.question_lit(Question::Wumpus, place)],
+                Fact::Bats => Vec::new(),
                 Fact::Safe => {
                     let mut l = vec![self.question_lit(Question::NoPit, place)];
                     if self.wumpus_alive {

@@ -118,10 +118,10 @@ impl KnowledgeBase {
                 continue;
             }
             if state.lit.is_none() && !self.counted[atom.pred] {
-                let (t, f) = prior.per_atom(atom.pred).ok_or_else(|| {
+                let (t, f) = prior.per_atom(self.base_pred(atom.pred)).ok_or_else(|| {
                     KbError::Unsupported(format!(
                         "a count prior on '{}' needs a cardinality constraint in the rules",
-                        self.rules().predicates[atom.pred].name
+                        self.rules().predicates[self.base_pred(atom.pred)].name
                     ))
                 })?;
                 independent *= if value { t / (t + f) } else { f / (t + f) };
@@ -165,7 +165,7 @@ impl KnowledgeBase {
                 if self.counted[pred] {
                     continue;
                 }
-                if let Some(w) = prior.per_atom(pred) {
+                if let Some(w) = prior.per_atom(self.base_pred(pred)) {
                     for state in slots {
                         if let Some(l) = state.lit {
                             weights[l.index()] = w;
@@ -271,6 +271,7 @@ impl KnowledgeBase {
         let places = self.topology().len();
         for i in 0..self.counters.len() {
             let pred = self.counters[i].pred;
+            let base = self.base_pred(pred);
             let mut lits: Vec<Lit> = self.counters[i]
                 .regs
                 .iter()
@@ -291,7 +292,7 @@ impl KnowledgeBase {
             let Some(hi) = c.at_most else {
                 return Err(KbError::Unsupported(format!(
                     "odds on '{}' need an upper bound on its count",
-                    self.rules().predicates[pred].name
+                    self.rules().predicates[self.base_pred(pred)].name
                 )));
             };
             let (lo, rest, mentioned) = (c.at_least, c.places - c.mentioned, c.mentioned);
@@ -300,7 +301,7 @@ impl KnowledgeBase {
             for j in 0..=hi.min(mentioned) {
                 let weight: f64 = (0..=rest)
                     .filter(|r| (lo..=hi).contains(&(j + r)))
-                    .map(|r| binomial(rest, r) * prior.layout_weight(pred, j + r, places))
+                    .map(|r| binomial(rest, r) * prior.layout_weight(base, j + r, places))
                     .sum();
                 if weight == 0.0 {
                     continue;
