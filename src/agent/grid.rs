@@ -312,7 +312,13 @@ impl GridAgent {
                 }
             }
         }
-        self.frontier.retain(|p| !self.cells[p.index()].visited);
+        // A cell announced safe stays safe: nothing more is asked about it, and the shot and
+        // the gamble look only at cells not proven safe, so it leaves the frontier (on a big
+        // open grid this keeps each turn's work to the cells still in doubt).
+        self.frontier.retain(|p| {
+            let c = &self.cells[p.index()];
+            !c.visited && !c.announced_safe
+        });
         self.update_knowledge()
     }
 

@@ -226,6 +226,12 @@ pub struct KnowledgeBase {
     sat: Sat,
     atoms: Vec<Vec<AtomState>>,
     mentioned: Vec<Vec<Option<Place>>>,
+    /// Per predicate, the mentioned atoms fixed true.
+    fixed_true: Vec<Vec<Option<Place>>>,
+    /// Per predicate, mentioned atoms that may still be unfixed (fixed ones are dropped
+    /// lazily), so that [`KnowledgeBase::true_in_model`] need not scan every mentioned atom:
+    /// on a big grid nearly all of them are fixed false by the observations.
+    unfixed: Vec<Vec<Option<Place>>>,
     counted: Vec<bool>,
     counters: Vec<Counter>,
     observations: Vec<Observation>,
@@ -291,6 +297,8 @@ impl KnowledgeBase {
             proofs,
             sat: Sat::new(),
             mentioned: vec![Vec::new(); rules.predicates.len()],
+            fixed_true: vec![Vec::new(); rules.predicates.len()],
+            unfixed: vec![Vec::new(); rules.predicates.len()],
             atoms,
             counted,
             counters,
@@ -357,18 +365,24 @@ impl KnowledgeBase {
         let state = &mut self.atoms[atom.pred][atom.place.map_or(0, |p| p.index())];
         if state.lit.is_none() && state.fixed.is_none() {
             self.mentioned[atom.pred].push(atom.place);
+            self.unfixed[atom.pred].push(atom.place);
         }
         state
     }
 
     /// The places where `pred` is true in the most recent model, among the atoms mentioned so
-    /// far (unmentioned atoms are unconstrained but for their counters).
-    pub fn true_in_model(&self, pred: PredId) -> Vec<Option<Place>> {
-        self.mentioned[pred]
+    /// far (unmentioned atoms are unconstrained but for their counters), in no particular
+    /// order.
+    ///
+    /// Complexity: the atoms fixed true plus those not fixed, not every mentioned atom.
+    pub fn true_in_model(&mut self, pred: PredId) -> Vec<Option<Place>> {
+        let atoms = &self.atoms[pred];
+        self.unfixed[pred].retain(|&place| atoms[place.map_or(0, |p| p.index())].fixed.is_none());
+        let open = self.unfixed[pred]
             .iter()
             .copied()
-            .filter(|&place| self.model_value(Atom { pred, place }) == Some(true))
-            .collect()
+            .filter(|&place| self.model_value(Atom { pred, place }) == Some(true));
+        self.fixed_true[pred].iter().copied().chain(open).collect()
     }
 
     /// The places of a per-place predicate that no clause mentions yet, if there is exactly
@@ -425,7 +439,11 @@ impl KnowledgeBase {
         let state = self.state_mut(atom);
         state.fixed = Some(value);
         state.fixed_at = now;
-        match state.lit {
+        let lit = state.lit;
+        if value {
+            self.fixed_true[atom.pred].push(atom.place);
+        }
+        match lit {
             Some(l) => self.sat.add_clause(&[if value { l } else { !l }]),
             None => {
                 for i in 0..self.counters.len() {
