@@ -61,27 +61,37 @@ pub fn nearest(
     Some(Route { places, links })
 }
 
+/// Distances (in steps) from one place to the walkable places it can reach, indexed by place
+/// index: `dist[p.index()]` is `None` for a place out of reach. Sparse, so that asking on a
+/// 1024×1024 grid costs what the walkable region holds, not the grid.
+#[derive(Clone, Debug, Default)]
+pub struct Distances(std::collections::HashMap<usize, Option<u32>>);
+
+impl std::ops::Index<usize> for Distances {
+    type Output = Option<u32>;
+    fn index(&self, place: usize) -> &Option<u32> {
+        const OUT_OF_REACH: Option<u32> = None;
+        self.0.get(&place).unwrap_or(&OUT_OF_REACH)
+    }
+}
+
 /// Distances (in steps) from `from` to every walkable place it can reach, `None` elsewhere.
 ///
-/// Complexity: O(V + E) over the walkable part of the graph.
-pub fn distances(
-    topology: &Topology,
-    from: Place,
-    walkable: impl Fn(Place) -> bool,
-) -> Vec<Option<u32>> {
-    let mut dist = vec![None; topology.len()];
-    let graph = NodeFiltered::from_fn(topology.graph(), |p| p == from || walkable(p));
-    let mut bfs = petgraph::visit::Bfs::new(&graph, from);
-    dist[from.index()] = Some(0);
-    while let Some(p) = bfs.next(&graph) {
-        let d = dist[p.index()].expect("reached places have a distance");
+/// Complexity: O(V + E) over the walkable part of the graph reached, breadth first.
+pub fn distances(topology: &Topology, from: Place, walkable: impl Fn(Place) -> bool) -> Distances {
+    let mut dist = std::collections::HashMap::new();
+    let mut queue = std::collections::VecDeque::from([from]);
+    dist.insert(from.index(), Some(0));
+    while let Some(p) = queue.pop_front() {
+        let d = dist[&p.index()].expect("reached places have a distance");
         for q in topology.neighbours(p) {
-            if dist[q.index()].is_none() && (q == from || walkable(q)) {
-                dist[q.index()] = Some(d + 1);
+            if !dist.contains_key(&q.index()) && (q == from || walkable(q)) {
+                dist.insert(q.index(), Some(d + 1));
+                queue.push_back(q);
             }
         }
     }
-    dist
+    Distances(dist)
 }
 
 #[cfg(test)]
