@@ -62,17 +62,48 @@ pub fn nearest(
 }
 
 /// Distances (in steps) from one place to the walkable places it can reach, indexed by place
-/// index: `dist[p.index()]` is `None` for a place out of reach. Sparse, so that asking on a
-/// 1024×1024 grid costs what the walkable region holds, not the grid.
-#[derive(Clone, Debug, Default)]
-pub struct Distances(std::collections::HashMap<usize, Option<u32>>);
+/// index: `dist[p.index()]` is `None` for a place out of reach. [`distances`] keeps them
+/// sparse, so that asking on a 1024×1024 grid costs what the walkable region holds, not the
+/// grid; [`distances_dense`] keeps a vector, faster when most of the grid is walkable.
+#[derive(Clone, Debug)]
+pub enum Distances {
+    /// Only the places reached.
+    Sparse(std::collections::HashMap<usize, Option<u32>>),
+    /// Every place.
+    Dense(Vec<Option<u32>>),
+}
 
 impl std::ops::Index<usize> for Distances {
     type Output = Option<u32>;
     fn index(&self, place: usize) -> &Option<u32> {
         const OUT_OF_REACH: Option<u32> = None;
-        self.0.get(&place).unwrap_or(&OUT_OF_REACH)
+        match self {
+            Distances::Sparse(map) => map.get(&place).unwrap_or(&OUT_OF_REACH),
+            Distances::Dense(v) => v.get(place).unwrap_or(&OUT_OF_REACH),
+        }
     }
+}
+
+/// [`distances`] as a vector over every place: for questions about most of the grid (such as
+/// whether a world is winnable), where a map would cost more than it saves.
+pub fn distances_dense(
+    topology: &Topology,
+    from: Place,
+    walkable: impl Fn(Place) -> bool,
+) -> Distances {
+    let mut dist = vec![None; topology.len()];
+    let mut queue = std::collections::VecDeque::from([from]);
+    dist[from.index()] = Some(0);
+    while let Some(p) = queue.pop_front() {
+        let d = dist[p.index()].expect("reached places have a distance");
+        for q in topology.neighbours(p) {
+            if dist[q.index()].is_none() && (q == from || walkable(q)) {
+                dist[q.index()] = Some(d + 1);
+                queue.push_back(q);
+            }
+        }
+    }
+    Distances::Dense(dist)
 }
 
 /// Distances (in steps) from `from` to every walkable place it can reach, `None` elsewhere.
@@ -91,7 +122,7 @@ pub fn distances(topology: &Topology, from: Place, walkable: impl Fn(Place) -> b
             }
         }
     }
-    Distances(dist)
+    Distances::Sparse(dist)
 }
 
 #[cfg(test)]
@@ -134,5 +165,9 @@ mod tests {
             assert_eq!(d[p.index()], Some(r.len() as u32));
         }
         assert_eq!(d[wall.index()], None);
+        let dense = distances_dense(&t, from, |p| p != wall);
+        for p in t.places() {
+            assert_eq!(dense[p.index()], d[p.index()]);
+        }
     }
 }
