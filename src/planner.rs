@@ -63,27 +63,68 @@ pub fn nearest(
     Some(Route { places, links })
 }
 
-/// Distances (in steps) from `from` to every walkable place it can reach, `None` elsewhere.
-///
-/// Complexity: O(V + E) over the walkable part of the graph.
-pub fn distances(
+/// Distances (in steps) from one place to the walkable places it can reach, indexed by place
+/// index: `dist[p.index()]` is `None` for a place out of reach. [`distances`] keeps them
+/// sparse, so that asking on a 1024×1024 grid costs what the walkable region holds, not the
+/// grid; [`distances_dense`] keeps a vector, faster when most of the grid is walkable.
+#[derive(Clone, Debug)]
+pub enum Distances {
+    /// Only the places reached.
+    Sparse(std::collections::HashMap<usize, Option<u32>>),
+    /// Every place.
+    Dense(Vec<Option<u32>>),
+}
+
+impl std::ops::Index<usize> for Distances {
+    type Output = Option<u32>;
+    fn index(&self, place: usize) -> &Option<u32> {
+        const OUT_OF_REACH: Option<u32> = None;
+        match self {
+            Distances::Sparse(map) => map.get(&place).unwrap_or(&OUT_OF_REACH),
+            Distances::Dense(v) => v.get(place).unwrap_or(&OUT_OF_REACH),
+        }
+    }
+}
+
+/// [`distances`] as a vector over every place: for questions about most of the grid (such as
+/// whether a world is winnable), where a map would cost more than it saves.
+pub fn distances_dense(
     topology: &Topology,
     from: Place,
     walkable: impl Fn(Place) -> bool,
-) -> Vec<Option<u32>> {
+) -> Distances {
     let mut dist = vec![None; topology.len()];
-    let graph = NodeFiltered::from_fn(topology.graph(), |p| p == from || walkable(p));
-    let mut bfs = petgraph::visit::Bfs::new(&graph, from);
+    let mut queue = std::collections::VecDeque::from([from]);
     dist[from.index()] = Some(0);
-    while let Some(p) = bfs.next(&graph) {
+    while let Some(p) = queue.pop_front() {
         let d = dist[p.index()].expect("reached places have a distance");
         for q in topology.neighbours(p) {
             if dist[q.index()].is_none() && (q == from || walkable(q)) {
                 dist[q.index()] = Some(d + 1);
+                queue.push_back(q);
             }
         }
     }
-    dist
+    Distances::Dense(dist)
+}
+
+/// Distances (in steps) from `from` to every walkable place it can reach, `None` elsewhere.
+///
+/// Complexity: O(V + E) over the walkable part of the graph reached, breadth first.
+pub fn distances(topology: &Topology, from: Place, walkable: impl Fn(Place) -> bool) -> Distances {
+    let mut dist = std::collections::HashMap::new();
+    let mut queue = std::collections::VecDeque::from([from]);
+    dist.insert(from.index(), Some(0));
+    while let Some(p) = queue.pop_front() {
+        let d = dist[&p.index()].expect("reached places have a distance");
+        for q in topology.neighbours(p) {
+            if !dist.contains_key(&q.index()) && (q == from || walkable(q)) {
+                dist.insert(q.index(), Some(d + 1));
+                queue.push_back(q);
+            }
+        }
+    }
+    Distances::Sparse(dist)
 }
 
 /// Every path a crooked arrow can be aimed along from `from` on `topology`: 1 to `max_rooms`
@@ -180,5 +221,9 @@ mod tests {
             assert_eq!(d[p.index()], Some(r.len() as u32));
         }
         assert_eq!(d[wall.index()], None);
+        let dense = distances_dense(&t, from, |p| p != wall);
+        for p in t.places() {
+            assert_eq!(dense[p.index()], d[p.index()]);
+        }
     }
 }

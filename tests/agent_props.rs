@@ -25,6 +25,17 @@ fn play(rows: usize, cols: usize, pit_prob: f64, seed: u64, strategy: Strategy) 
         }
         agent.observe(last, &percepts).unwrap();
         let decision = agent.decide();
+        // The agent keeps its proven cells as it goes; they must be what a scan finds.
+        let scanned: Vec<_> = topology
+            .places()
+            .filter(|&p| matches!(agent.view(p), CellView::Visited | CellView::Safe))
+            .collect();
+        assert_eq!(agent.proven_safe(), scanned);
+        let pits: Vec<_> = topology
+            .places()
+            .filter(|&p| agent.view(p) == CellView::Pit)
+            .collect();
+        assert_eq!(agent.proven_pits(), pits);
         if let Action::Move(d) = decision.action {
             let target = topology.follow(agent.position(), Link::Step(d));
             entered_safe =

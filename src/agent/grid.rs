@@ -179,6 +179,12 @@ pub struct GridAgent {
     cells: Vec<CellKnowledge>,
     frontier: Vec<Place>,
     in_frontier: Vec<bool>,
+    /// Cells proven safe (visited or announced), in cell order: proven safety never ends, and
+    /// every safe cell is visited or announced in the turn it became safe, so this is what a
+    /// scan of every cell would find, at the cost of the cells found.
+    safe_cells: std::collections::BTreeSet<Place>,
+    /// Cells proven to hold a pit, in cell order.
+    pit_cells: std::collections::BTreeSet<Place>,
     wumpus_at: Option<Place>,
     plan: VecDeque<Action>,
     plan_goal: Option<(Rule, Place, String)>,
@@ -229,6 +235,8 @@ impl GridAgent {
             cells: vec![CellKnowledge::default(); n],
             frontier: Vec::new(),
             in_frontier: vec![false; n],
+            safe_cells: std::collections::BTreeSet::from([Place::new(0)]),
+            pit_cells: std::collections::BTreeSet::new(),
             wumpus_at: None,
             plan: VecDeque::new(),
             plan_goal: None,
@@ -300,6 +308,7 @@ impl GridAgent {
         let here = self.position;
         if !self.cells[here.index()].visited {
             self.cells[here.index()].visited = true;
+            self.safe_cells.insert(here);
             self.in_frontier[here.index()] = false;
             let w = self.words;
             self.kb.tell(w.visited, Some(here), true)?;
@@ -315,7 +324,13 @@ impl GridAgent {
                 }
             }
         }
-        self.frontier.retain(|p| !self.cells[p.index()].visited);
+        // A cell announced safe stays safe: nothing more is asked about it, and the shot and
+        // the gamble look only at cells not proven safe, so it leaves the frontier (on a big
+        // open grid this keeps each turn's work to the cells still in doubt).
+        self.frontier.retain(|p| {
+            let c = &self.cells[p.index()];
+            !c.visited && !c.announced_safe
+        });
         self.update_knowledge()
     }
 
@@ -348,6 +363,9 @@ impl GridAgent {
         let cell = &mut self.cells[place.index()];
         if proven {
             cell.proven[i] = true;
+            if q == Question::Pit {
+                self.pit_cells.insert(place);
+            }
         } else {
             cell.asked_at[i] = self.kb.now();
         }
@@ -377,6 +395,7 @@ impl GridAgent {
             }
             if self.is_safe(cell) && !self.cells[cell.index()].announced_safe {
                 self.cells[cell.index()].announced_safe = true;
+                self.safe_cells.insert(cell);
                 learned.push(self.conclude(cell, Fact::Safe)?);
             }
         }
@@ -553,18 +572,12 @@ impl GridAgent {
 
     /// Every cell proven safe so far (visited ones included), in cell order.
     pub fn proven_safe(&self) -> Vec<Place> {
-        self.topology
-            .places()
-            .filter(|&p| self.is_safe(p))
-            .collect()
+        self.safe_cells.iter().copied().collect()
     }
 
     /// Every cell proven to hold a pit (with explanations on; else those found incidentally).
     pub fn proven_pits(&self) -> Vec<Place> {
-        self.topology
-            .places()
-            .filter(|&p| self.cells[p.index()].proven[Question::Pit as usize])
-            .collect()
+        self.pit_cells.iter().copied().collect()
     }
 
     /// The cell proven to hold the live wumpus, if any.
@@ -739,10 +752,7 @@ impl GridAgent {
             return None;
         }
         let dist = planner::distances(&self.topology, self.position, |p| self.is_safe(p));
-        let mut is_target = vec![false; self.topology.len()];
-        for t in &targets {
-            is_target[t.index()] = true;
-        }
+        let is_target: std::collections::HashSet<Place> = targets.iter().copied().collect();
         // Candidate firing cells: walkable cells in line with a target.
         let mut best: Option<(usize, u32, Place, Direction)> = None;
         for &t in &targets {
@@ -756,7 +766,7 @@ impl GridAgent {
                         .topology
                         .ray(from, dir)
                         .into_iter()
-                        .filter(|c| is_target[c.index()])
+                        .filter(|c| is_target.contains(c))
                         .count();
                     let better = match best {
                         None => true,
@@ -984,12 +994,12 @@ impl GridAgent {
     /// exploration would reach: each counted with its prior chance of being pit-free,
     /// discounted by [`REACH_DISCOUNT`] per step beyond the neighbours.
     fn reachable_beyond(&self, c: Place, pit_prob: f64) -> f64 {
-        let mut depth = vec![u32::MAX; self.topology.len()];
+        // Sparse: the radius holds a few hundred cells whatever the grid's size.
+        let mut depth = std::collections::HashMap::from([(c.index(), 0u32)]);
         let mut queue = VecDeque::from([c]);
-        depth[c.index()] = 0;
         let mut total = 0.0;
         while let Some(p) = queue.pop_front() {
-            let d = depth[p.index()];
+            let d = depth[&p.index()];
             if d >= 2 && !self.cells[p.index()].visited && !self.is_safe(p) {
                 total += (1.0 - pit_prob) * REACH_DISCOUNT.powi(d as i32 - 1);
             }
@@ -997,8 +1007,8 @@ impl GridAgent {
                 continue;
             }
             for n in self.topology.neighbours(p) {
-                if depth[n.index()] == u32::MAX {
-                    depth[n.index()] = d + 1;
+                if let std::collections::hash_map::Entry::Vacant(e) = depth.entry(n.index()) {
+                    e.insert(d + 1);
                     queue.push_back(n);
                 }
             }

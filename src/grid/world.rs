@@ -142,7 +142,7 @@ impl GridWorld {
     /// reachable cell in line with it (the arrow flies over pits, so any reachable cell in
     /// the wumpus's row or column will do).
     pub fn winnable(&self) -> bool {
-        use crate::planner::distances;
+        use crate::planner::distances_dense as distances;
         let topology = &*self.topology;
         if self.has_pit(self.gold) {
             return false;

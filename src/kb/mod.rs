@@ -272,6 +272,12 @@ pub struct KnowledgeBase {
     sat: Sat,
     atoms: Vec<Vec<AtomState>>,
     mentioned: Vec<Vec<Option<Place>>>,
+    /// Per predicate, the mentioned atoms fixed true.
+    fixed_true: Vec<Vec<Option<Place>>>,
+    /// Per predicate, mentioned atoms that may still be unfixed (fixed ones are dropped
+    /// lazily), so that [`KnowledgeBase::true_in_model`] need not scan every mentioned atom:
+    /// on a big grid nearly all of them are fixed false by the observations.
+    unfixed: Vec<Vec<Option<Place>>>,
     counted: Vec<bool>,
     counters: Vec<Counter>,
     observations: Vec<Observation>,
@@ -335,6 +341,8 @@ impl KnowledgeBase {
             proofs,
             sat: Sat::new(),
             mentioned: vec![Vec::new(); rules.predicates.len()],
+            fixed_true: vec![Vec::new(); rules.predicates.len()],
+            unfixed: vec![Vec::new(); rules.predicates.len()],
             atoms,
             counted,
             counters,
@@ -427,6 +435,8 @@ impl KnowledgeBase {
             };
             self.atoms.push(vec![AtomState::default(); slots]);
             self.mentioned.push(Vec::new());
+            self.fixed_true.push(Vec::new());
+            self.unfixed.push(Vec::new());
             self.counted.push(self.counted[pred]);
             self.epoch_of.push((pred, self.epochs[pred].len() as u32));
             self.epochs[pred].push(id);
@@ -525,19 +535,25 @@ impl KnowledgeBase {
         let state = &mut self.atoms[atom.pred][atom.place.map_or(0, |p| p.index())];
         if state.lit.is_none() && state.fixed.is_none() {
             self.mentioned[atom.pred].push(atom.place);
+            self.unfixed[atom.pred].push(atom.place);
         }
         state
     }
 
     /// The places where `pred` is true in the most recent model, among the atoms mentioned so
-    /// far (unmentioned atoms are unconstrained but for their counters).
-    pub fn true_in_model(&self, pred: PredId) -> Vec<Option<Place>> {
+    /// far (unmentioned atoms are unconstrained but for their counters), in no particular
+    /// order.
+    ///
+    /// Complexity: the atoms fixed true plus those not fixed, not every mentioned atom.
+    pub fn true_in_model(&mut self, pred: PredId) -> Vec<Option<Place>> {
         let pred = self.current[pred];
-        self.mentioned[pred]
+        let atoms = &self.atoms[pred];
+        self.unfixed[pred].retain(|&place| atoms[place.map_or(0, |p| p.index())].fixed.is_none());
+        let open = self.unfixed[pred]
             .iter()
             .copied()
-            .filter(|&place| self.model_value(Atom { pred, place }) == Some(true))
-            .collect()
+            .filter(|&place| self.model_value(Atom { pred, place }) == Some(true));
+        self.fixed_true[pred].iter().copied().chain(open).collect()
     }
 
     /// The places of a per-place predicate that no clause mentions yet, if there is exactly
@@ -595,7 +611,11 @@ impl KnowledgeBase {
         let state = self.state_mut(atom);
         state.fixed = Some(value);
         state.fixed_at = now;
-        match state.lit {
+        let lit = state.lit;
+        if value {
+            self.fixed_true[atom.pred].push(atom.place);
+        }
+        match lit {
             Some(l) => self.sat.add_clause(&[if value { l } else { !l }]),
             None => {
                 for i in 0..self.counters.len() {

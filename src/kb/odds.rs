@@ -299,8 +299,9 @@ impl KnowledgeBase {
             let regs = c.regs.clone();
             let mut options = Vec::new();
             for j in 0..=hi.min(mentioned) {
-                let weight: f64 = (0..=rest)
-                    .filter(|r| (lo..=hi).contains(&(j + r)))
+                // The rest holds r more, for j + r within the bounds (j <= hi here): only
+                // those r, not all rest + 1 of them (a million on a 1024x1024 grid).
+                let weight: f64 = (lo.saturating_sub(j)..=(hi - j).min(rest))
                     .map(|r| binomial(rest, r) * prior.layout_weight(base, j + r, places))
                     .sum();
                 if weight == 0.0 {
