@@ -219,5 +219,6 @@ fn hint_in_play_says_what_the_agent_would_do() {
     // After the snatch the hint agent knows room 11 holds bats.
     assert!(out.contains("proven pits: 18; bats: 11"), "{out}");
     let run = wumpus(&["play", "--rules", "maze", "--seed", "3"], "hint\n");
-    assert!(run.stdout.contains("No hint"), "{}", run.stdout);
+    assert!(run.stdout.contains("Hint: "), "{}", run.stdout);
+    assert!(run.stdout.contains("  tunnel 1 to "), "{}", run.stdout);
 }
