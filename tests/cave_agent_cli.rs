@@ -219,5 +219,46 @@ fn hint_in_play_says_what_the_agent_would_do() {
     // After the snatch the hint agent knows room 11 holds bats.
     assert!(out.contains("proven pits: 18; bats: 11"), "{out}");
     let run = wumpus(&["play", "--rules", "maze", "--seed", "3"], "hint\n");
-    assert!(run.stdout.contains("No hint"), "{}", run.stdout);
+    assert!(run.stdout.contains("Hint: "), "{}", run.stdout);
+    assert!(run.stdout.contains("  tunnel 1 to "), "{}", run.stdout);
+}
+
+#[test]
+fn solve_and_trace_the_maze() {
+    let run = wumpus(
+        &[
+            "solve", "--rules", "maze", "--worlds", "30", "--seed", "5", "--json",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["rules"], "maze");
+    let map = Arc::new(cave::parse_map(cave::STANDARD_CAVES_DAT).unwrap());
+    let want = wumpus::run::solve_maze(&map, 30, 5).unwrap();
+    assert_eq!(json["summary"]["wins"], want.wins);
+    assert_eq!(
+        json["summary"]["wins"].as_u64().unwrap()
+            + json["summary"]["pit"].as_u64().unwrap()
+            + json["summary"]["wumpus"].as_u64().unwrap()
+            + json["summary"]["out_of_grenades"].as_u64().unwrap()
+            + json["summary"]["unfinished"].as_u64().unwrap(),
+        30
+    );
+    let run = wumpus(&["trace", "--rules", "maze", "--seed", "3"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run
+        .stdout
+        .contains("\nStep 1 in The Lost Caverns of the Wyrm"));
+    assert!(run.stdout.contains("  where am I: "), "{}", run.stdout);
+    assert!(run.stdout.contains("  tunnel 1 to "));
+    let last = run.stdout.lines().last().unwrap();
+    assert!(last == "YOU WIN" || last == "GAME OVER", "{last}");
+    let run = wumpus(&["trace", "--rules", "maze", "--seed", "3", "--json"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for line in run.stdout.lines() {
+        let _: serde_json::Value = serde_json::from_str(line).unwrap();
+    }
+    let run = wumpus(&["solve", "--rules", "maze", "--agent", "random"], "");
+    assert_eq!(run.code, 2);
 }

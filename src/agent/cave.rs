@@ -785,9 +785,22 @@ impl CaveAgent {
                 return self.shoot(s, Rule::ShootWumpus, text);
             }
         }
-        // 3. Shooting from here is worth enough.
+        // 3. Shooting from here, or from a proven-safe room a step or two away, is worth
+        // enough (a step back can put a room between the hunter and a wumpus it may wake).
         let full = f64::from(MOVE_LIMIT - self.moves);
         let value = shot.as_ref().map_or(0.0, |s| s.value);
+        if let Some((route, there)) = self.better_shooting_room(&known, here, &odds, value) {
+            if there.value >= self.config.policy.shoot_share * full {
+                let text = format!(
+                    "walk to room {} to shoot {} from there: worth {:.0} points against {:.0} from here",
+                    self.label(route.goal()),
+                    self.rooms_text(&there.path),
+                    there.value,
+                    value
+                );
+                return self.walk(&route, Rule::BestShot, text, None);
+            }
+        }
         if let Some(s) = &shot {
             if value >= self.config.policy.shoot_share * full {
                 let text = format!(
@@ -851,6 +864,40 @@ impl CaveAgent {
             }
             (None, None) => self.blind(here),
         }
+    }
+
+    /// A proven-safe room at most [`SHOOTING_WALK`] steps away from which shooting is worth
+    /// more than from here, the walk counted: the route there and the shot from there.
+    fn better_shooting_room(
+        &self,
+        known: &Topology,
+        here: Place,
+        odds: &Odds,
+        value_here: f64,
+    ) -> Option<(planner::Route, Shot)> {
+        if self.arrows == 0 {
+            return None;
+        }
+        let dist = planner::distances(known, here, |p| self.is_safe(p));
+        let mut best: Option<(f64, Place, Shot)> = None;
+        for (i, d) in dist.iter().enumerate() {
+            let room = Place::new(i);
+            let Some(d) = *d else { continue };
+            if d == 0 || d as usize > SHOOTING_WALK || !self.is_safe(room) {
+                continue;
+            }
+            let full = f64::from(MOVE_LIMIT.saturating_sub(self.moves + d + 1));
+            let near = self.smell_near(room);
+            let Some(s) = best_shot(known, room, odds, &self.map, &near, self.arrows, full) else {
+                continue;
+            };
+            if s.value > value_here + 0.5 && best.as_ref().is_none_or(|(v, ..)| s.value > *v) {
+                best = Some((s.value, room, s));
+            }
+        }
+        let (_, room, shot) = best?;
+        let route = planner::nearest(known, here, |p| self.is_safe(p), |p| p == room)?;
+        Some((route, shot))
     }
 
     /// The least-risk way into a room not yet known safe: a walk over proven-safe rooms to one
@@ -992,6 +1039,13 @@ impl CaveAgent {
     }
 }
 
+/// How many of the paths with the best kill chance the first arrow is chosen among, by the
+/// value of shooting it and then the best each time.
+const FIRST_ARROW_CHOICES: usize = 1;
+
+/// How far the agent walks over proven-safe rooms to shoot from a better room.
+const SHOOTING_WALK: usize = 2;
+
 /// How likely an arrow is to kill, and how it could go wrong.
 #[derive(Clone, Debug)]
 struct Shot {
@@ -1033,7 +1087,7 @@ fn best_shot(
         here,
         full,
     };
-    let (value, index) = look.value(&odds.wumpus, arrows);
+    let (value, index) = look.value_among(&odds.wumpus, arrows, FIRST_ARROW_CHOICES);
     let path = paths[index].clone();
     Some(Shot {
         chance: odds.kill_chance(&path),
@@ -1056,14 +1110,32 @@ impl Lookahead<'_> {
     /// The expected score of shooting with `arrows` arrows when the wumpus is in each room
     /// with the chances `belief` (summing to 1), and the best path to shoot first.
     fn value(&self, belief: &[f64], arrows: u8) -> (f64, usize) {
-        let mut best = (0usize, -1.0);
-        for (i, path) in self.paths.iter().enumerate() {
-            let p: f64 = path.iter().map(|r| belief[r.index()]).sum();
-            if p > best.1 + 1e-12 {
-                best = (i, p);
+        self.value_among(belief, arrows, 1)
+    }
+
+    /// The best value over the `width` paths with the best chance of a kill now (later
+    /// arrows take the single best path), and the path that gives it.
+    fn value_among(&self, belief: &[f64], arrows: u8, width: usize) -> (f64, usize) {
+        let mut ranked: Vec<(usize, f64)> = self
+            .paths
+            .iter()
+            .enumerate()
+            .map(|(i, path)| (i, path.iter().map(|r| belief[r.index()]).sum::<f64>()))
+            .collect();
+        // Best chance first; among equal chances the earlier (shorter) path.
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut best = (-1.0, 0usize);
+        for &(index, chance) in ranked.iter().take(width.max(1)) {
+            let v = self.value_of(belief, arrows, index, chance);
+            if v > best.0 + 1e-9 {
+                best = (v, index);
             }
         }
-        let (index, chance) = best;
+        best
+    }
+
+    /// The value of shooting path `index` (kill chance `chance`) first, then the best each time.
+    fn value_of(&self, belief: &[f64], arrows: u8, index: usize, chance: f64) -> f64 {
         let mut value = chance * self.full;
         if arrows > 1 && chance < 1.0 - 1e-12 {
             let path = &self.paths[index];
@@ -1091,7 +1163,7 @@ impl Lookahead<'_> {
                 }
             }
         }
-        (value, index)
+        value
     }
 }
 

@@ -229,6 +229,17 @@ impl MazeAgent {
         v
     }
 
+    /// Each hypothesis about the player's cave: the cave, its weight (the weights sum to 1),
+    /// its odds and its knowledge base (for tests and exports).
+    pub fn tracks_mut(&mut self) -> Vec<(Place, f64, Option<&MazeOdds>, &mut KnowledgeBase)> {
+        let weights = self.weights();
+        self.tracks
+            .iter_mut()
+            .zip(weights)
+            .map(|(t, w)| (t.pos, w, t.odds.as_ref(), &mut t.kb))
+            .collect()
+    }
+
     /// Why the agent stopped trusting its knowledge, if it did.
     pub fn lost(&self) -> Option<&str> {
         self.lost.as_deref()
@@ -863,8 +874,14 @@ impl MazeAgent {
                 .iter()
                 .any(|t| !t.been[self.map.outs(t.pos)[k - 1].index()]);
             (all_safe && new_somewhere).then(|| {
-                let c = self.map.outs(self.tracks[0].pos)[k - 1];
-                (k, self.cave_name(c), 1)
+                let mut names: Vec<String> = Vec::new();
+                for t in &self.tracks {
+                    let name = self.cave_name(self.map.outs(t.pos)[k - 1]);
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+                (k, names.join(" or "), 1)
             })
         })
     }

@@ -280,7 +280,9 @@ pub fn play(options: PlayOptions) -> Result<()> {
                 game: new_maze(&map, hazards, seed, options.hazards.is_none()),
                 seed,
                 out: &mut out,
+                hints: None,
             };
+            session.start_hints();
             let from = match &options.hazards {
                 Some(path) => format!("hazards from {}, ", path.display()),
                 None => String::new(),
@@ -564,6 +566,8 @@ struct MazeSession<'a, W: Write> {
     game: MazeGame,
     seed: u64,
     out: &'a mut W,
+    /// The hint agent, shown what the player is shown; `Err` once it cannot reason.
+    hints: Option<std::result::Result<MazeAgent, String>>,
 }
 
 impl<W: Write> MazeSession<'_, W> {
@@ -601,6 +605,12 @@ impl<W: Write> MazeSession<'_, W> {
         };
         if let Some(action) = command::maze_action(&command) {
             let turn = self.game.act(action);
+            let view = self.game.view();
+            if let Some(Ok(agent)) = &mut self.hints {
+                if let Err(e) = agent.perceive(Some(action), Some(turn.result), &view) {
+                    self.hints = Some(Err(e.to_string()));
+                }
+            }
             for event in &turn.events {
                 self.say(event.text())?;
             }
@@ -622,7 +632,7 @@ impl<W: Write> MazeSession<'_, W> {
         }
         match command {
             CaveCommand::Help => self.say(command::MAZE_HELP)?,
-            CaveCommand::Hint => self.say("No hint: the maze has no hint agent yet.")?,
+            CaveCommand::Hint => self.hint()?,
             CaveCommand::Quit => {
                 self.say(&format!(
                     "You leave the game unfinished after {} moves.",
@@ -633,6 +643,7 @@ impl<W: Write> MazeSession<'_, W> {
             CaveCommand::Load(file) => match cave::read_maze_hazards(Path::new(&file), &map) {
                 Ok(h) => {
                     self.game = new_maze(&map, h, self.seed, false);
+                    self.start_hints();
                     self.say(&format!("Loaded {file}: a new game begins."))?;
                     self.show()?;
                 }
@@ -650,6 +661,53 @@ impl<W: Write> MazeSession<'_, W> {
             | CaveCommand::Toss(_) => unreachable!("game actions are handled above"),
         }
         Ok(Next::Go)
+    }
+
+    /// A fresh hint agent for the game as it stands.
+    fn start_hints(&mut self) {
+        let view = self.game.view();
+        self.hints = Some(
+            MazeAgent::new(self.game.map().clone(), Insight::Explained)
+                .map_err(|e| e.to_string())
+                .and_then(|mut agent| {
+                    agent
+                        .perceive(None, None, &view)
+                        .map(|_| agent)
+                        .map_err(|e| e.to_string())
+                }),
+        );
+    }
+
+    fn hint(&mut self) -> Result<()> {
+        let text = match &mut self.hints {
+            Some(Ok(agent)) => {
+                let d = agent.decide();
+                let mut text = format!("Hint: {} -- {}.", maze_action_text(&d.action), d.reason);
+                let whereabouts = agent.whereabouts();
+                if whereabouts.len() > 1 {
+                    let w: Vec<String> = whereabouts
+                        .iter()
+                        .map(|(c, p)| format!("{} {}", agent.cave_name(*c), percent(*p)))
+                        .collect();
+                    text.push_str(&format!("\n  you may be in: {}", w.join(", ")));
+                }
+                for t in agent.tunnels() {
+                    text.push_str(&format!(
+                        "\n  tunnel {} to {}: wumpus {}, pit {}, bats {}{}",
+                        t.tunnel,
+                        t.name,
+                        percent(t.wumpus),
+                        percent(t.pit),
+                        percent(t.bats),
+                        if t.safe { " (proven safe)" } else { "" }
+                    ));
+                }
+                text
+            }
+            Some(Err(why)) => format!("No hint: {why}."),
+            None => "No hint: the game has not begun.".to_string(),
+        };
+        self.say(&text)
     }
 
     /// Seed 000's screen: the cave, its tunnels by name or "unknown", then the senses.

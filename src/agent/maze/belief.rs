@@ -9,11 +9,12 @@
 //! drop multiplies each set's weight by the chance of landing where the player did (one of
 //! the empty caves, alike).
 //!
-//! **Decision:** after a blast startles wumpi, the belief keeps the two parts apart: the exact
-//! marginal weights of the wumpus sets and of the pairs at the time of the blast, treated as
-//! independent from then on (a startled wumpus cannot run into the pit or the bats' cave, which
-//! ties them; the exact joint would need every (set, pit, bats) triple). The odds stay sound
-//! (nothing possible gets chance 0) and exact while no grenade has been tossed.
+//! **Decision:** when a blast startles wumpi, each runs to a cave free of the pit and the bats,
+//! which ties where it goes to where they are; the exact joint would need every (set, pit,
+//! bats) triple. The belief instead takes each target cave to be free with its current
+//! chance, and goes on weighing the moved sets with the pairs by the same rule as before (no
+//! two things in one cave). The odds stay sound (nothing possible gets chance 0) and are exact
+//! while no grenade has been tossed.
 
 use crate::cave::hazards::GRENADES_PER_WUMPUS;
 use crate::cave::map::CaveMap;
@@ -30,10 +31,9 @@ pub struct MazeBelief {
     n: usize,
     /// Possible sets of live wumpus caves, with weights.
     sets: Vec<(u64, f64)>,
-    /// Weight of each (pit, bats) pair, `pb[p * n + b]`.
+    /// Weight of each (pit, bats) pair, `pb[p * n + b]`. A layout weighs its set's weight
+    /// times its pair's when they share no cave.
     pb: Vec<f64>,
-    /// Whether sets and pairs are still counted jointly (no blast yet).
-    coupled: bool,
     /// Wumpi killed so far.
     kills: u32,
     /// Grenades tossed so far.
@@ -124,7 +124,6 @@ impl MazeBelief {
             n,
             sets,
             pb,
-            coupled: true,
             kills: 0,
             tosses: 0,
         }
@@ -205,13 +204,9 @@ impl MazeBelief {
         self.stood(cave);
     }
 
-    /// The exact marginals of sets and pairs, when they are still coupled; afterwards the
-    /// stored weights themselves.
+    /// The weight of each set and of each pair over the layouts they take part in.
     fn marginal_parts(&self) -> (Vec<f64>, Vec<f64>) {
         let n = self.n;
-        if !self.coupled {
-            return (self.sets.iter().map(|&(_, w)| w).collect(), self.pb.clone());
-        }
         let row: Vec<f64> = (0..n)
             .map(|p| (0..n).map(|b| self.pb[p * n + b]).sum())
             .collect();
@@ -305,8 +300,7 @@ impl MazeBelief {
         for x in pit.iter_mut().chain(bats.iter_mut()) {
             *x /= zp;
         }
-        // When coupled, both parts hold the joint total; apart, their product.
-        let weight = if self.coupled { zs } else { zs * zp };
+        let weight = zs;
         Ok(MazeOdds {
             wumpus,
             pit,
@@ -321,36 +315,13 @@ impl MazeBelief {
     /// into the player's cave.
     pub fn devour_chance(&self, map: &CaveMap, blast: Place, player: Place) -> f64 {
         let mut clone = self.clone();
-        let before: f64 = clone.total_after_decoupling();
+        let (set_w, _) = self.marginal_parts();
+        let before: f64 = set_w.iter().sum();
         let devoured = clone.startle(map, blast, player);
         if before <= 0.0 {
             0.0
         } else {
             devoured / before
-        }
-    }
-
-    /// Decouples (if still coupled) and returns the total set weight.
-    fn total_after_decoupling(&mut self) -> f64 {
-        self.decouple();
-        self.sets.iter().map(|&(_, w)| w).sum()
-    }
-
-    /// Keeps the two parts apart from now on: the sets carry the total weight, the pairs a
-    /// distribution (so a hypothesis's weight stays comparable with another's).
-    fn decouple(&mut self) {
-        if self.coupled {
-            let (sets, pairs) = self.marginal_parts();
-            for ((_, w), nw) in self.sets.iter_mut().zip(sets) {
-                *w = nw;
-            }
-            let total: f64 = pairs.iter().sum();
-            self.pb = pairs
-                .iter()
-                .map(|&w| if total > 0.0 { w / total } else { 0.0 })
-                .collect();
-            self.coupled = false;
-            self.sets.retain(|&(_, w)| w > 0.0);
         }
     }
 
@@ -376,15 +347,16 @@ impl MazeBelief {
     /// when none is free). Drops the ways a wumpus runs into `player`'s cave and returns their
     /// weight.
     fn startle(&mut self, map: &CaveMap, blast: Place, player: Place) -> f64 {
-        self.decouple();
         let n = self.n;
         let b = blast.index();
-        // A cave is free of the pit and the bats with this chance (independent, by decision).
-        let zp: f64 = self.pb.iter().sum();
+        // The layouts' weight of each set, for the devouring's chance, and of each pair: a
+        // cave is free of the pit and the bats with its current chance (by decision).
+        let (set_w, pair_w) = self.marginal_parts();
+        let zp: f64 = pair_w.iter().sum();
         let free: Vec<f64> = (0..n)
             .map(|c| {
-                let pit: f64 = (0..n).map(|x| self.pb[c * n + x]).sum();
-                let bats: f64 = (0..n).map(|x| self.pb[x * n + c]).sum();
+                let pit: f64 = (0..n).map(|x| pair_w[c * n + x]).sum();
+                let bats: f64 = (0..n).map(|x| pair_w[x * n + c]).sum();
                 if zp > 0.0 {
                     (1.0 - (pit + bats) / zp).max(0.0)
                 } else {
@@ -400,16 +372,16 @@ impl MazeBelief {
         }
         let mut next: HashMap<u64, f64> = HashMap::new();
         let mut devoured = 0.0;
-        for &(m, w) in &self.sets {
+        for (&(m, w), &joint) in self.sets.iter().zip(&set_w) {
+            // Devouring is counted in layouts' weight: this set's share of it.
+            let scale = if w > 0.0 { joint / w } else { 0.0 };
             let start = m & !(1 << b);
             let mut ways: Vec<(u64, f64)> = vec![(start, w)];
-            for &x in &order {
+            // Who is startled is settled before anyone runs: a wumpus that runs into a cave
+            // next to the blast is not startled again.
+            for &x in order.iter().filter(|&&x| start >> x & 1 == 1) {
                 let mut after = Vec::new();
                 for (m, w) in ways {
-                    if m >> x & 1 == 0 {
-                        after.push((m, w));
-                        continue;
-                    }
                     let mut targets: Vec<usize> = Vec::new();
                     for &t in map.outs(Place::new(x)) {
                         let t = t.index();
@@ -440,7 +412,7 @@ impl MazeBelief {
                         for &t in &open {
                             let moved = (m & !(1 << x)) | 1 << t;
                             if t == player.index() {
-                                devoured += each;
+                                devoured += each * scale;
                             } else {
                                 after.push((moved, each));
                             }

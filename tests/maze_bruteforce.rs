@@ -1,0 +1,236 @@
+//! The maze agent's knowledge checked against brute force. On a small maze where two caves
+//! share a name, every deal (the player's first cave, the wumpus set, the pit, the bats) is
+//! enumerated with the deal's own weight, and at every step of many games (walked until the
+//! first grenade or bat flight, while the maze is static):
+//!
+//! - the agent's hypotheses about its cave, and their weights, are the enumeration's;
+//! - each hypothesis's odds of a wumpus, the pit and the bats in each cave are exact (1e-9);
+//! - each hypothesis's knowledge base proves a fact exactly when the enumeration finds it in
+//!   every consistent deal.
+//!
+//! On the standard caves.dat, whole games: every fact the agent proves holds in the game.
+
+use std::sync::Arc;
+use wumpus::agent::grid::Insight;
+use wumpus::agent::maze::MazeAgent;
+use wumpus::cave::map::{parse_map, CaveMap};
+use wumpus::cave::maze::{MazeAction, MazeGame, MazeResult};
+use wumpus::topology::Place;
+
+/// Eight caves; caves 5 and 6 share a name; one-way tunnels and a tunnel to itself.
+const SMALL: &str = "8\n0 1 2 3 Alpha\n1 0 2 4 Beta\n2 3 5 1 Gamma\n3 0 4 6 Delta\n\
+    4 5 7 3 Epsilon\n5 6 4 5 Twin\n6 7 2 5 Twin\n7 6 0 1 Omega\n";
+
+fn binomial(n: usize, k: usize) -> f64 {
+    (0..k).fold(1.0, |a, i| a * (n - i) as f64 / (i + 1) as f64)
+}
+
+/// Per hypothesis (start cave), the weight and the marginals, for the moves made so far.
+struct Hypothesis {
+    pos: usize,
+    weight: f64,
+    wumpus: Vec<f64>,
+    pit: Vec<f64>,
+    bats: Vec<f64>,
+}
+
+/// Enumerates deals for the history: `moves` are the tunnels taken (each Moved), `views` the
+/// senses seen at each cave (smell, hear, feel) and the names, one per position.
+fn brute(map: &CaveMap, moves: &[usize], views: &[(String, bool, bool, bool)]) -> Vec<Hypothesis> {
+    let n = map.len();
+    let max_k = n / 4;
+    let mut out = Vec::new();
+    for s in 0..n {
+        // The path from s.
+        let mut path = vec![s];
+        for &t in moves {
+            let here = *path.last().unwrap();
+            path.push(map.outs(Place::new(here))[t - 1].index());
+        }
+        if path
+            .iter()
+            .zip(views)
+            .any(|(&c, v)| map.name(Place::new(c)) != v.0)
+        {
+            continue;
+        }
+        let mut h = Hypothesis {
+            pos: *path.last().unwrap(),
+            weight: 0.0,
+            wumpus: vec![0.0; n],
+            pit: vec![0.0; n],
+            bats: vec![0.0; n],
+        };
+        for mask in 1u32..1 << n {
+            let k = mask.count_ones() as usize;
+            if k > max_k || mask >> s & 1 == 1 {
+                continue;
+            }
+            let deal = 1.0
+                / (max_k as f64
+                    * n as f64
+                    * binomial(n - 1, k)
+                    * (n - 1 - k) as f64
+                    * (n - 2 - k) as f64);
+            for p in 0..n {
+                for b in 0..n {
+                    if p == b || p == s || b == s || mask >> p & 1 == 1 || mask >> b & 1 == 1 {
+                        continue;
+                    }
+                    let ok = path.iter().zip(views).all(|(&c, v)| {
+                        let outs = map.outs(Place::new(c));
+                        mask >> c & 1 == 0
+                            && c != p
+                            && c != b
+                            && outs.iter().any(|o| mask >> o.index() & 1 == 1) == v.1
+                            && outs.iter().any(|o| o.index() == b) == v.2
+                            && outs.iter().any(|o| o.index() == p) == v.3
+                    });
+                    if !ok {
+                        continue;
+                    }
+                    h.weight += deal;
+                    h.pit[p] += deal;
+                    h.bats[b] += deal;
+                    for c in 0..n {
+                        if mask >> c & 1 == 1 {
+                            h.wumpus[c] += deal;
+                        }
+                    }
+                }
+            }
+        }
+        if h.weight > 0.0 {
+            out.push(h);
+        }
+    }
+    let total: f64 = out.iter().map(|h| h.weight).sum();
+    for h in &mut out {
+        for v in [&mut h.wumpus, &mut h.pit, &mut h.bats] {
+            for x in v.iter_mut() {
+                *x /= h.weight;
+            }
+        }
+        h.weight /= total;
+    }
+    out
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+#[test]
+fn maze_hypotheses_odds_and_proofs_match_brute_force() {
+    let map = Arc::new(parse_map(SMALL).unwrap());
+    let mut checked = 0;
+    for seed in 0..150 {
+        let mut game = MazeGame::new(map.clone(), seed).unwrap();
+        let mut agent = MazeAgent::new(map.clone(), Insight::Decisions).unwrap();
+        let (mut moves, mut views) = (Vec::new(), Vec::new());
+        let (mut last, mut result) = (None, None);
+        for _ in 0..12 {
+            if game.ending().is_some() {
+                break;
+            }
+            let view = game.view();
+            views.push((view.name.clone(), view.smell, view.hear, view.feel));
+            agent.perceive(last, result, &view).unwrap();
+            let truth = brute(&map, &moves, &views);
+            let mut tracks = agent.tracks_mut();
+            assert_eq!(tracks.len(), truth.len(), "seed {seed}");
+            tracks.sort_by_key(|t| t.0);
+            let mut truth = truth;
+            truth.sort_by_key(|h| h.pos);
+            let rules = tracks[0].3.rules().clone();
+            for ((pos, weight, odds, kb), h) in tracks.into_iter().zip(&truth) {
+                assert_eq!(pos.index(), h.pos, "seed {seed}");
+                assert!(
+                    close(weight, h.weight),
+                    "seed {seed}: {weight} vs {}",
+                    h.weight
+                );
+                let odds = odds.unwrap();
+                for c in 0..map.len() {
+                    assert!(close(odds.wumpus[c], h.wumpus[c]), "seed {seed} wumpus {c}");
+                    assert!(close(odds.pit[c], h.pit[c]), "seed {seed} pit {c}");
+                    assert!(close(odds.bats[c], h.bats[c]), "seed {seed} bats {c}");
+                }
+                for (name, probs) in [("wumpus", &h.wumpus), ("pit", &h.pit), ("bats", &h.bats)] {
+                    let pred = rules.predicate(name).unwrap();
+                    for (c, &p) in probs.iter().enumerate() {
+                        let atom = kb.atom(pred, Some(Place::new(c)));
+                        assert_eq!(
+                            kb.possible(&[(atom, true)]).unwrap(),
+                            p > 0.0,
+                            "seed {seed} {name} {c}"
+                        );
+                        assert_eq!(
+                            kb.possible(&[(atom, false)]).unwrap(),
+                            p < 1.0,
+                            "seed {seed} {name} {c}"
+                        );
+                    }
+                }
+            }
+            checked += 1;
+            // Walk on: the agent's step if it walks, else a random safe-looking tunnel.
+            let decision = agent.decide();
+            let action = match decision.action {
+                MazeAction::Move(t) => MazeAction::Move(t),
+                MazeAction::Toss(_) => break,
+            };
+            let turn = game.act(action);
+            if turn.result != MazeResult::Moved {
+                break;
+            }
+            if let MazeAction::Move(t) = action {
+                moves.push(t);
+            }
+            last = Some(action);
+            result = Some(turn.result);
+        }
+    }
+    assert!(checked > 200, "{checked}");
+}
+
+#[test]
+fn every_proven_fact_holds_in_the_hidden_maze() {
+    let map = Arc::new(parse_map(include_str!("../worlds/caves.dat")).unwrap());
+    for seed in 0..60 {
+        let mut game = MazeGame::new(map.clone(), seed).unwrap();
+        let mut agent = MazeAgent::new(map.clone(), Insight::Decisions).unwrap();
+        let (mut last, mut result) = (None, None);
+        let mut steps = 0;
+        while game.ending().is_none() && steps < 300 {
+            let view = game.view();
+            agent.perceive(last, result, &view).unwrap();
+            // The true cave is always among the hypotheses.
+            let here = game.player();
+            assert!(
+                agent.whereabouts().iter().any(|(c, _)| *c == here),
+                "seed {seed}"
+            );
+            for t in agent.tunnels() {
+                let cave = map.outs(here)[t.tunnel - 1];
+                let wumpus = game.wumpi().contains(&cave);
+                let pit = game.hazards().pits().contains(&cave);
+                if t.safe {
+                    assert!(
+                        !wumpus && !pit,
+                        "seed {seed}: tunnel {} proven safe",
+                        t.tunnel
+                    );
+                }
+                if t.proven_wumpus {
+                    assert!(wumpus, "seed {seed}");
+                }
+            }
+            let d = agent.decide();
+            let turn = game.act(d.action);
+            last = Some(d.action);
+            result = Some(turn.result);
+            steps += 1;
+        }
+    }
+}
