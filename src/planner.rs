@@ -1,9 +1,11 @@
-//! The planner: shortest paths over places the agent may walk, on the world's petgraph graph.
+//! The planner: shortest paths over places the agent may walk, on the world's petgraph graph,
+//! and the paths a crooked arrow can be aimed along.
 //!
 //! The planner knows nothing of clauses or percepts. It is handed the topology and a set of
 //! walkable places (visited or proven safe) and answers "which way to the nearest place of a
 //! kind, and how far" with petgraph's A* search, whose goal test may match many places (with a
-//! zero estimate, A* is Dijkstra stopping at the first goal reached).
+//! zero estimate, A* is Dijkstra stopping at the first goal reached). For arrows it lists every
+//! path of a few rooms along the graph's edges, taken either way ([`arrow_paths`]).
 
 use crate::topology::{Link, Place, Topology};
 use petgraph::algo::astar;
@@ -125,10 +127,64 @@ pub fn distances(topology: &Topology, from: Place, walkable: impl Fn(Place) -> b
     Distances::Sparse(dist)
 }
 
+/// Every path a crooked arrow can be aimed along from `from` on `topology`: 1 to `max_rooms`
+/// rooms, each joined to the one before it by an edge either way (the arrow follows a tunnel
+/// whichever way it runs), never doubling straight back (a room equal to the one two before
+/// it, `from` counting as the first), never into `from` itself, and never the same room twice
+/// (a repeat adds nothing). Shorter paths come before their extensions (depth-first order).
+///
+/// Complexity: O(d^max_rooms) for rooms of degree d (a few hundred paths on a cave).
+pub fn arrow_paths(topology: &Topology, from: Place, max_rooms: usize) -> Vec<Vec<Place>> {
+    fn extend(
+        topology: &Topology,
+        from: Place,
+        max_rooms: usize,
+        path: &mut Vec<Place>,
+        out: &mut Vec<Vec<Place>>,
+    ) {
+        if path.len() == max_rooms {
+            return;
+        }
+        let here = *path.last().unwrap_or(&from);
+        for next in topology.linked(here) {
+            if next == from || path.contains(&next) {
+                continue;
+            }
+            path.push(next);
+            out.push(path.clone());
+            extend(topology, from, max_rooms, path, out);
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    extend(topology, from, max_rooms, &mut Vec::new(), &mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::topology::Direction;
+
+    #[test]
+    fn arrow_paths_follow_edges_either_way_and_never_come_back() {
+        // 0 -> 1 -> 2 -> 0, and 3 -> 1 one way.
+        let t = Topology::cave(
+            &[vec![1], vec![2], vec![0], vec![1]],
+            0,
+            vec![None; 4],
+            vec![None; 4],
+        );
+        let p = Place::new;
+        let paths = arrow_paths(&t, p(0), 5);
+        assert!(paths.contains(&vec![p(1)]));
+        assert!(paths.contains(&vec![p(2), p(1), p(3)]), "{paths:?}");
+        assert!(paths.iter().all(|path| !path.contains(&p(0))));
+        assert!(paths
+            .iter()
+            .all(|path| path.windows(3).all(|w| w[0] != w[2])));
+        assert_eq!(arrow_paths(&t, p(0), 1).len(), 2);
+    }
 
     #[test]
     fn nearest_goes_round_obstacles() {

@@ -1,4 +1,6 @@
 //! Running agents on games: one game step by step, or a batch of seeded worlds with statistics.
+//! The classic cave's reasoning agent runs here too, one traced game at a time
+//! ([`run_cave_game`]); its batches go through [`crate::cave::batch`].
 //!
 //! The runner is the only code that holds both a simulator and an agent, and it hands the agent
 //! turns only. One game is [`run_grid_game`], which reports each decision through a callback so
@@ -828,4 +830,228 @@ mod tests {
         assert!(s.games >= 50 && s.games < 100_000, "{}", s.games);
         assert_eq!(s.games, sink.0.into_inner());
     }
+}
+
+/// One decision of a classic cave game, as `trace` shows it.
+#[derive(Clone, Debug)]
+pub struct CaveStepReport {
+    /// What the hunter knew (with the game's true arrows and moves).
+    pub status: crate::cave::Status,
+    /// What the last action caused, in order (empty at the start).
+    pub events: Vec<crate::cave::Event>,
+    /// What became proven this step.
+    pub learned: Vec<Conclusion>,
+    /// The odds of each hazard in each room.
+    pub odds: Option<crate::agent::cave::layouts::Odds>,
+    /// What the agent believes of each room, by room.
+    pub views: Vec<crate::agent::cave::RoomView>,
+    /// The action and why.
+    pub decision: crate::agent::cave::Decision,
+}
+
+/// How a traced cave game went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CaveGameEnd {
+    /// How it ended (`None`: the agent was stopped after [`crate::cave::batch::MAX_ACTIONS`]).
+    pub ending: Option<crate::cave::Ending>,
+    /// Moves made.
+    pub moves: u32,
+    /// Arrows shot.
+    pub shots: u32,
+}
+
+/// Plays `game` with a fresh reasoning agent set up by `config`, reporting each decision.
+pub fn run_cave_game(
+    mut game: crate::cave::ClassicGame,
+    config: crate::agent::cave::CaveAgentConfig,
+    mut on_step: impl FnMut(&CaveStepReport),
+) -> Result<CaveGameEnd, crate::agent::cave::CaveAgentError> {
+    use crate::agent::cave::CaveAgent;
+    let mut agent = CaveAgent::new(config)?;
+    let rooms = game.map().len();
+    let (mut last, mut result, mut events) = (None, None, Vec::new());
+    let mut actions = 0;
+    while game.ending().is_none() && actions < crate::cave::batch::MAX_ACTIONS {
+        let status = game.status();
+        let learned = agent.perceive(last.as_ref(), result.as_ref(), &status)?;
+        let decision = agent.decide();
+        on_step(&CaveStepReport {
+            status,
+            events: std::mem::take(&mut events),
+            learned,
+            odds: agent.odds().cloned(),
+            views: (0..rooms).map(|r| agent.view(Place::new(r))).collect(),
+            decision: decision.clone(),
+        });
+        let turn = game.act(&decision.action);
+        events = turn.events;
+        last = Some(decision.action);
+        result = Some(turn.result);
+        actions += 1;
+    }
+    Ok(CaveGameEnd {
+        ending: game.ending(),
+        moves: game.moves(),
+        shots: game.shots(),
+    })
+}
+
+/// One decision of a maze game, as `trace` shows it.
+#[derive(Clone, Debug)]
+pub struct MazeStepReport {
+    /// What the player was shown.
+    pub view: crate::cave::MazeView,
+    /// What the last action caused, in order.
+    pub events: Vec<crate::cave::maze::MazeEvent>,
+    /// What became proven this step (when the player's cave is certain).
+    pub learned: Vec<Conclusion>,
+    /// Where the player may be, most likely first.
+    pub whereabouts: Vec<(Place, f64)>,
+    /// The odds of each tunnel's cave.
+    pub tunnels: Vec<crate::agent::maze::TunnelOdds>,
+    /// The action and why.
+    pub decision: crate::agent::maze::MazeDecision,
+}
+
+/// How a maze game went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MazeRecord {
+    /// The game's seed.
+    pub seed: u64,
+    /// How it ended (`None`: stopped after [`MAZE_ACTION_LIMIT`] actions).
+    #[serde(skip)]
+    pub ending: Option<crate::cave::MazeEnding>,
+    /// Moves made.
+    pub moves: u32,
+    /// Grenades tossed.
+    pub grenades: u32,
+}
+
+/// A maze game whose agent has taken this many actions is stopped (the maze has no move
+/// limit).
+pub const MAZE_ACTION_LIMIT: u32 = 2_000;
+
+/// Plays `game` (dealt from `seed`) with a fresh maze agent, reporting each decision when
+/// `explain` is set.
+pub fn run_maze_game(
+    mut game: crate::cave::MazeGame,
+    seed: u64,
+    explain: bool,
+    mut on_step: impl FnMut(&MazeStepReport),
+) -> Result<MazeRecord, crate::agent::maze::MazeAgentError> {
+    use crate::agent::maze::MazeAgent;
+    let insight = if explain {
+        Insight::Explained
+    } else {
+        Insight::Decisions
+    };
+    let mut agent = MazeAgent::new(game.map().clone(), insight)?;
+    let (mut last, mut result, mut events) = (None, None, Vec::new());
+    let mut actions = 0;
+    while game.ending().is_none() && actions < MAZE_ACTION_LIMIT {
+        let view = game.view();
+        // A contradiction leaves the agent walking blind; it shows in its reasons.
+        let learned = agent.perceive(last, result, &view).unwrap_or_default();
+        let decision = agent.decide();
+        if explain {
+            on_step(&MazeStepReport {
+                view,
+                events: std::mem::take(&mut events),
+                learned,
+                whereabouts: agent.whereabouts(),
+                tunnels: agent.tunnels(),
+                decision: decision.clone(),
+            });
+        }
+        let turn = game.act(decision.action);
+        events = turn.events;
+        last = Some(decision.action);
+        result = Some(turn.result);
+        actions += 1;
+    }
+    Ok(MazeRecord {
+        seed,
+        ending: game.ending(),
+        moves: game.moves(),
+        grenades: game.tosses(),
+    })
+}
+
+/// What a batch of maze games came to.
+#[derive(Clone, Debug, Serialize)]
+pub struct MazeSummary {
+    /// Games played.
+    pub games: u64,
+    /// The seed of game 0; game `i` has seed `seed + i`.
+    pub seed: u64,
+    /// Games won (every wumpus dead).
+    pub wins: u64,
+    /// `wins / games`.
+    pub win_rate: f64,
+    /// Fell into the pit.
+    pub pit: u64,
+    /// Eaten by a wumpus (walked in, or one ran in).
+    pub wumpus: u64,
+    /// The last grenade gone with wumpi alive.
+    pub out_of_grenades: u64,
+    /// Stopped after [`MAZE_ACTION_LIMIT`] actions.
+    pub unfinished: u64,
+    /// Grenades tossed a game.
+    pub grenades_per_game: f64,
+    /// Grenades tossed a won game.
+    pub grenades_per_win: f64,
+    /// Moves a game.
+    pub moves_per_game: f64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Games a second.
+    pub games_per_second: f64,
+}
+
+/// Plays `games` maze games on `map` from seeds `seed`, `seed + 1`, ... with the maze agent.
+pub fn solve_maze(
+    map: &Arc<crate::cave::CaveMap>,
+    games: u64,
+    seed: u64,
+) -> Result<MazeSummary, crate::agent::maze::MazeAgentError> {
+    use crate::cave::maze::{MazeEnding, MazeLoss};
+    let start = Instant::now();
+    let records: Result<Vec<MazeRecord>, _> = (0..games)
+        .into_par_iter()
+        .map(|i| {
+            let s = game_seed(seed, i);
+            let game = crate::cave::MazeGame::new(map.clone(), s)
+                .map_err(|e| KbError::NotObservable(e.to_string()))?;
+            run_maze_game(game, s, false, |_| {})
+        })
+        .collect();
+    let records = records?;
+    let seconds = start.elapsed().as_secs_f64();
+    let n = games.max(1) as f64;
+    let count = |f: &dyn Fn(&MazeRecord) -> bool| records.iter().filter(|r| f(r)).count() as u64;
+    let wins = count(&|r| r.ending == Some(MazeEnding::Won));
+    let won_grenades: u64 = records
+        .iter()
+        .filter(|r| r.ending == Some(MazeEnding::Won))
+        .map(|r| r.grenades as u64)
+        .sum();
+    Ok(MazeSummary {
+        games,
+        seed,
+        wins,
+        win_rate: wins as f64 / n,
+        pit: count(&|r| r.ending == Some(MazeEnding::Lost(MazeLoss::Pit))),
+        wumpus: count(&|r| r.ending == Some(MazeEnding::Lost(MazeLoss::Wumpus))),
+        out_of_grenades: count(&|r| r.ending == Some(MazeEnding::Lost(MazeLoss::OutOfGrenades))),
+        unfinished: count(&|r| r.ending.is_none()),
+        grenades_per_game: records.iter().map(|r| r.grenades as f64).sum::<f64>() / n,
+        grenades_per_win: if wins == 0 {
+            0.0
+        } else {
+            won_grenades as f64 / wins as f64
+        },
+        moves_per_game: records.iter().map(|r| r.moves as f64).sum::<f64>() / n,
+        seconds,
+        games_per_second: games as f64 / seconds.max(1e-9),
+    })
 }

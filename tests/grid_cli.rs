@@ -452,3 +452,67 @@ fn risk_agent_is_the_default_and_shows_its_odds() {
     let text = String::from_utf8(hint.get_output().stdout.clone()).unwrap();
     assert!(text.contains("pit 0.556"), "{text}");
 }
+
+#[test]
+fn custom_rule_files_load_and_bad_ones_name_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    // The built-in rules with a comment added reason the same way.
+    let good = dir.path().join("mine.kb");
+    let rules =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("kb/grid.kb"))
+            .unwrap();
+    std::fs::write(&good, format!("# my copy\n{rules}")).unwrap();
+    let out = wumpus()
+        .args(["trace", "--agent", "logic", "--kb"])
+        .arg(&good)
+        .arg("--world")
+        .arg(world("seed-example.txt"))
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("2,0 holds the wumpus"), "{text}");
+    // A typo in a predicate name is refused with the file and line.
+    let bad = dir.path().join("bad.kb");
+    std::fs::write(&bad, rules.replace("not pit(start).", "not pitt(start).")).unwrap();
+    let line = rules
+        .lines()
+        .position(|l| l.starts_with("not pit(start)"))
+        .unwrap()
+        + 1;
+    for cmd in ["solve", "trace"] {
+        wumpus()
+            .args([cmd, "--kb"])
+            .arg(&bad)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!("bad.kb:{line}:")))
+            .stderr(predicate::str::contains("unknown predicate 'pitt'"));
+    }
+    // Rules that lack what the agent observes are refused too.
+    let thin = dir.path().join("thin.kb");
+    std::fs::write(&thin, "hidden pit(X).\nnot pit(start).\n").unwrap();
+    wumpus()
+        .args(["solve", "--worlds", "5", "--kb"])
+        .arg(&thin)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("wumpus"));
+}
+
+#[test]
+fn trace_step_waits_for_enter_and_finishes_at_end_of_input() {
+    let out = wumpus()
+        .args(["trace", "--step", "--world"])
+        .arg(world("seed-example.txt"))
+        .write_stdin("\n\n")
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    // Two Enters answered two waits; then end of input runs the game to its end.
+    assert_eq!(
+        text.matches("(Enter for the next step)").count(),
+        3,
+        "{text}"
+    );
+    assert!(text.trim_end().ends_with("Score: 984"), "{text}");
+}

@@ -99,11 +99,20 @@ fn enumerate(
     )
 }
 
-fn play_and_compare(rows: usize, cols: usize, pit_prob: f64, seed: u64) -> usize {
+/// Plays the logic agent on a random world, keeping a player's notes of what it perceives,
+/// and calls `check` after every observation. Returns the number of steps.
+fn play_with_notes(
+    rows: usize,
+    cols: usize,
+    pit_prob: f64,
+    seed: u64,
+    insight: Insight,
+    mut check: impl FnMut(&mut GridAgent, &Topology, &Notes, String),
+) -> usize {
     let topology = Arc::new(Topology::grid(rows, cols).unwrap());
     let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
     let mut game = GridGame::new(world);
-    let mut agent = GridAgent::new(topology.clone(), None, Insight::Explained).unwrap();
+    let mut agent = GridAgent::new(topology.clone(), None, insight).unwrap();
     let mut notes = Notes {
         alive: true,
         arrow: true,
@@ -140,15 +149,11 @@ fn play_and_compare(rows: usize, cols: usize, pit_prob: f64, seed: u64) -> usize
             ));
         }
         agent.observe(last, &percepts).unwrap();
-        let (safe, pit, wumpus) = entailed(&topology, &notes);
-        let idx = |v: Vec<Place>| v.into_iter().map(|p| p.index()).collect::<Vec<_>>();
-        let context = format!("{rows}x{cols} seed {seed} step {steps}");
-        assert_eq!(idx(agent.proven_safe()), safe, "proven safe, {context}");
-        assert_eq!(idx(agent.proven_pits()), pit, "proven pits, {context}");
-        assert_eq!(
-            idx(agent.proven_wumpus().into_iter().collect()),
-            wumpus,
-            "proven wumpus, {context}"
+        check(
+            &mut agent,
+            &topology,
+            &notes,
+            format!("{rows}x{cols} seed {seed} step {steps}"),
         );
         let decision = agent.decide();
         percepts = game.act(decision.action).percepts;
@@ -163,62 +168,51 @@ fn play_and_compare(rows: usize, cols: usize, pit_prob: f64, seed: u64) -> usize
     steps
 }
 
-/// Plays the logic agent and, at every step, compares its exact odds for every cell with the
-/// probabilities over all consistent worlds.
-fn odds_match(rows: usize, cols: usize, pit_prob: f64, seed: u64) -> usize {
-    let topology = Arc::new(Topology::grid(rows, cols).unwrap());
-    let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
-    let mut game = GridGame::new(world);
-    let mut agent = GridAgent::new(topology.clone(), None, Insight::Decisions).unwrap();
-    let mut notes = Notes {
-        alive: true,
-        arrow: true,
-        ..Notes::default()
-    };
-    let mut percepts = game.start().percepts;
-    let mut last: Option<Action> = None;
-    let mut position = Place::new(0);
-    let mut compared = 0;
-    while game.outcome().is_none() {
-        match last {
-            Some(Action::Move(d)) if !percepts.bump => {
-                position = topology.follow(position, Link::Step(d)).unwrap();
-            }
-            Some(Action::Fire(d)) if notes.arrow => {
-                notes.arrow = false;
-                if percepts.scream {
-                    notes.alive = false;
-                } else {
-                    notes
-                        .missed
-                        .extend(topology.ray(position, d).iter().map(|p| p.index()));
-                }
-            }
-            _ => {}
-        }
-        if !notes.visits.iter().any(|v| v.0 == position.index()) {
-            notes.visits.push((
-                position.index(),
-                percepts.breeze,
-                percepts.stench,
-                notes.alive,
-            ));
-        }
-        agent.observe(last, &percepts).unwrap();
-        let (_, _, _, odds) = enumerate(&topology, &notes, pit_prob);
-        let places: Vec<Place> = topology.places().collect();
-        let kb_odds = agent.hazard_odds(&places, pit_prob).unwrap();
-        for (c, (&(bp, bw), &(kp, kw))) in odds.iter().zip(&kb_odds).enumerate() {
-            assert!(
-                (bp - kp).abs() < 1e-9 && (bw - kw).abs() < 1e-9,
-                "cell {c}: brute force ({bp}, {bw}) vs KB ({kp}, {kw}); {rows}x{cols} seed {seed}"
+/// At every step, the agent's proven sets equal brute-force entailment.
+fn play_and_compare(rows: usize, cols: usize, pit_prob: f64, seed: u64) -> usize {
+    play_with_notes(
+        rows,
+        cols,
+        pit_prob,
+        seed,
+        Insight::Explained,
+        |agent, topology, notes, at| {
+            let (safe, pit, wumpus) = entailed(topology, notes);
+            let idx = |v: Vec<Place>| v.into_iter().map(|p| p.index()).collect::<Vec<_>>();
+            assert_eq!(idx(agent.proven_safe()), safe, "proven safe, {at}");
+            assert_eq!(idx(agent.proven_pits()), pit, "proven pits, {at}");
+            assert_eq!(
+                idx(agent.proven_wumpus().into_iter().collect()),
+                wumpus,
+                "proven wumpus, {at}"
             );
-            compared += 1;
-        }
-        let decision = agent.decide();
-        percepts = game.act(decision.action).percepts;
-        last = Some(decision.action);
-    }
+        },
+    )
+}
+
+/// At every step, the agent's exact odds for every cell equal the probabilities over all
+/// consistent worlds.
+fn odds_match(rows: usize, cols: usize, pit_prob: f64, seed: u64) -> usize {
+    let mut compared = 0;
+    play_with_notes(
+        rows,
+        cols,
+        pit_prob,
+        seed,
+        Insight::Decisions,
+        |agent, topology, notes, at| {
+            let (_, _, _, odds) = enumerate(topology, notes, pit_prob);
+            let places: Vec<Place> = topology.places().collect();
+            let kb_odds = agent.hazard_odds(&places, pit_prob).unwrap();
+            for (c, (&(bp, bw), &(kp, kw))) in odds.iter().zip(&kb_odds).enumerate() {
+                assert!(
+                    (bp - kp).abs() < 1e-9 && (bw - kw).abs() < 1e-9,
+                    "cell {c}: brute force ({bp}, {bw}) vs KB ({kp}, {kw}); {at}"
+                );
+                compared += 1;
+            }
+        },
+    );
     compared
 }
 

@@ -58,7 +58,7 @@ impl Vocabulary {
                 ("missed", PredKind::Percept, true),
             ],
         )
-        .map_err(|e| KbError::NotObservable(e.message))?;
+        .map_err(|e| KbError::Vocabulary(e.message))?;
         Ok(Vocabulary {
             pit: found["pit"],
             wumpus: found["wumpus"],
@@ -146,6 +146,9 @@ pub struct Candidate {
     pub wumpus: f64,
     /// The expected final score of stepping in (and going on).
     pub expected: f64,
+    /// True when `expected` is only an upper bound: the exact value could not have changed
+    /// the choice, so it was not counted.
+    pub bound: bool,
 }
 
 /// How an agent plays when logic runs out.
@@ -438,6 +441,7 @@ impl GridAgent {
             let lits: Vec<GroundLit> = match fact {
                 Fact::Pit => vec![self.question_lit(Question::Pit, place)],
                 Fact::Wumpus => vec![self.question_lit(Question::Wumpus, place)],
+                Fact::Bats => Vec::new(),
                 Fact::Safe => {
                     let mut l = vec![self.question_lit(Question::NoPit, place)];
                     if self.wumpus_alive {
@@ -550,21 +554,20 @@ impl GridAgent {
     ) -> Result<Vec<(f64, f64)>, KbError> {
         let rules = self.kb.rules().clone();
         let prior = Prior::uniform(&rules).bernoulli(self.words.pit, pit_prob);
-        places
-            .iter()
-            .map(|&p| {
-                let pit = self
-                    .kb
-                    .probability(&[(self.atom(self.words.pit, p), true)], &prior)?;
-                let wumpus = if self.wumpus_alive {
-                    self.kb
-                        .probability(&[(self.atom(self.words.wumpus, p), true)], &prior)?
-                } else {
-                    0.0
-                };
-                Ok((pit, wumpus))
-            })
-            .collect()
+        let mut odds = Vec::with_capacity(places.len());
+        for &p in places {
+            let pit = self
+                .kb
+                .probability(&[(self.atom(self.words.pit, p), true)], &prior)?;
+            let wumpus = if self.wumpus_alive {
+                self.kb
+                    .probability(&[(self.atom(self.words.wumpus, p), true)], &prior)?
+            } else {
+                0.0
+            };
+            odds.push((pit, wumpus));
+        }
+        Ok(odds)
     }
 
     /// Every cell proven safe so far (visited ones included), in cell order.
@@ -840,8 +843,20 @@ impl GridAgent {
         let odds = self.hazard_odds(&candidates, pit_prob)?;
         let rules = self.kb.rules().clone();
         let prior = Prior::uniform(&rules).bernoulli(self.words.pit, pit_prob);
-        let mut weighed = Vec::new();
-        let mut best: Option<(f64, Place, Place)> = None;
+        struct Choice {
+            place: Place,
+            entry: Place,
+            pit: f64,
+            wumpus: f64,
+            survive: f64,
+            unknown: Vec<Place>,
+            value: Box<dyn Fn(f64) -> f64>,
+        }
+        let dead_after = |to_c: f64| match scoring {
+            Scoring::Standard => 0.0,
+            Scoring::Aima => -1000.0 + costs - to_c,
+        };
+        let mut options = Vec::new();
         for (&c, &(pit, wumpus)) in candidates.iter().zip(&odds) {
             // Enter from the walkable neighbour nearest to us.
             let entry = self
@@ -853,42 +868,72 @@ impl GridAgent {
             let to_c = dist[entry.index()].unwrap_or(0) as f64 + 1.0;
             let c_home = home[entry.index()].unwrap_or(0) as f64 + 1.0;
             let survive = (1.0 - pit) * (1.0 - wumpus);
-            // P(c safe and clear): no pit or live wumpus at c or next to it.
-            let mut clear_conj: Vec<GroundLit> = Vec::new();
             let unknown: Vec<Place> = self
                 .topology
                 .neighbours(c)
                 .filter(|&n| !self.cells[n.index()].visited)
                 .collect();
-            for &p in std::iter::once(&c).chain(&unknown) {
+            let opened = unknown.iter().filter(|&&n| !self.is_safe(n)).count() as f64;
+            let beyond = self.reachable_beyond(c, pit_prob);
+            let dead = dead_after(to_c);
+            // The expected final score as a function of P(clear | c safe).
+            let value = move |clear: f64| {
+                let found = ((1.0 + clear * opened + beyond) / unseen).min(1.0);
+                let alive = costs - to_c - c_home - 1.0 + out_bonus + found * gold_bonus;
+                survive * alive + (1.0 - survive) * dead
+            };
+            options.push(Choice {
+                place: c,
+                entry,
+                pit,
+                wumpus,
+                survive,
+                unknown,
+                value: Box::new(value),
+            });
+        }
+        // The value grows with P(clear), so value(1) bounds it: count the exact P(clear) only
+        // for candidates whose bound could still beat the best so far (and climbing out).
+        options.sort_by(|a, b| (b.value)(1.0).total_cmp(&(a.value)(1.0)));
+        let mut weighed = Vec::new();
+        let mut best: Option<(f64, Place, Place)> = None;
+        for option in &options {
+            let bound = (option.value)(1.0);
+            let floor = best.map_or(climb, |(e, _, _)| e.max(climb));
+            if bound <= floor {
+                weighed.push(Candidate {
+                    place: option.place,
+                    pit: option.pit,
+                    wumpus: option.wumpus,
+                    expected: bound,
+                    bound: true,
+                });
+                continue;
+            }
+            // P(c safe and clear): no pit or live wumpus at c or next to it.
+            let mut clear_conj: Vec<GroundLit> = Vec::new();
+            for &p in std::iter::once(&option.place).chain(&option.unknown) {
                 clear_conj.push((self.atom(self.words.pit, p), false));
                 if self.wumpus_alive {
                     clear_conj.push((self.atom(self.words.wumpus, p), false));
                 }
             }
             let clear_and_safe = self.kb.probability(&clear_conj, &prior)?;
-            let clear = if survive > 0.0 {
-                (clear_and_safe / survive).min(1.0)
+            let clear = if option.survive > 0.0 {
+                (clear_and_safe / option.survive).min(1.0)
             } else {
                 0.0
             };
-            let opened = unknown.iter().filter(|&&n| !self.is_safe(n)).count() as f64;
-            let beyond = self.reachable_beyond(c, pit_prob);
-            let found = ((1.0 + clear * opened + beyond) / unseen).min(1.0);
-            let alive = costs - to_c - c_home - 1.0 + out_bonus + found * gold_bonus;
-            let dead = match scoring {
-                Scoring::Standard => 0.0,
-                Scoring::Aima => -1000.0 + costs - to_c,
-            };
-            let expected = survive * alive + (1.0 - survive) * dead;
+            let expected = (option.value)(clear);
             weighed.push(Candidate {
-                place: c,
-                pit,
-                wumpus,
+                place: option.place,
+                pit: option.pit,
+                wumpus: option.wumpus,
                 expected,
+                bound: false,
             });
             if best.is_none_or(|(e, _, _)| expected > e) {
-                best = Some((expected, c, entry));
+                best = Some((expected, option.place, option.entry));
             }
         }
         let Some((expected, target, entry)) = best else {

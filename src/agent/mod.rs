@@ -6,8 +6,13 @@
 //! knowledge base what they mean, asks which places are proven safe, and picks the next action
 //! with a [`Reason`] ([`grid::GridAgent::decide`]). Agents never hold the hidden world: the
 //! runner in [`crate::run`] hands them turns, nothing else.
+//!
+//! [`cave`] plays the classic cave the same way, adding exact odds for what logic leaves
+//! open; [`maze`] plays the `caves.dat` maze with the same machinery.
 
+pub mod cave;
 pub mod grid;
+pub mod maze;
 
 use crate::topology::Place;
 use serde::Serialize;
@@ -23,6 +28,8 @@ pub enum Fact {
     Pit,
     /// The live wumpus is there.
     Wumpus,
+    /// Bats are there (caves).
+    Bats,
 }
 
 impl fmt::Display for Fact {
@@ -31,6 +38,7 @@ impl fmt::Display for Fact {
             Fact::Safe => "is safe",
             Fact::Pit => "holds a pit",
             Fact::Wumpus => "holds the wumpus",
+            Fact::Bats => "holds bats",
         })
     }
 }
@@ -67,6 +75,10 @@ pub enum Rule {
     Climb,
     /// Take the least-risk move (risk-taking agents).
     Gamble,
+    /// Shoot the crooked arrow (or toss the grenade) with the best chance of a kill (caves).
+    BestShot,
+    /// The last move before exhaustion: shoot rather than walk (caves).
+    LastChance,
 }
 
 /// Why an action was chosen.

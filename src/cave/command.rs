@@ -34,6 +34,8 @@ pub enum CaveCommand {
     Toss(usize),
     /// Print the commands.
     Help,
+    /// Ask the agent what it would do, and why.
+    Hint,
     /// Leave the game.
     Quit,
     /// Start a new game on the hazards in a file.
@@ -105,6 +107,7 @@ pub const CLASSIC_HELP: &str = "\
 Commands (any case; one-letter forms in brackets):
   move ROOM (m ROOM)          walk through a tunnel to ROOM, e.g. 'm 5'
   shoot ROOM... (s ROOM...)   shoot a crooked arrow through 1 to 5 rooms, e.g. 's 5 6 7'
+  hint                        what the reasoning agent would do, why, and the odds
   load FILE                   start a new game on the hazards in FILE
   save FILE                   save this game's hazards (as dealt) to FILE
   help                        show this list
@@ -120,6 +123,7 @@ pub const MAZE_HELP: &str = "\
 Commands (any case; one-letter forms in brackets):
   move TUNNEL (m TUNNEL)      walk through tunnel 1, 2 or 3, e.g. 'm 2'
   toss TUNNEL (t TUNNEL)      toss a grenade through tunnel 1, 2 or 3, e.g. 't 1'
+  hint                        what the reasoning agent would do, why, and the odds
   load FILE                   start a new game on the hazards in FILE
   save FILE                   save this game's hazards (as dealt) to FILE
   help                        show this list
@@ -201,6 +205,7 @@ pub fn parse_command(line: &str, rules: Rules) -> Result<CaveCommand, CommandErr
             why: "in the classic cave you shoot arrows through rooms: 'shoot 5 6' (or 's 5 6')",
         }),
         ("help", _) => no_args("help", CaveCommand::Help),
+        ("hint", _) => no_args("hint", CaveCommand::Hint),
         ("quit", _) => no_args("quit", CaveCommand::Quit),
         ("load" | "save", _) => {
             if rest.is_empty() {
@@ -284,6 +289,7 @@ mod tests {
             ("S 1 2 3 4 5", C::Shoot(vec![1, 2, 3, 4, 5])),
             ("help", C::Help),
             ("QUIT", C::Quit),
+            ("Hint", C::Hint),
             ("load my hazards.txt", C::Load("my hazards.txt".into())),
             ("Save h.txt", C::Save("h.txt".into())),
         ];

@@ -5,7 +5,7 @@
 //! [`map`] reads, writes and draws cave maps (both formats); [`hazards`] holds the starting
 //! layouts and the hazard file format; [`classic`] and [`maze`] are the simulators; [`command`]
 //! is what a player may type; [`agent`] and [`batch`] play and measure the classic game by
-//! program. Like the grid, the simulators never print: they return typed turns and events.
+//! program; [`protocol`] is the line protocol that lets a game host drive a bot. Like the grid, the simulators never print: they return typed turns and events.
 
 pub mod agent;
 pub mod batch;
@@ -14,6 +14,7 @@ pub mod command;
 pub mod hazards;
 pub mod map;
 pub mod maze;
+pub mod protocol;
 
 pub use agent::{ClassicAgent, RandomAgent};
 pub use batch::{play_game, run_batch, BatchConfig, BatchReport, BatchSummary, GameRecord};

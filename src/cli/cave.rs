@@ -12,12 +12,18 @@ use clap::{Args, ValueEnum};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use wumpus::agent::cave::layouts::Odds;
+use wumpus::agent::cave::{percent, CaveAgent, CaveAgentConfig, RoomView};
+use wumpus::agent::grid::Insight;
+use wumpus::agent::maze::MazeAgent;
+use wumpus::cave::classic::Action;
 use wumpus::cave::{
     self, classic::MOVE_LIMIT, command, CaveCommand, CaveMap, ClassicGame, ClassicHazards, Ending,
     LossCause, MapFormat, MazeEnding, MazeGame, MazeHazards, MazeResult, MoveResult, Rules,
     ShotResult, Status, TurnResult, Variant,
 };
 use wumpus::rng::{fresh_seed, seeded};
+use wumpus::topology::Place;
 
 /// Which rule set to play.
 #[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -50,12 +56,23 @@ impl From<VariantArg> for Variant {
     }
 }
 
-/// The agents `solve` can run.
+/// The agents `solve` can run in the cave.
 #[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum AgentArg {
-    /// The event's random player.
+    /// The reasoning agent: proofs, exact odds, crooked arrows.
     #[default]
+    Logic,
+    /// The event's random player.
     Random,
+}
+
+impl AgentArg {
+    fn name(self) -> &'static str {
+        match self {
+            AgentArg::Logic => "logic",
+            AgentArg::Random => "random",
+        }
+    }
 }
 
 /// `play`'s flags for the cave rule sets.
@@ -74,6 +91,9 @@ pub struct CaveFlags {
     /// Start on the hazards in this file instead of dealing them.
     #[arg(long)]
     pub hazards: Option<PathBuf>,
+    /// Give the hint agent the whole map (default: it learns rooms as you do).
+    #[arg(long)]
+    pub map_known: bool,
 }
 
 /// `world show`'s and `world check`'s flags for cave maps.
@@ -112,6 +132,8 @@ pub struct PlayOptions {
     pub seed: Option<u64>,
     /// A hazard file to start on.
     pub hazards: Option<PathBuf>,
+    /// Give the hint agent the whole map.
+    pub map_known: bool,
 }
 
 /// What `solve` needs.
@@ -123,6 +145,8 @@ pub struct SolveOptions {
     pub variant: Variant,
     /// The agent.
     pub agent: AgentArg,
+    /// Give the logic agent the whole map up front.
+    pub map_known: bool,
     /// Games to play.
     pub games: u64,
     /// Seed of game 0.
@@ -151,10 +175,13 @@ pub fn play_if_cave(
 ) -> Result<bool> {
     let rules = match flags.rules {
         RulesArg::Grid => {
-            if flags.map.is_some() || flags.hazards.is_some() || flags.variant != VariantArg::Event
+            if flags.map.is_some()
+                || flags.hazards.is_some()
+                || flags.variant != VariantArg::Event
+                || flags.map_known
             {
                 return Err(bad_input(anyhow::anyhow!(
-                    "--map, --hazards and --variant are for --rules cave or --rules maze"
+                    "--map, --hazards and --variant are for --rules cave or --rules maze, and so is --map-known"
                 )));
             }
             return Ok(false);
@@ -179,6 +206,7 @@ pub fn play_if_cave(
         variant: flags.variant.into(),
         seed,
         hazards: flags.hazards.clone(),
+        map_known: flags.map_known,
     })?;
     Ok(true)
 }
@@ -225,7 +253,10 @@ pub fn play(options: PlayOptions) -> Result<()> {
                 ),
                 seed,
                 out: &mut out,
+                map_known: options.map_known,
+                hints: None,
             };
+            session.start_hints();
             let rules = match options.variant {
                 Variant::Event => "the event host's rules",
                 Variant::Yob => "Yob's 1973 rules",
@@ -310,12 +341,64 @@ struct ClassicSession<'a, W: Write> {
     game: ClassicGame,
     seed: u64,
     out: &'a mut W,
+    map_known: bool,
+    /// The hint agent, told exactly what the player is told; `Err` with the reason once it
+    /// cannot reason (another variant's surprises).
+    hints: Option<std::result::Result<CaveAgent, String>>,
 }
 
 impl<W: Write> ClassicSession<'_, W> {
     fn say(&mut self, text: &str) -> Result<()> {
         writeln!(self.out, "{text}")?;
         Ok(())
+    }
+
+    /// A fresh hint agent for the game as it stands.
+    fn start_hints(&mut self) {
+        let map = self.game.map().clone();
+        let config = CaveAgentConfig::for_map(&map, self.map_known).explained();
+        let mut agent = match CaveAgent::new(config) {
+            Ok(a) => a,
+            Err(e) => {
+                self.hints = Some(Err(e.to_string()));
+                return;
+            }
+        };
+        let status = self.game.status();
+        self.hints = Some(
+            agent
+                .perceive(None, None, &status)
+                .map(|_| agent)
+                .map_err(|e| e.to_string()),
+        );
+    }
+
+    /// Tells the hint agent what the player did and what followed.
+    fn shadow(&mut self, action: &Action, result: &TurnResult) {
+        let status = self.game.status();
+        if let Some(Ok(agent)) = &mut self.hints {
+            if let Err(e) = agent.perceive(Some(action), Some(result), &status) {
+                self.hints = Some(Err(e.to_string()));
+            }
+        }
+    }
+
+    fn hint(&mut self) -> Result<()> {
+        let map = self.game.map().clone();
+        let text = match &mut self.hints {
+            Some(Ok(agent)) => {
+                let d = agent.decide();
+                format!(
+                    "Hint: {} -- {}.\n{}",
+                    action_text(&map, &d.action),
+                    d.reason,
+                    knowledge_text(&map, agent.odds(), &views(agent, map.len()))
+                )
+            }
+            Some(Err(why)) => format!("No hint: {why}."),
+            None => "No hint: the game has not begun.".to_string(),
+        };
+        self.say(text.trim_end())
     }
 
     fn run(&mut self, input: &mut impl BufRead, interactive: bool) -> Result<()> {
@@ -356,6 +439,7 @@ impl<W: Write> ClassicSession<'_, W> {
                 }
             };
             let turn = self.game.act(&action);
+            self.shadow(&action, &turn.result);
             for event in &turn.events {
                 self.say(event.text())?;
             }
@@ -381,6 +465,7 @@ impl<W: Write> ClassicSession<'_, W> {
         }
         match command {
             CaveCommand::Help => self.say(command::CLASSIC_HELP)?,
+            CaveCommand::Hint => self.hint()?,
             CaveCommand::Quit => {
                 self.say(&format!(
                     "You leave the game unfinished after {} moves.",
@@ -392,6 +477,7 @@ impl<W: Write> ClassicSession<'_, W> {
                 Ok(h) => {
                     let variant = self.game.variant();
                     self.game = new_classic(&map, h, variant, self.seed, false);
+                    self.start_hints();
                     self.say(&format!("Loaded {file}: a new game begins."))?;
                     let status = self.game.status();
                     self.show(&status)?;
@@ -536,6 +622,7 @@ impl<W: Write> MazeSession<'_, W> {
         }
         match command {
             CaveCommand::Help => self.say(command::MAZE_HELP)?,
+            CaveCommand::Hint => self.say("No hint: the maze has no hint agent yet.")?,
             CaveCommand::Quit => {
                 self.say(&format!(
                     "You leave the game unfinished after {} moves.",
@@ -594,17 +681,39 @@ pub fn solve(options: SolveOptions) -> Result<()> {
         base_seed: options.seed,
         variant: options.variant,
     };
+    if options.agent == AgentArg::Logic && options.variant != Variant::Event {
+        return Err(bad_input(anyhow::anyhow!(
+            "the logic agent plays the event's rules; use --agent random for --variant yob"
+        )));
+    }
+    let agent_config = CaveAgentConfig::for_map(&map, options.map_known);
+    // Checked once here, so every game's agent can be built.
+    CaveAgent::new(agent_config.clone()).map_err(bad_input)?;
     let report = match options.agent {
         AgentArg::Random => cave::run_batch(&map, &config, cave::RandomAgent::for_game),
+        AgentArg::Logic => cave::run_batch(&map, &config, |_| {
+            CaveAgent::new(agent_config.clone()).expect("checked above")
+        }),
     }
     .map_err(bad_input)?;
+    let agent = options.agent.name();
+    let knows = if options.agent == AgentArg::Logic {
+        if options.map_known {
+            ", map known"
+        } else {
+            ", map discovered"
+        }
+    } else {
+        ""
+    };
     let s = &report.summary;
     match options.output {
         OutputFormat::Json => {
             let json = serde_json::json!({
                 "rules": "cave",
                 "map": map_name,
-                "agent": "random",
+                "agent": agent,
+                "map_known": options.map_known,
                 "summary": s,
                 "elapsed_seconds": report.elapsed.as_secs_f64(),
                 "games_per_second": report.games_per_second(),
@@ -617,7 +726,7 @@ pub fn solve(options: SolveOptions) -> Result<()> {
         OutputFormat::Text => {
             let last = wumpus::rng::game_seed(s.base_seed, s.games - 1);
             println!(
-                "classic cave ({} rules) on {map_name}, agent random",
+                "classic cave ({} rules) on {map_name}, agent {agent}{knows}",
                 s.variant.name()
             );
             println!(
@@ -736,4 +845,538 @@ pub fn check_map(file: &Path) -> Result<()> {
         map.len()
     );
     Ok(())
+}
+
+/// An action in the player's words, rooms as the map numbers them: `move 5`, `shoot 5 6 7`.
+pub fn action_text(map: &CaveMap, action: &Action) -> String {
+    match action {
+        Action::Move(r) => format!("move {}", map.label(*r)),
+        Action::Shoot(path) => {
+            let rooms: Vec<String> = path
+                .rooms()
+                .iter()
+                .map(|&r| map.label(r).to_string())
+                .collect();
+            format!("shoot {}", rooms.join(" "))
+        }
+    }
+}
+
+/// What the agent believes of every room.
+pub fn views(agent: &CaveAgent, rooms: usize) -> Vec<RoomView> {
+    (0..rooms).map(|r| agent.view(Place::new(r))).collect()
+}
+
+/// The rooms in `views` seen as `view`, as the map numbers them.
+fn rooms_seen(map: &CaveMap, views: &[RoomView], view: RoomView) -> Vec<usize> {
+    views
+        .iter()
+        .enumerate()
+        .filter(|(_, &v)| v == view)
+        .map(|(i, _)| map.label(Place::new(i)))
+        .collect()
+}
+
+/// The chances of one hazard, most likely rooms first: `6 50%, 4 25%, 5 25%` (at most six
+/// rooms, then how many more).
+fn odds_line(map: &CaveMap, chances: &[f64]) -> String {
+    let mut rooms: Vec<(usize, f64)> = chances
+        .iter()
+        .enumerate()
+        .filter(|(_, &p)| p > 0.0)
+        .map(|(i, &p)| (i, p))
+        .collect();
+    rooms.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let shown: Vec<String> = rooms
+        .iter()
+        .take(6)
+        .map(|&(i, p)| format!("{} {}", map.label(Place::new(i)), percent(p)))
+        .collect();
+    let mut line = shown.join(", ");
+    if rooms.len() > 6 {
+        line.push_str(&format!(", and {} more rooms", rooms.len() - 6));
+    }
+    if line.is_empty() {
+        line.push_str("nowhere");
+    }
+    line
+}
+
+/// What is proven and the odds, in a few lines.
+pub fn knowledge_text(map: &CaveMap, odds: Option<&Odds>, views: &[RoomView]) -> String {
+    let list = |v: Vec<usize>| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.iter()
+                .map(|r| r.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    };
+    let mut proven_safe = rooms_seen(map, views, RoomView::Safe);
+    proven_safe.extend(rooms_seen(map, views, RoomView::Visited));
+    proven_safe.sort_unstable();
+    let mut text = format!(
+        "  proven safe now: {}\n  proven pits: {}; bats: {}; the wumpus: {}\n",
+        list(proven_safe),
+        list(rooms_seen(map, views, RoomView::Pit)),
+        list(rooms_seen(map, views, RoomView::Bats)),
+        list(rooms_seen(map, views, RoomView::Wumpus)),
+    );
+    if let Some(o) = odds {
+        text.push_str(&format!(
+            "  odds of the wumpus: {}\n  odds of a pit: {}\n  odds of bats: {}\n",
+            odds_line(map, &o.wumpus),
+            odds_line(map, &o.pit),
+            odds_line(map, &o.bats)
+        ));
+    }
+    text
+}
+
+/// What `trace --rules cave|maze` needs.
+#[derive(Clone, Debug)]
+pub struct TraceOptions {
+    /// Classic cave or maze.
+    pub rules: RulesArg,
+    /// The map file, or the built-in default.
+    pub map: Option<PathBuf>,
+    /// Give the agent the whole map.
+    pub map_known: bool,
+    /// A hazard file to start on.
+    pub hazards: Option<PathBuf>,
+    /// The seed, or a fresh one.
+    pub seed: Option<u64>,
+    /// JSON Lines instead of text.
+    pub json: bool,
+    /// Wait for Enter between steps.
+    pub step: bool,
+}
+
+/// `trace --rules cave`: one game of the reasoning agent, step by step.
+pub fn trace(options: TraceOptions) -> Result<()> {
+    if options.rules == RulesArg::Maze {
+        return trace_maze(options);
+    }
+    let (map, map_name) = load_map(options.map.as_deref(), Rules::Classic)?;
+    let seed = options.seed.unwrap_or_else(fresh_seed);
+    let hazards = match &options.hazards {
+        Some(path) => cave::read_classic_hazards(path, &map).map_err(bad_input)?,
+        None => ClassicHazards::deal(&map, &mut seeded(seed)).map_err(bad_input)?,
+    };
+    let game = new_classic(
+        &map,
+        hazards,
+        Variant::Event,
+        seed,
+        options.hazards.is_none(),
+    );
+    let config = CaveAgentConfig::for_map(&map, options.map_known).explained();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let knows = if options.map_known {
+        "given the map"
+    } else {
+        "discovering the map"
+    };
+    if options.json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({
+                "rules": "cave", "map": map_name, "rooms": map.len(), "seed": seed,
+                "map_known": options.map_known,
+            })
+        )?;
+    } else {
+        writeln!(
+            out,
+            "Trace of the classic cave on {map_name} ({} rooms), seed {seed}, the agent {knows}.",
+            map.len()
+        )?;
+    }
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock().lines();
+    let mut waiting = options.step;
+    let mut number = 0usize;
+    let mut failure: Option<std::io::Error> = None;
+    let end = wumpus::run::run_cave_game(game, config, |report| {
+        number += 1;
+        let written = if options.json {
+            writeln!(out, "{}", cave_step_json(&map, number, report))
+        } else {
+            write!(out, "{}", cave_step_text(&map, number, report))
+        };
+        if let Err(e) = written.and_then(|_| out.flush()) {
+            failure.get_or_insert(e);
+        }
+        if waiting {
+            let _ = write!(out, "(Enter for the next step) ");
+            let _ = out.flush();
+            if !matches!(input.next(), Some(Ok(_))) {
+                waiting = false;
+            }
+        }
+    })
+    .map_err(bad_input)?;
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    let (outcome, cause, score) = match end.ending {
+        Some(Ending::Won { score }) => ("won", None, score),
+        Some(Ending::Lost(cause)) => ("lost", Some(cause.name()), 0),
+        None => ("unfinished", None, 0),
+    };
+    if options.json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({
+                "outcome": outcome, "cause": cause, "score": score,
+                "moves": end.moves, "arrows_shot": end.shots,
+            })
+        )?;
+    } else {
+        let what = match cause {
+            Some(c) => format!("lost ({})", c.replace('_', " ")),
+            None => outcome.to_string(),
+        };
+        writeln!(
+            out,
+            "\nOutcome: {what} after {} moves and {} arrows.",
+            end.moves, end.shots
+        )?;
+        writeln!(out, "Score: {score}")?;
+    }
+    Ok(())
+}
+
+fn warnings(s: &Status) -> Vec<&'static str> {
+    let mut w = Vec::new();
+    if s.pit {
+        w.push("draft");
+    }
+    if s.bats {
+        w.push("bats");
+    }
+    if s.wumpus {
+        w.push("wumpus");
+    }
+    w
+}
+
+fn labels(map: &CaveMap, rooms: &[Place]) -> Vec<usize> {
+    rooms.iter().map(|&r| map.label(r)).collect()
+}
+
+fn cave_step_text(map: &CaveMap, number: usize, r: &wumpus::run::CaveStepReport) -> String {
+    let s = &r.status;
+    let mut text = String::new();
+    for e in &r.events {
+        text.push_str(&format!("  ({})\n", e.text()));
+    }
+    let w = warnings(s);
+    let list = |rooms: &[Place]| {
+        labels(map, rooms)
+            .iter()
+            .map(|r| r.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    text.push_str(&format!(
+        "\nStep {number} in room {}: {} (out {}; in {}); {} arrows, {} moves\n",
+        map.label(s.room),
+        if w.is_empty() {
+            "no warning".to_string()
+        } else {
+            w.join(", ")
+        },
+        list(&s.outs),
+        list(&s.ins),
+        s.arrows,
+        s.moves
+    ));
+    for c in &r.learned {
+        let head = format!("room {} {}", map.label(c.place), c.fact);
+        if c.because.is_empty() {
+            text.push_str(&format!("  proved {head}\n"));
+        } else {
+            text.push_str(&format!("  proved {head}: {}\n", c.because.join("; ")));
+        }
+    }
+    if let Some(o) = &r.odds {
+        text.push_str(&format!(
+            "  odds: wumpus {}\n        pit {}\n        bats {}\n",
+            odds_line(map, &o.wumpus),
+            odds_line(map, &o.pit),
+            odds_line(map, &o.bats)
+        ));
+    }
+    text.push_str(&format!(
+        "  action: {}\n  why: {}\n",
+        action_text(map, &r.decision.action),
+        r.decision.reason
+    ));
+    text
+}
+
+fn cave_step_json(
+    map: &CaveMap,
+    number: usize,
+    r: &wumpus::run::CaveStepReport,
+) -> serde_json::Value {
+    let s = &r.status;
+    let chances = |v: &[f64]| -> serde_json::Value {
+        v.iter()
+            .enumerate()
+            .filter(|(_, &p)| p > 0.0)
+            .map(|(i, &p)| (map.label(Place::new(i)).to_string(), serde_json::json!(p)))
+            .collect::<serde_json::Map<_, _>>()
+            .into()
+    };
+    let seen = |view| rooms_seen(map, &r.views, view);
+    let mut safe = seen(RoomView::Safe);
+    safe.extend(seen(RoomView::Visited));
+    safe.sort_unstable();
+    serde_json::json!({
+        "step": number,
+        "room": map.label(s.room),
+        "warnings": warnings(s),
+        "out": labels(map, &s.outs),
+        "in": labels(map, &s.ins),
+        "arrows": s.arrows,
+        "moves": s.moves,
+        "events": r.events.iter().map(|e| e.text()).collect::<Vec<_>>(),
+        "learned": r.learned.iter().map(|c| serde_json::json!({
+            "room": map.label(c.place), "fact": c.fact, "because": c.because,
+        })).collect::<Vec<_>>(),
+        "proven_safe": safe,
+        "proven_pit": seen(RoomView::Pit),
+        "proven_bats": seen(RoomView::Bats),
+        "proven_wumpus": seen(RoomView::Wumpus),
+        "odds": r.odds.as_ref().map(|o| serde_json::json!({
+            "wumpus": chances(&o.wumpus), "pit": chances(&o.pit), "bats": chances(&o.bats),
+        })),
+        "action": action_text(map, &r.decision.action),
+        "rule": r.decision.reason.rule,
+        "reason": r.decision.reason.text,
+        "kill_chance": r.decision.kill_chance,
+        "risk": r.decision.risk,
+    })
+}
+
+/// `solve --rules maze`: the maze agent on a batch of seeded games.
+pub fn solve_maze(map: Option<PathBuf>, games: u64, seed: u64, json: bool) -> Result<()> {
+    let (map, map_name) = load_map(map.as_deref(), Rules::Maze)?;
+    MazeAgent::new(map.clone(), Insight::Decisions).map_err(bad_input)?;
+    let s = wumpus::run::solve_maze(&map, games, seed).map_err(bad_input)?;
+    if json {
+        let value = serde_json::json!({
+            "rules": "maze", "map": map_name, "agent": "logic", "summary": s,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).context("writing JSON")?
+        );
+        return Ok(());
+    }
+    let last = wumpus::rng::game_seed(seed, games - 1);
+    let pct = |n: u64| 100.0 * n as f64 / games as f64;
+    println!("the caves.dat maze on {map_name}, agent logic (given the map)");
+    println!("games          {games} (seeds {seed} to {last})");
+    println!("win rate       {:.1}% ({} won)", 100.0 * s.win_rate, s.wins);
+    println!("losses by cause");
+    for (name, n) in [
+        ("pit", s.pit),
+        ("wumpus", s.wumpus),
+        ("out_of_grenades", s.out_of_grenades),
+    ] {
+        println!("  {name:<16} {n:>6}  {:>5.1}%", pct(n));
+    }
+    if s.unfinished > 0 {
+        println!("unfinished     {}", s.unfinished);
+    }
+    println!(
+        "grenades       {:.2} a game ({:.2} a won game)",
+        s.grenades_per_game, s.grenades_per_win
+    );
+    println!("moves          {:.2} a game", s.moves_per_game);
+    println!("speed          {:.0} games a second", s.games_per_second);
+    Ok(())
+}
+
+/// `trace --rules maze`: one game of the maze agent, step by step.
+fn trace_maze(options: TraceOptions) -> Result<()> {
+    let (map, map_name) = load_map(options.map.as_deref(), Rules::Maze)?;
+    let seed = options.seed.unwrap_or_else(fresh_seed);
+    let hazards = match &options.hazards {
+        Some(path) => cave::read_maze_hazards(path, &map).map_err(bad_input)?,
+        None => MazeHazards::deal(&map, &mut seeded(seed)).map_err(bad_input)?,
+    };
+    let game = new_maze(&map, hazards, seed, options.hazards.is_none());
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if options.json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({ "rules": "maze", "map": map_name, "caves": map.len(), "seed": seed })
+        )?;
+    } else {
+        writeln!(
+            out,
+            "Trace of the maze on {map_name} ({} caves), seed {seed}, the agent given the map.",
+            map.len()
+        )?;
+    }
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock().lines();
+    let mut waiting = options.step;
+    let mut number = 0usize;
+    let mut failure: Option<std::io::Error> = None;
+    let names = MazeAgent::new(map.clone(), Insight::Decisions).map_err(bad_input)?;
+    let record = wumpus::run::run_maze_game(game, seed, true, |r| {
+        number += 1;
+        let written = if options.json {
+            writeln!(out, "{}", maze_step_json(&names, number, r))
+        } else {
+            write!(out, "{}", maze_step_text(&names, number, r))
+        };
+        if let Err(e) = written.and_then(|_| out.flush()) {
+            failure.get_or_insert(e);
+        }
+        if waiting {
+            let _ = write!(out, "(Enter for the next step) ");
+            let _ = out.flush();
+            if !matches!(input.next(), Some(Ok(_))) {
+                waiting = false;
+            }
+        }
+    })
+    .map_err(bad_input)?;
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    let outcome = match record.ending {
+        Some(e) => wumpus::agent::maze::ending_text(e),
+        None => "unfinished",
+    };
+    if options.json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({ "outcome": outcome, "moves": record.moves, "grenades": record.grenades })
+        )?;
+    } else {
+        writeln!(
+            out,
+            "\nOutcome: {outcome} after {} moves and {} grenades.",
+            record.moves, record.grenades
+        )?;
+        let last = if record.ending == Some(MazeEnding::Won) {
+            "YOU WIN"
+        } else {
+            "GAME OVER"
+        };
+        writeln!(out, "{last}")?;
+    }
+    Ok(())
+}
+
+fn maze_action_text(a: &wumpus::cave::MazeAction) -> String {
+    match a {
+        wumpus::cave::MazeAction::Move(t) => format!("move {t}"),
+        wumpus::cave::MazeAction::Toss(t) => format!("toss {t}"),
+    }
+}
+
+fn senses(v: &wumpus::cave::MazeView) -> Vec<&'static str> {
+    let mut s = Vec::new();
+    if v.smell {
+        s.push("smell");
+    }
+    if v.hear {
+        s.push("hear");
+    }
+    if v.feel {
+        s.push("feel");
+    }
+    s
+}
+
+fn maze_step_text(agent: &MazeAgent, number: usize, r: &wumpus::run::MazeStepReport) -> String {
+    let mut text = String::new();
+    for e in &r.events {
+        text.push_str(&format!("  ({})\n", e.text()));
+    }
+    let s = senses(&r.view);
+    text.push_str(&format!(
+        "\nStep {number} in {}: {}\n",
+        r.view.name,
+        if s.is_empty() {
+            "nothing sensed".to_string()
+        } else {
+            s.join(", ")
+        }
+    ));
+    if r.whereabouts.len() > 1 {
+        let w: Vec<String> = r
+            .whereabouts
+            .iter()
+            .map(|(c, p)| format!("{} {}", agent.cave_name(*c), percent(*p)))
+            .collect();
+        text.push_str(&format!("  where am I: {}\n", w.join(", ")));
+    }
+    for c in &r.learned {
+        let head = format!("{} {}", agent.cave_name(c.place), c.fact);
+        if c.because.is_empty() {
+            text.push_str(&format!("  proved {head}\n"));
+        } else {
+            text.push_str(&format!("  proved {head}: {}\n", c.because.join("; ")));
+        }
+    }
+    for t in &r.tunnels {
+        text.push_str(&format!(
+            "  tunnel {} to {}: wumpus {}, pit {}, bats {}{}\n",
+            t.tunnel,
+            t.name,
+            percent(t.wumpus),
+            percent(t.pit),
+            percent(t.bats),
+            if t.safe { " (proven safe)" } else { "" }
+        ));
+    }
+    text.push_str(&format!(
+        "  action: {}\n  why: {}\n",
+        maze_action_text(&r.decision.action),
+        r.decision.reason
+    ));
+    text
+}
+
+fn maze_step_json(
+    agent: &MazeAgent,
+    number: usize,
+    r: &wumpus::run::MazeStepReport,
+) -> serde_json::Value {
+    serde_json::json!({
+        "step": number,
+        "cave": r.view.name,
+        "senses": senses(&r.view),
+        "whereabouts": r.whereabouts.iter().map(|(c, p)| serde_json::json!({
+            "cave": agent.cave_name(*c), "chance": p,
+        })).collect::<Vec<_>>(),
+        "learned": r.learned.iter().map(|c| serde_json::json!({
+            "cave": agent.cave_name(c.place), "fact": c.fact, "because": c.because,
+        })).collect::<Vec<_>>(),
+        "tunnels": r.tunnels.iter().map(|t| serde_json::json!({
+            "tunnel": t.tunnel, "cave": t.name, "wumpus": t.wumpus, "pit": t.pit,
+            "bats": t.bats, "devour": t.devour, "proven_safe": t.safe,
+            "proven_wumpus": t.proven_wumpus,
+        })).collect::<Vec<_>>(),
+        "action": maze_action_text(&r.decision.action),
+        "rule": r.decision.reason.rule,
+        "reason": r.decision.reason.text,
+    })
 }

@@ -1,6 +1,7 @@
 //! Command-line definitions (clap) and dispatch. Clap types stay here; each subcommand turns
 //! its flags into the library's plain types and calls the library.
 
+mod bot;
 mod cave;
 mod kb;
 mod play;
@@ -91,6 +92,19 @@ Examples:
         /// The shell.
         shell: clap_complete::Shell,
     },
+    /// Play the classic cave as a bot driven by a game host over standard input and output.
+    #[command(after_help = "\
+The protocol (docs/bot-protocol.md), rooms 0-based:
+  host: game 20
+  host: status ROOM PIT BATS WUMPUS out R R R in R R ...
+  bot:  move R   or   shoot R1 R2 ...
+  host: result moved|snatched|not_an_exit|missed|too_crooked   (then a status)
+  host: end won SCORE   or   end lost 0
+
+Examples:
+  printf 'game 20\nstatus 0 0 0 1 out 1 4 7 in 1 4 7\n' | wumpus bot
+  wumpus bot --map worlds/cave-risk.txt        the agent is given the map")]
+    Bot(bot::BotArgs),
 }
 
 /// Runs the command line.
@@ -108,6 +122,7 @@ pub fn run(args: Args) -> Result<()> {
             clap_complete::generate(shell, &mut Args::command(), "wumpus", &mut script);
             out(String::from_utf8_lossy(&script))
         }
+        Command::Bot(a) => bot::run(a),
     }
 }
 

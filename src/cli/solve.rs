@@ -31,7 +31,7 @@ pub struct SolveArgs {
     /// How scores are counted.
     #[arg(long, value_enum, default_value_t)]
     scoring: ScoringArg,
-    /// Which agent plays (default: risk on the grid, random in the cave).
+    /// Which agent plays (default: risk on the grid, logic in the cave, where it weighs odds too).
     #[arg(long, value_enum)]
     agent: Option<AgentArg>,
     /// Threads (default: all cores). `--threads 1` measures one core.
@@ -60,6 +60,10 @@ pub struct SolveArgs {
     /// The classic cave's rules.
     #[arg(long, value_enum, default_value_t)]
     variant: VariantArg,
+    /// Give the cave agent the whole map up front (default: it knows the room count and learns
+    /// each room's tunnels by standing in it).
+    #[arg(long)]
+    map_known: bool,
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
@@ -72,14 +76,18 @@ pub fn run(args: SolveArgs) -> Result<()> {
         (RulesArg::Grid, Some(AgentArg::Random)) => {
             return refuse("the random agent plays the cave: use --rules cave")
         }
-        (RulesArg::Cave, None | Some(AgentArg::Random)) => {
-            if args.csv.is_some() || args.shard.is_some() {
-                return refuse("--csv and --shard are for the grid (--rules grid) so far");
-            }
+        (RulesArg::Cave | RulesArg::Maze, _) if args.csv.is_some() || args.shard.is_some() => {
+            return refuse("--csv and --shard are for the grid (--rules grid) so far");
+        }
+        (RulesArg::Cave, agent) => {
             return cave::solve(cave::SolveOptions {
                 map: args.map,
                 variant: args.variant.into(),
-                agent: cave::AgentArg::Random,
+                agent: match agent {
+                    Some(AgentArg::Random) => cave::AgentArg::Random,
+                    None | Some(AgentArg::Logic | AgentArg::Risk) => cave::AgentArg::Logic,
+                },
+                map_known: args.map_known,
                 games: args.worlds,
                 seed: args.seed,
                 output: if args.json {
@@ -89,15 +97,18 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 },
             });
         }
-        (RulesArg::Cave, Some(AgentArg::Logic | AgentArg::Risk)) => {
-            return refuse(
-                "the logic and risk agents play the grid; a cave agent is not built in yet",
-            )
+        (RulesArg::Maze, Some(AgentArg::Random)) => {
+            return refuse("the random agent plays the classic cave: use --rules cave")
         }
-        (RulesArg::Maze, _) => return refuse("no maze agent is built in yet; use --rules cave"),
+        (RulesArg::Maze, _) => {
+            if args.variant != VariantArg::Event {
+                return refuse("--variant is for the classic cave (--rules cave)");
+            }
+            return cave::solve_maze(args.map, args.worlds, args.seed, args.json);
+        }
     }
-    if args.map.is_some() || args.variant != VariantArg::Event {
-        return refuse("--map and --variant are for --rules cave");
+    if args.map.is_some() || args.variant != VariantArg::Event || args.map_known {
+        return refuse("--map, --map-known and --variant are for --rules cave");
     }
     let rules = match &args.kb {
         Some(path) => Some(Arc::new(super::read_rules(path)?)),

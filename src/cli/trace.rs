@@ -34,9 +34,42 @@ pub struct TraceArgs {
     /// Which agent plays: risk (the default) or logic.
     #[arg(long, value_enum)]
     agent: Option<super::AgentArg>,
+    /// The rule set: the grid (default), the classic cave or the maze.
+    #[arg(long, value_enum, default_value_t)]
+    rules: super::cave::RulesArg,
+    /// Cave map file, either format (default: the rule set's standard map).
+    #[arg(long)]
+    map: Option<PathBuf>,
+    /// Give the cave agent the whole map up front.
+    #[arg(long)]
+    map_known: bool,
+    /// Start the cave game on the hazards in this file instead of dealing them.
+    #[arg(long)]
+    hazards: Option<PathBuf>,
 }
 
 pub fn run(args: TraceArgs) -> Result<()> {
+    if args.rules != super::cave::RulesArg::Grid {
+        if args.world.world.is_some() || args.kb.is_some() || args.agent.is_some() {
+            return Err(bad_input(anyhow::anyhow!(
+                "--world, --kb and --agent are for the grid; a cave takes --map and --hazards"
+            )));
+        }
+        return super::cave::trace(super::cave::TraceOptions {
+            rules: args.rules,
+            map: args.map,
+            map_known: args.map_known,
+            hazards: args.hazards,
+            seed: args.world.seed,
+            json: args.json,
+            step: args.step,
+        });
+    }
+    if args.map.is_some() || args.map_known || args.hazards.is_some() {
+        return Err(bad_input(anyhow::anyhow!(
+            "--map, --map-known and --hazards are for --rules cave or --rules maze"
+        )));
+    }
     let (world, seed) = grid_world(&args.world)?;
     let topology = world.topology().clone();
     let rules = match &args.kb {
@@ -190,6 +223,7 @@ fn step_json(topology: &Topology, number: usize, r: &StepReport) -> serde_json::
                 "pit": c.pit,
                 "wumpus": c.wumpus,
                 "expected": c.expected,
+                "expected_is_bound": c.bound,
             })).collect::<Vec<_>>(),
         })),
     })
@@ -232,10 +266,11 @@ pub fn odds_text(topology: &Topology, odds: &wumpus::agent::grid::Odds) -> Strin
     let mut s = String::from("  odds (P pit, P wumpus, expected final score):\n");
     for c in &odds.candidates {
         s.push_str(&format!(
-            "    {:>7}  pit {:.3}  wumpus {:.3}  expected {:.1}\n",
+            "    {:>7}  pit {:.3}  wumpus {:.3}  expected {}{:.1}\n",
             topology.label(c.place),
             c.pit,
             c.wumpus,
+            if c.bound { "at most " } else { "" },
             c.expected
         ));
     }

@@ -13,6 +13,15 @@
 //! unmentioned places standing for "the rest": at most *k* among the mentioned, and at least
 //! *k − rest* of them. So a 1024×1024 grid costs only what the agent has explored.
 //!
+//! A world that changes is told its **events** ([`KnowledgeBase::happen`]): each predicate the
+//! event changes gets a fresh set of atoms, an *epoch*, tied to the previous one by the event's
+//! rules, so old observations keep constraining the old epoch and, through the rules, the new
+//! one. Facts speak of epoch 0 (the world as dealt); cardinalities hold in every epoch; a
+//! percept speaks of the epochs current when it is told. One solver serves the whole game.
+//!
+//! On a map that is only partly known, the topology can grow ([`KnowledgeBase::set_topology`]):
+//! later groundings read the new graph, earlier clauses stand.
+//!
 //! In [`Proofs::Explained`] mode each observation is guarded by a selector variable and passed
 //! as an assumption, so [`KnowledgeBase::explain`] can name the observations a conclusion rests
 //! on (the solver's failed assumptions, then minimised one by one). [`Proofs::Fast`] adds
@@ -24,7 +33,7 @@ pub mod rules;
 mod sat;
 
 use ground::{Atom, Ground, GroundClause, GroundError, GroundLit};
-use rules::{PredId, PredKind, Rules};
+use rules::{EventId, PredId, PredKind, Rules};
 use sat::Sat;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
@@ -50,6 +59,8 @@ pub struct Observation {
     pub place: Option<Place>,
     /// Present or absent.
     pub present: bool,
+    /// How many events had happened when it was told (0 in a world without events).
+    pub time: u32,
 }
 
 /// Errors of the knowledge base.
@@ -64,6 +75,21 @@ pub enum KbError {
     /// An observation was told of a predicate that is not a percept, or with the wrong arity.
     #[error("'{0}' cannot be observed here")]
     NotObservable(String),
+    /// The rules lack something an agent needs (a predicate, or one of the right kind).
+    #[error("the rules do not suit the agent: {0}")]
+    Vocabulary(String),
+    /// An event was told with or without a place against its declaration, or at no place of
+    /// the world.
+    #[error("event '{0}' cannot happen like that here")]
+    BadEvent(String),
+    /// A new topology with another number of places than the knowledge base's.
+    #[error("the new map has {found} places, the knowledge base {expected}")]
+    TopologyMismatch {
+        /// Places the knowledge base was built for.
+        expected: usize,
+        /// Places of the new map.
+        found: usize,
+    },
     /// A question the knowledge base cannot answer as asked.
     #[error("{0}")]
     Unsupported(String),
@@ -89,6 +115,27 @@ struct Counter {
     at_most: Option<usize>,
     regs: Vec<Bit>,
     mentioned: usize,
+}
+
+impl Counter {
+    /// A counter for cardinality `c` over the atoms of `pred` (a predicate of the knowledge
+    /// base: the cardinality's own, or one of its epochs).
+    fn new(c: &rules::Cardinality, pred: PredId, places: usize) -> Counter {
+        // A bound beyond the number of places says nothing more than `places` (at most) or
+        // `places + 1` (at least: impossible, checked when the counter starts) does, so the
+        // counter never needs more registers than that, whatever the file says.
+        let at_least = c.at_least.map_or(0, |k| k.value(places)).min(places + 1);
+        let at_most = c.at_most.map(|k| k.value(places).min(places));
+        let width = at_least.max(at_most.unwrap_or(0));
+        Counter {
+            pred,
+            places,
+            at_least,
+            at_most,
+            regs: vec![Bit::False; width],
+            mentioned: 0,
+        }
+    }
 }
 
 /// What the knowledge base holds of one ground atom.
@@ -125,10 +172,7 @@ impl Grounding {
         topology: Arc<Topology>,
         start: Option<Place>,
     ) -> Result<Arc<Grounding>, KbError> {
-        let ground = Ground {
-            topology: &topology,
-            start,
-        };
+        let ground = Ground::new(&topology, start);
         let mut facts = Vec::new();
         for fact in &rules.facts {
             match &fact.var {
@@ -174,6 +218,11 @@ impl Grounding {
         &self.topology
     }
 
+    /// The place the rules call `start`.
+    pub fn start(&self) -> Option<Place> {
+        self.start
+    }
+
     /// The clauses meaning "percept `pred` observed `present` at `place`".
     fn percept(
         &self,
@@ -186,10 +235,7 @@ impl Grounding {
             .percept_rule(pred)
             .expect("checked by the caller");
         let compute = || {
-            let ground = Ground {
-                topology: &self.topology,
-                start: self.start,
-            };
+            let ground = Ground::new(&self.topology, self.start);
             let mut env = match (&rule.var, place) {
                 (Some(v), Some(at)) => vec![(v.clone(), at)],
                 _ => Vec::new(),
@@ -238,9 +284,19 @@ pub struct KnowledgeBase {
     told: HashSet<Observation>,
     selectors: Vec<Lit>,
     consistent_at: Option<u64>,
+    /// For each predicate of the rules, the knowledge base's predicate of its current epoch.
+    current: Vec<PredId>,
+    /// For each predicate of the knowledge base: the rules' predicate and its epoch.
+    epoch_of: Vec<(PredId, u32)>,
+    /// For each predicate of the rules, its epochs' predicates, oldest first.
+    epochs: Vec<Vec<PredId>>,
+    /// Events told so far.
+    time: u32,
     /// Clauses grouped by component for odds, at a time, over this many clauses.
     by_component: Option<(u64, ComponentClauses)>,
     grouped: usize,
+    /// Counts kept between odds questions about the same state.
+    odds_cache: Option<odds::OddsCache>,
 }
 
 impl KnowledgeBase {
@@ -276,22 +332,10 @@ impl KnowledgeBase {
             .iter()
             .map(|c| {
                 counted[c.pred] = true;
-                let at_least = c.at_least.map_or(0, |k| k.value(places)).min(places + 1);
-                // A bound beyond the number of places says nothing more than `places` (at
-                // most) or `places + 1` (at least: impossible, checked below) does, so the
-                // counter never needs more registers than that, whatever the file says.
-                let at_most = c.at_most.map(|k| k.value(places).min(places));
-                let width = at_least.max(at_most.unwrap_or(0));
-                Counter {
-                    pred: c.pred,
-                    places,
-                    at_least,
-                    at_most,
-                    regs: vec![Bit::False; width],
-                    mentioned: 0,
-                }
+                Counter::new(c, c.pred, places)
             })
             .collect();
+        let n = rules.predicates.len();
         let mut kb = KnowledgeBase {
             grounding: grounding.clone(),
             proofs,
@@ -306,15 +350,16 @@ impl KnowledgeBase {
             told: HashSet::new(),
             selectors: Vec::new(),
             consistent_at: None,
+            current: (0..n).collect(),
+            epoch_of: (0..n).map(|p| (p, 0)).collect(),
+            epochs: (0..n).map(|p| vec![p]).collect(),
+            time: 0,
             by_component: None,
             grouped: 0,
+            odds_cache: None,
         };
         for i in 0..kb.counters.len() {
-            let c = &kb.counters[i];
-            if c.at_least > c.places || c.at_most.is_some_and(|m| m < c.at_least) {
-                kb.sat.add_clause(&[]);
-            }
-            kb.enforce_at_least(i);
+            kb.start_counter(i);
         }
         for clause in &grounding.facts {
             kb.add_ground(clause, None);
@@ -337,6 +382,126 @@ impl KnowledgeBase {
         &self.observations
     }
 
+    /// Events told so far.
+    pub fn time(&self) -> u32 {
+        self.time
+    }
+
+    /// The current epoch of the rules' predicate `pred`: how many times an event changed it.
+    pub fn epoch(&self, pred: PredId) -> u32 {
+        self.epochs[pred].len() as u32 - 1
+    }
+
+    /// The rules' predicate behind a knowledge-base predicate (itself but for later epochs).
+    pub(crate) fn base_pred(&self, pred: PredId) -> PredId {
+        self.epoch_of[pred].0
+    }
+
+    /// The rules' predicate and the epoch behind a predicate of an [`Atom`].
+    pub fn epoch_of(&self, atom: Atom) -> (PredId, u32) {
+        self.epoch_of[atom.pred]
+    }
+
+    /// Starts counter `i`: an impossible bound is a contradiction; "at least" is enforced over
+    /// the places no clause mentions yet.
+    fn start_counter(&mut self, i: usize) {
+        let c = &self.counters[i];
+        if c.at_least > c.places || c.at_most.is_some_and(|m| m < c.at_least) {
+            self.sat.add_clause(&[]);
+        }
+        self.enforce_at_least(i);
+    }
+
+    /// Tells the knowledge base that `event` happened (at `at`, for an event at a place): every
+    /// predicate it changes moves to a fresh epoch, with the event's rules between the old
+    /// epoch and the new one, and the predicate's cardinalities over the new one.
+    pub fn happen(&mut self, event: EventId, at: Option<Place>) -> Result<(), KbError> {
+        let grounding = self.grounding.clone();
+        let rules = &grounding.rules;
+        let decl = &rules.events[event];
+        if decl.param.is_some() != at.is_some()
+            || at.is_some_and(|p| p.index() >= grounding.topology.len())
+        {
+            return Err(KbError::BadEvent(decl.name.clone()));
+        }
+        let places = grounding.topology.len();
+        let old = self.current.clone();
+        for &pred in &decl.changes {
+            let id = self.atoms.len();
+            let slots = if rules.predicates[pred].per_place {
+                places
+            } else {
+                1
+            };
+            self.atoms.push(vec![AtomState::default(); slots]);
+            self.mentioned.push(Vec::new());
+            self.fixed_true.push(Vec::new());
+            self.unfixed.push(Vec::new());
+            self.counted.push(self.counted[pred]);
+            self.epoch_of.push((pred, self.epochs[pred].len() as u32));
+            self.epochs[pred].push(id);
+            self.current[pred] = id;
+            for c in rules.cardinalities.iter().filter(|c| c.pred == pred) {
+                self.counters.push(Counter::new(c, id, places));
+                self.start_counter(self.counters.len() - 1);
+            }
+        }
+        self.time += 1;
+        let new = self.current.clone();
+        let ground = Ground {
+            topology: &grounding.topology,
+            start: grounding.start,
+            now: Some(&old),
+            next: Some(&new),
+        };
+        for t in rules.transitions.iter().filter(|t| t.event == event) {
+            let mut env: Vec<(String, Place)> = match (&decl.param, at) {
+                (Some(v), Some(p)) => vec![(v.clone(), p)],
+                _ => Vec::new(),
+            };
+            match &t.var {
+                None => {
+                    for clause in ground.clauses(&t.formula, &mut env, true)? {
+                        self.add_ground(&clause, None);
+                    }
+                }
+                Some(v) => {
+                    for place in grounding.topology.places() {
+                        env.push((v.clone(), place));
+                        let clauses = ground.clauses(&t.formula, &mut env, true);
+                        env.pop();
+                        for clause in clauses? {
+                            self.add_ground(&clause, None);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces the world's graph for everything grounded from now on (percepts told and
+    /// events happening later); what was grounded before stands. For a map learnt as it is
+    /// explored: sound when the new graph only adds to what the clauses so far relied on.
+    pub fn set_topology(&mut self, topology: Arc<Topology>) -> Result<(), KbError> {
+        let old = &self.grounding;
+        if topology.len() != old.topology.len() {
+            return Err(KbError::TopologyMismatch {
+                expected: old.topology.len(),
+                found: topology.len(),
+            });
+        }
+        self.grounding = Arc::new(Grounding {
+            rules: old.rules.clone(),
+            topology,
+            start: old.start,
+            facts: Vec::new(),
+            percept_slot: old.percept_slot.clone(),
+            cache: None,
+        });
+        Ok(())
+    }
+
     /// Solver calls made so far.
     pub fn solver_calls(&self) -> u64 {
         self.sat.calls
@@ -351,9 +516,14 @@ impl KnowledgeBase {
     pub fn describe(&self, obs: &Observation) -> String {
         let name = &self.rules().predicates[obs.pred].name;
         let not = if obs.present { "" } else { "no " };
+        let when = if obs.time > 0 {
+            format!(" (after event {})", obs.time)
+        } else {
+            String::new()
+        };
         match obs.place {
-            Some(p) => format!("{not}{name} at {}", self.topology().label(p)),
-            None => format!("{not}{name}"),
+            Some(p) => format!("{not}{name} at {}{when}", self.topology().label(p)),
+            None => format!("{not}{name}{when}"),
         }
     }
 
@@ -376,6 +546,7 @@ impl KnowledgeBase {
     ///
     /// Complexity: the atoms fixed true plus those not fixed, not every mentioned atom.
     pub fn true_in_model(&mut self, pred: PredId) -> Vec<Option<Place>> {
+        let pred = self.current[pred];
         let atoms = &self.atoms[pred];
         self.unfixed[pred].retain(|&place| atoms[place.map_or(0, |p| p.index())].fixed.is_none());
         let open = self.unfixed[pred]
@@ -388,6 +559,7 @@ impl KnowledgeBase {
     /// The places of a per-place predicate that no clause mentions yet, if there is exactly
     /// one (by counting, such a place can still be forced).
     pub fn sole_unmentioned(&self, pred: PredId) -> Option<Place> {
+        let pred = self.current[pred];
         let places = self.topology().len();
         if places - self.mentioned[pred].len() != 1 {
             return None;
@@ -587,9 +759,20 @@ impl KnowledgeBase {
         }
     }
 
-    /// The ground atom of `pred` at `place` (or the proposition `pred`).
+    /// The ground atom of the rules' predicate `pred` at `place` (or the proposition `pred`),
+    /// in its current epoch.
     pub fn atom(&self, pred: PredId, place: Option<Place>) -> Atom {
-        Atom { pred, place }
+        Atom {
+            pred: self.current[pred],
+            place,
+        }
+    }
+
+    /// The ground atom of `pred` at `place` in epoch `epoch` (0: as dealt), if that epoch has
+    /// begun.
+    pub fn atom_at(&self, pred: PredId, epoch: u32, place: Option<Place>) -> Option<Atom> {
+        let id = *self.epochs[pred].get(epoch as usize)?;
+        Some(Atom { pred: id, place })
     }
 
     /// Tells the knowledge base that percept `pred` was observed present or absent at `place`.
@@ -614,6 +797,7 @@ impl KnowledgeBase {
             pred,
             place,
             present,
+            time: self.time,
         };
         if !self.told.insert(obs) {
             return Ok(());
@@ -630,8 +814,25 @@ impl KnowledgeBase {
         // Absence of a one-way percept says nothing.
         if present || rule.iff {
             let clauses = grounding.percept(pred, place, present)?;
+            let remap = self.time > 0;
             for clause in clauses.iter() {
-                self.add_ground(clause, selector);
+                if remap {
+                    let mapped: GroundClause = clause
+                        .iter()
+                        .map(|&(a, v)| {
+                            (
+                                Atom {
+                                    pred: self.current[a.pred],
+                                    place: a.place,
+                                },
+                                v,
+                            )
+                        })
+                        .collect();
+                    self.add_ground(&mapped, selector);
+                } else {
+                    self.add_ground(clause, selector);
+                }
             }
         }
         Ok(())
@@ -819,8 +1020,16 @@ impl KnowledgeBase {
         let mut units: Vec<isize> = Vec::new();
         for (pred, slots) in self.atoms.iter().enumerate() {
             for (slot, state) in slots.iter().enumerate() {
-                let name = &rules.predicates[pred].name;
-                let place = if rules.predicates[pred].per_place {
+                if state.lit.is_none() && state.fixed.is_none() {
+                    continue;
+                }
+                let (base, epoch) = self.epoch_of[pred];
+                let name = if epoch == 0 {
+                    rules.predicates[base].name.clone()
+                } else {
+                    format!("{}@{epoch}", rules.predicates[base].name)
+                };
+                let place = if rules.predicates[base].per_place {
                     format!("({})", self.topology().label(Place::new(slot)))
                 } else {
                     String::new()
@@ -958,6 +1167,146 @@ mod tests {
         let err = kb.possible(&[(p22, true)]).unwrap_err();
         assert!(matches!(err, KbError::Contradiction(_)), "{err}");
         assert!(err.to_string().contains("breeze at 0,0"), "{err}");
+    }
+
+    /// A ring of five rooms, each with tunnels to both neighbours and to itself.
+    fn ring_kb(rules: &str) -> KnowledgeBase {
+        let tunnels: Vec<Vec<usize>> = (0..5).map(|r| vec![(r + 1) % 5, (r + 4) % 5]).collect();
+        let topo = Arc::new(Topology::cave(&tunnels, 0, vec![None; 5], vec![None; 5]));
+        KnowledgeBase::new(
+            Arc::new(parse_rules(rules).unwrap()),
+            topo,
+            Some(Place::new(0)),
+            Proofs::Explained,
+        )
+        .unwrap()
+    }
+
+    const WANDERING: &str = "hidden wumpus(X).\nnot wumpus(start).\nexactly 1 X: wumpus(X).\n\
+        percept stench(X) <-> any N in adj(X): wumpus(N).\n\
+        percept here(X) -> wumpus(X).\n\
+        event wake.\n\
+        wake: next wumpus(X) -> wumpus(X) | any N in in(X): wumpus(N).\n";
+
+    #[test]
+    fn an_event_starts_a_new_epoch_tied_to_the_old_one() {
+        let mut kb = ring_kb(WANDERING);
+        let r = kb.rules().clone();
+        let (wumpus, here) = (r.predicate("wumpus").unwrap(), r.predicate("here").unwrap());
+        let wake = r.event("wake").unwrap();
+        let p = Place::new;
+        kb.tell(here, Some(p(2)), true).unwrap();
+        let w2 = kb.atom(wumpus, Some(p(2)));
+        assert!(kb.entails((w2, true)).unwrap());
+        kb.happen(wake, None).unwrap();
+        assert_eq!((kb.epoch(wumpus), kb.time()), (1, 1));
+        // Now it is in 1, 2 or 3: nowhere proven, but certainly not in 0 or 4.
+        for (room, possible) in [(0, false), (1, true), (2, true), (3, true), (4, false)] {
+            let a = kb.atom(wumpus, Some(p(room)));
+            assert_eq!(kb.possible(&[(a, true)]).unwrap(), possible, "room {room}");
+        }
+        // The old epoch keeps what it knew.
+        let old = kb.atom_at(wumpus, 0, Some(p(2))).unwrap();
+        assert!(kb.entails((old, true)).unwrap());
+        // The same percept told again is a new observation in the new epoch.
+        kb.tell(here, Some(p(3)), true).unwrap();
+        assert_eq!(kb.observations().len(), 2);
+        assert!(kb.entails((kb.atom(wumpus, Some(p(3))), true)).unwrap());
+        assert!(kb.describe(&kb.observations()[1]).contains("after event 1"));
+        // A second wake: from 3 to 2, 3 or 4.
+        kb.happen(wake, None).unwrap();
+        let a0 = kb.atom(wumpus, Some(p(0)));
+        assert!(!kb.possible(&[(a0, true)]).unwrap());
+        assert!(kb.to_dimacs().contains("wumpus@2(4)"));
+    }
+
+    #[test]
+    fn old_evidence_constrains_the_new_epoch_through_the_transition() {
+        // A stench at 0 before the wake: the wumpus was in 1 or 4 (not 0: the start). After
+        // the wake it stayed or moved one room: 0, 1, 2, 3 or 4. A stench-free 0 after the wake
+        // rules out 1 and 4 now, so it moved to 2, 3 or 0 (nothing here says the hunter in 0
+        // survived).
+        let mut kb = ring_kb(WANDERING);
+        let r = kb.rules().clone();
+        let (wumpus, stench) = (
+            r.predicate("wumpus").unwrap(),
+            r.predicate("stench").unwrap(),
+        );
+        let p = Place::new;
+        kb.tell(stench, Some(p(0)), true).unwrap();
+        kb.happen(r.event("wake").unwrap(), None).unwrap();
+        kb.tell(stench, Some(p(0)), false).unwrap();
+        let now = |kb: &mut KnowledgeBase, room| {
+            let a = kb.atom(wumpus, Some(p(room)));
+            kb.possible(&[(a, true)]).unwrap()
+        };
+        assert_eq!(
+            (0..5).map(|room| now(&mut kb, room)).collect::<Vec<_>>(),
+            [true, false, true, true, false]
+        );
+        // Not in 1 now: the explanation is the stench-free 0 after the wake.
+        let a1 = kb.atom(wumpus, Some(p(1)));
+        let why = kb.explain(&[(a1, true)]).unwrap().unwrap();
+        let words: Vec<String> = why
+            .iter()
+            .map(|&i| kb.describe(&kb.observations()[i]))
+            .collect();
+        assert_eq!(words, ["no stench at 0 (after event 1)"]);
+    }
+
+    #[test]
+    fn events_at_a_place_and_conditions_on_places() {
+        let rules = "hidden wumpus(X).\nexactly 1 X: wumpus(X).\n\
+            percept here(X) -> wumpus(X).\n\
+            event blast(B).\n\
+            blast(B): wumpus(X) & not X in out(B) -> next wumpus(X).\n\
+            blast(B): next wumpus(X) -> wumpus(X) & not X = B | any N in in(X): (N in out(B) & wumpus(N)).\n";
+        let mut kb = ring_kb(rules);
+        let r = kb.rules().clone();
+        let (wumpus, here) = (r.predicate("wumpus").unwrap(), r.predicate("here").unwrap());
+        let blast = r.event("blast").unwrap();
+        let p = Place::new;
+        assert!(matches!(kb.happen(blast, None), Err(KbError::BadEvent(_))));
+        kb.tell(here, Some(p(3)), true).unwrap();
+        // A blast at 0: 3 is not next to 0, so the wumpus stays.
+        kb.happen(blast, Some(p(0))).unwrap();
+        assert!(kb.entails((kb.atom(wumpus, Some(p(3))), true)).unwrap());
+        // A blast at 2: 3 is next to it; the wumpus may run to 4 (or 2).
+        kb.happen(blast, Some(p(2))).unwrap();
+        let a4 = kb.atom(wumpus, Some(p(4)));
+        assert!(kb.possible(&[(a4, true)]).unwrap());
+        let a0 = kb.atom(wumpus, Some(p(0)));
+        assert!(!kb.possible(&[(a0, true)]).unwrap());
+    }
+
+    #[test]
+    fn a_grown_topology_grounds_later_percepts() {
+        let mut kb = ring_kb(WANDERING);
+        let r = kb.rules().clone();
+        let (wumpus, stench) = (
+            r.predicate("wumpus").unwrap(),
+            r.predicate("stench").unwrap(),
+        );
+        // Room 0 is found to have a tunnel to room 2 as well.
+        let tunnels: Vec<Vec<usize>> = (0..5)
+            .map(|r| {
+                let mut t = vec![(r + 1) % 5, (r + 4) % 5];
+                if r == 0 {
+                    t.push(2);
+                }
+                t
+            })
+            .collect();
+        let grown = Arc::new(Topology::cave(&tunnels, 0, vec![None; 5], vec![None; 5]));
+        kb.set_topology(grown).unwrap();
+        kb.tell(stench, Some(Place::new(0)), false).unwrap();
+        let a2 = kb.atom(wumpus, Some(Place::new(2)));
+        assert!(!kb.possible(&[(a2, true)]).unwrap());
+        let small = Arc::new(Topology::grid(2, 2).unwrap());
+        assert!(matches!(
+            kb.set_topology(small),
+            Err(KbError::TopologyMismatch { .. })
+        ));
     }
 
     #[test]

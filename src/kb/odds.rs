@@ -118,10 +118,10 @@ impl KnowledgeBase {
                 continue;
             }
             if state.lit.is_none() && !self.counted[atom.pred] {
-                let (t, f) = prior.per_atom(atom.pred).ok_or_else(|| {
+                let (t, f) = prior.per_atom(self.base_pred(atom.pred)).ok_or_else(|| {
                     KbError::Unsupported(format!(
                         "a count prior on '{}' needs a cardinality constraint in the rules",
-                        self.rules().predicates[atom.pred].name
+                        self.rules().predicates[self.base_pred(atom.pred)].name
                     ))
                 })?;
                 independent *= if value { t / (t + f) } else { f / (t + f) };
@@ -149,20 +149,37 @@ impl KnowledgeBase {
         prior: &Prior,
     ) -> Result<f64, KbError> {
         let clauses = self.component_clauses(component);
-        let vars = self.sat.var_count();
-        let mut weights = vec![(1.0, 1.0); vars];
-        for (pred, slots) in self.atoms.iter().enumerate() {
-            // A counted predicate's weight comes whole from the split on its count.
-            if self.counted[pred] {
-                continue;
-            }
-            if let Some(w) = prior.per_atom(pred) {
-                for state in slots {
-                    if let Some(l) = state.lit {
-                        weights[l.index()] = w;
+        let now = (
+            self.sat.now(),
+            self.sat.clauses().len(),
+            self.sat.var_count(),
+        );
+        let fresh = match &self.odds_cache {
+            Some(cache) => cache.at != now || cache.prior != *prior,
+            None => true,
+        };
+        if fresh {
+            let mut weights = vec![(1.0, 1.0); self.sat.var_count()];
+            for (pred, slots) in self.atoms.iter().enumerate() {
+                // A counted predicate's weight comes whole from the split on its count.
+                if self.counted[pred] {
+                    continue;
+                }
+                if let Some(w) = prior.per_atom(self.base_pred(pred)) {
+                    for state in slots {
+                        if let Some(l) = state.lit {
+                            weights[l.index()] = w;
+                        }
                     }
                 }
             }
+            self.odds_cache = Some(OddsCache {
+                at: now,
+                prior: prior.clone(),
+                counter: ModelCounter::new(weights),
+                totals: HashMap::new(),
+                vars: HashMap::new(),
+            });
         }
         let mut base: Vec<Lit> = self
             .selectors
@@ -172,17 +189,37 @@ impl KnowledgeBase {
             .collect();
         base.sort_unstable();
         let splits = self.splits(component, prior)?;
-        let mut counter = ModelCounter {
-            weights,
-            cache: HashMap::new(),
-        };
+        let cache = self.odds_cache.as_mut().expect("made above");
+        let vars = cache
+            .vars
+            .entry(component)
+            .or_insert_with(|| std::sync::Arc::new(vars_of(&clauses)))
+            .clone();
         let (mut all, mut with) = (0.0, 0.0);
         for split in &splits {
             let mut assumptions = base.clone();
             assumptions.extend_from_slice(&split.assumptions);
-            all += split.weight * counter.count_under(&clauses, &assumptions);
+            // The denominator is shared by every question about this component.
+            let key = (component, assumptions.clone());
+            let total = match cache.totals.get(&key) {
+                Some(&t) => t,
+                None => {
+                    let t = cache
+                        .counter
+                        .count_under_vars(&clauses, &vars, &assumptions);
+                    cache.totals.insert(key, t);
+                    t
+                }
+            };
+            all += split.weight * total;
+            if total == 0.0 {
+                continue;
+            }
             assumptions.extend_from_slice(lits);
-            with += split.weight * counter.count_under(&clauses, &assumptions);
+            with += split.weight
+                * cache
+                    .counter
+                    .count_under_vars(&clauses, &vars, &assumptions);
         }
         if all <= 0.0 {
             return Err(KbError::Contradiction(
@@ -234,6 +271,7 @@ impl KnowledgeBase {
         let places = self.topology().len();
         for i in 0..self.counters.len() {
             let pred = self.counters[i].pred;
+            let base = self.base_pred(pred);
             let mut lits: Vec<Lit> = self.counters[i]
                 .regs
                 .iter()
@@ -254,7 +292,7 @@ impl KnowledgeBase {
             let Some(hi) = c.at_most else {
                 return Err(KbError::Unsupported(format!(
                     "odds on '{}' need an upper bound on its count",
-                    self.rules().predicates[pred].name
+                    self.rules().predicates[self.base_pred(pred)].name
                 )));
             };
             let (lo, rest, mentioned) = (c.at_least, c.places - c.mentioned, c.mentioned);
@@ -264,7 +302,7 @@ impl KnowledgeBase {
                 // The rest holds r more, for j + r within the bounds (j <= hi here): only
                 // those r, not all rest + 1 of them (a million on a 1024x1024 grid).
                 let weight: f64 = (lo.saturating_sub(j)..=(hi - j).min(rest))
-                    .map(|r| binomial(rest, r) * prior.layout_weight(pred, j + r, places))
+                    .map(|r| binomial(rest, r) * prior.layout_weight(base, j + r, places))
                     .sum();
                 if weight == 0.0 {
                     continue;
@@ -311,14 +349,43 @@ fn binomial(n: usize, k: usize) -> f64 {
     (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
 }
 
+/// What the knowledge base keeps between odds questions asked of the same state.
+pub(super) struct OddsCache {
+    /// The time, clause count and variable count it was made at.
+    at: (u64, usize, usize),
+    prior: Prior,
+    counter: ModelCounter,
+    /// Weighted counts of components under assumptions, shared by every question.
+    totals: HashMap<(usize, Vec<Lit>), f64>,
+    /// The variables of each component's clauses.
+    vars: HashMap<usize, std::sync::Arc<Vec<usize>>>,
+}
+
 /// Exact weighted model counting by DPLL with component decomposition and caching.
 struct ModelCounter {
     /// (weight of the positive literal, weight of the negative literal) by variable.
     weights: Vec<(f64, f64)>,
     cache: HashMap<Vec<Vec<Lit>>, f64>,
+    /// Scratch: the value of each variable during `assign` (0 unset, 1 true, 2 false).
+    value: Vec<u8>,
+    /// Scratch: the variables `assign` set, to clear them after.
+    touched: Vec<usize>,
+    /// Scratch: marks for variables still occurring.
+    seen: Vec<bool>,
 }
 
 impl ModelCounter {
+    fn new(weights: Vec<(f64, f64)>) -> ModelCounter {
+        let n = weights.len();
+        ModelCounter {
+            weights,
+            cache: HashMap::new(),
+            value: vec![0; n],
+            touched: Vec::new(),
+            seen: vec![false; n],
+        }
+    }
+
     fn weight(&self, lit: Lit) -> f64 {
         let (t, f) = self.weights[lit.index()];
         if lit.is_positive() {
@@ -331,12 +398,35 @@ impl ModelCounter {
     /// The weighted count of the assignments to the clauses' variables that satisfy them and
     /// the assumptions. Variables in no clause are left out (their factor cancels in every
     /// ratio this module takes, as long as the same clause set is used).
+    #[cfg(test)]
     fn count_under(&mut self, clauses: &[Vec<Lit>], assumptions: &[Lit]) -> f64 {
-        let mut vars = vars_of(clauses);
-        vars.extend(assumptions.iter().map(|l| l.index()));
-        vars.sort_unstable();
-        vars.dedup();
-        match self.assign(clauses, &vars, assumptions) {
+        let vars = vars_of(clauses);
+        self.count_under_vars(clauses, &vars, assumptions)
+    }
+
+    /// [`ModelCounter::count_under`] with the clauses' variables already listed.
+    fn count_under_vars(
+        &mut self,
+        clauses: &[Vec<Lit>],
+        vars: &[usize],
+        assumptions: &[Lit],
+    ) -> f64 {
+        let mut extra: Vec<usize> = assumptions
+            .iter()
+            .map(|l| l.index())
+            .filter(|v| vars.binary_search(v).is_err())
+            .collect();
+        let owned;
+        let vars = if extra.is_empty() {
+            vars
+        } else {
+            extra.extend_from_slice(vars);
+            extra.sort_unstable();
+            extra.dedup();
+            owned = extra;
+            &owned
+        };
+        match self.assign(clauses, vars, assumptions) {
             None => 0.0,
             Some((rest, factor)) => factor * self.count(rest),
         }
@@ -396,36 +486,59 @@ impl ModelCounter {
     /// `w(v) + w(¬v)` for each variable of `vars` that no longer occurs and was not assigned.
     /// `None` on a conflict.
     fn assign(
-        &self,
+        &mut self,
         clauses: &[Vec<Lit>],
         vars: &[usize],
         lits: &[Lit],
     ) -> Option<(Vec<Vec<Lit>>, f64)> {
-        let mut value: HashMap<usize, bool> = HashMap::new();
+        let result = self.propagate(clauses, vars, lits);
+        for &v in &self.touched {
+            self.value[v] = 0;
+        }
+        self.touched.clear();
+        result
+    }
+
+    fn propagate(
+        &mut self,
+        clauses: &[Vec<Lit>],
+        vars: &[usize],
+        lits: &[Lit],
+    ) -> Option<(Vec<Vec<Lit>>, f64)> {
         let mut pending: Vec<Lit> = lits.to_vec();
-        let mut current: Vec<Vec<Lit>> = clauses.to_vec();
+        // The first pass reads the caller's clauses; only reduced copies are made.
+        let mut reduced: Option<Vec<Vec<Lit>>> = None;
+        let mut factor = 1.0;
         loop {
             for l in pending.drain(..) {
-                match value.get(&l.index()) {
-                    Some(&v) if v != l.is_positive() => return None,
-                    Some(_) => {}
-                    None => {
-                        value.insert(l.index(), l.is_positive());
+                let want = if l.is_positive() { 1 } else { 2 };
+                match self.value[l.index()] {
+                    0 => {
+                        self.value[l.index()] = want;
+                        self.touched.push(l.index());
+                        factor *= if l.is_positive() {
+                            self.weights[l.index()].0
+                        } else {
+                            self.weights[l.index()].1
+                        };
                     }
+                    v if v != want => return None,
+                    _ => {}
                 }
             }
+            let current: &[Vec<Lit>] = reduced.as_deref().unwrap_or(clauses);
             let mut next = Vec::with_capacity(current.len());
             for clause in current {
                 let mut open = Vec::with_capacity(clause.len());
                 let mut satisfied = false;
-                for &l in &clause {
-                    match value.get(&l.index()) {
-                        Some(&v) if v == l.is_positive() => {
+                for &l in clause {
+                    match self.value[l.index()] {
+                        0 => open.push(l),
+                        v if (v == 1) == l.is_positive() => {
                             satisfied = true;
                             break;
                         }
-                        Some(_) => {}
-                        None => open.push(l),
+                        _ => {}
                     }
                 }
                 if satisfied {
@@ -437,27 +550,26 @@ impl ModelCounter {
                     _ => next.push(open),
                 }
             }
-            current = next;
+            reduced = Some(next);
             if pending.is_empty() {
                 break;
             }
         }
-        let mut factor: f64 = value
-            .iter()
-            .map(|(&v, &b)| {
-                let (t, f) = self.weights[v];
-                if b {
-                    t
-                } else {
-                    f
-                }
-            })
-            .product();
-        let left = vars_of(&current);
+        let current = reduced.unwrap_or_default();
+        for clause in &current {
+            for l in clause {
+                self.seen[l.index()] = true;
+            }
+        }
         for &v in vars {
-            if !value.contains_key(&v) && left.binary_search(&v).is_err() {
+            if self.value[v] == 0 && !self.seen[v] {
                 let (t, f) = self.weights[v];
                 factor *= t + f;
+            }
+        }
+        for clause in &current {
+            for l in clause {
+                self.seen[l.index()] = false;
             }
         }
         Some((current, factor))
@@ -523,10 +635,7 @@ mod tests {
         // (a | b) & (not a | c), weights a: .3, b: .6, c: .5
         let v = |i| varisat::Var::from_index(i).positive();
         let clauses = vec![vec![v(0), v(1)], vec![!v(0), v(2)]];
-        let mut counter = ModelCounter {
-            weights: vec![(0.3, 0.7), (0.6, 0.4), (0.5, 0.5)],
-            cache: HashMap::new(),
-        };
+        let mut counter = ModelCounter::new(vec![(0.3, 0.7), (0.6, 0.4), (0.5, 0.5)]);
         let mut brute = 0.0;
         for m in 0..8u32 {
             let (a, b, c) = (m & 1 == 1, m & 2 == 2, m & 4 == 4);

@@ -13,9 +13,21 @@
 //! percept breeze(X) <-> any N in adj(X): pit(N).     # what observing breeze at X means
 //! ```
 //!
+//! Worlds that change (a wumpus that wanders) declare **events**: `event wake.` or
+//! `event blast(B).` (an event at a place). An event's rules, `wake: FORMULA.`, relate the
+//! world before the event to the world after it, where `next p(X)` is `p` after the event and
+//! plain `p(X)` is `p` before; the knowledge base gives every predicate that appears under
+//! `next` a fresh set of atoms (an *epoch*) each time the event happens. Conditions on places,
+//! `X in out(Y)` and `X = Y`, ground to true or false.
+//!
+//! ```text
+//! event wake.
+//! wake: next wumpus(X) -> wumpus(X) | any N in in(X): wumpus(N).
+//! ```
+//!
 //! Parsing checks everything that can be checked without a world: unknown predicates, wrong
-//! arity, unbound ("unsafe") variables, percepts used inside formulas, and duplicate meanings.
-//! Every error carries its line.
+//! arity, unbound ("unsafe") variables, percepts used inside formulas, `next` outside an event's
+//! rules, and duplicate meanings. Every error carries its line.
 
 use crate::files::LineError;
 use std::collections::HashMap;
@@ -71,6 +83,19 @@ pub enum NeighbourSet {
 pub enum Formula {
     /// `pred(term)` or `pred`.
     Atom(PredId, Option<Term>),
+    /// `next pred(term)`: the predicate after the event (only in an event's rules).
+    Next(PredId, Option<Term>),
+    /// `item in set(of)`: true when `item` is among `of`'s neighbours; grounds to a constant.
+    Member {
+        /// The place tested.
+        item: Term,
+        /// Which neighbours.
+        set: NeighbourSet,
+        /// Whose neighbours.
+        of: Term,
+    },
+    /// `a = b`: the same place; grounds to a constant.
+    Equal(Term, Term),
     /// `not f`.
     Not(Box<Formula>),
     /// `f & g & ...`.
@@ -155,6 +180,37 @@ pub struct Cardinality {
     pub line: usize,
 }
 
+/// Index of an event in [`Rules::events`].
+pub type EventId = usize;
+
+/// A declared event: something that changes the hidden world, `event wake.` or
+/// `event blast(B).`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventDecl {
+    /// Its name.
+    pub name: String,
+    /// The variable naming where it happens, for an event at a place.
+    pub param: Option<String>,
+    /// The predicates it changes: those its rules mention under `next`, in declaration order.
+    pub changes: Vec<PredId>,
+    /// Line of its declaration.
+    pub line: usize,
+}
+
+/// One rule of an event, `wake: FORMULA.`: it holds between the world before and after each
+/// time the event happens; a free variable other than the event's place ranges over all places.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transition {
+    /// The event.
+    pub event: EventId,
+    /// The free variable, when the rule is a schema over all places.
+    pub var: Option<String>,
+    /// The formula, over hidden predicates before (`p(X)`) and after (`next p(X)`).
+    pub formula: Formula,
+    /// Line of the rule.
+    pub line: usize,
+}
+
 /// A parsed and checked rule file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
@@ -166,6 +222,10 @@ pub struct Rules {
     pub cardinalities: Vec<Cardinality>,
     /// Percept meanings, indexed by nothing in particular; see [`Rules::percept_rule`].
     pub percepts: Vec<PerceptRule>,
+    /// Declared events.
+    pub events: Vec<EventDecl>,
+    /// The events' rules.
+    pub transitions: Vec<Transition>,
 }
 
 impl Rules {
@@ -177,6 +237,16 @@ impl Rules {
     /// The meaning of percept `pred`.
     pub fn percept_rule(&self, pred: PredId) -> Option<&PerceptRule> {
         self.percepts.iter().find(|r| r.pred == pred)
+    }
+
+    /// The event called `name`.
+    pub fn event(&self, name: &str) -> Option<EventId> {
+        self.events.iter().position(|e| e.name == name)
+    }
+
+    /// True when some event changes `pred` (it has epochs).
+    pub fn changes(&self, pred: PredId) -> bool {
+        self.events.iter().any(|e| e.changes.contains(&pred))
     }
 }
 
@@ -214,7 +284,7 @@ impl fmt::Display for Tok {
 }
 
 fn lex(text: &str) -> Result<Vec<(Tok, usize)>, RuleError> {
-    const PUNCT: [&str; 10] = ["<->", "->", "(", ")", ".", ":", "|", "&", "/", ","];
+    const PUNCT: [&str; 11] = ["<->", "->", "(", ")", ".", ":", "|", "&", "/", ",", "="];
     let mut toks = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -253,9 +323,9 @@ fn lex(text: &str) -> Result<Vec<(Tok, usize)>, RuleError> {
     Ok(toks)
 }
 
-const KEYWORDS: [&str; 11] = [
+const KEYWORDS: [&str; 13] = [
     "hidden", "percept", "not", "any", "all", "in", "exactly", "atmost", "atleast", "start",
-    "places",
+    "places", "event", "next",
 ];
 
 fn is_var(name: &str) -> bool {
@@ -273,6 +343,9 @@ struct Parser {
     last_line: usize,
     preds: Vec<Predicate>,
     depth: usize,
+    events: Vec<EventDecl>,
+    /// The event whose rule is being parsed (`next` is allowed only there).
+    in_event: Option<EventId>,
 }
 
 /// Parses and checks a rule file.
@@ -285,6 +358,8 @@ pub fn parse_rules(text: &str) -> Result<Rules, RuleError> {
         last_line,
         preds: Vec::new(),
         depth: 0,
+        events: Vec::new(),
+        in_event: None,
     };
     // Declarations first, so formulas may mention predicates declared further down.
     p.collect_declarations()?;
@@ -293,6 +368,8 @@ pub fn parse_rules(text: &str) -> Result<Rules, RuleError> {
         facts: Vec::new(),
         cardinalities: Vec::new(),
         percepts: Vec::new(),
+        events: Vec::new(),
+        transitions: Vec::new(),
     };
     while p.pos < p.toks.len() {
         p.statement(&mut rules)?;
@@ -305,7 +382,19 @@ pub fn parse_rules(text: &str) -> Result<Rules, RuleError> {
             });
         }
     }
+    for event in &p.events {
+        if event.changes.is_empty() {
+            return Err(RuleError {
+                line: event.line,
+                message: format!(
+                    "event '{}' changes nothing: its rules must mention some 'next p(X)'",
+                    event.name
+                ),
+            });
+        }
+    }
     rules.predicates = p.preds;
+    rules.events = p.events;
     Ok(rules)
 }
 
@@ -402,16 +491,131 @@ impl Parser {
                     per_place,
                     line,
                 });
+            } else if at_start && self.is_word("event") {
+                self.pos += 1;
+                let line = self.line();
+                let name = self.word("an event name")?;
+                if KEYWORDS.contains(&name.as_str()) || is_var(&name) {
+                    return self.err(format!(
+                        "'{name}' cannot name an event (names are lowercase and not keywords)"
+                    ));
+                }
+                let param = if self.is_punct("(") {
+                    match self.toks.get(self.pos + 1) {
+                        Some((Tok::Word(v), _)) if is_var(v) => Some(v.clone()),
+                        _ => None,
+                    }
+                } else {
+                    None
+                };
+                if let Some(prev) = self.events.iter().find(|e| e.name == name) {
+                    return Err(RuleError {
+                        line,
+                        message: format!(
+                            "event '{name}' is declared twice (first on line {})",
+                            prev.line
+                        ),
+                    });
+                }
+                self.events.push(EventDecl {
+                    name,
+                    param,
+                    changes: Vec::new(),
+                    line,
+                });
             }
             at_start = self.is_punct(".");
             self.pos += 1;
         }
         self.pos = 0;
+        for event in &self.events {
+            if let Some(pred) = self.preds.iter().find(|p| p.name == event.name) {
+                return Err(RuleError {
+                    line: event.line,
+                    message: format!(
+                        "'{}' names both an event and a predicate (line {})",
+                        event.name, pred.line
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The event a statement's first word names, if any.
+    fn event_named(&self) -> Option<EventId> {
+        match self.peek() {
+            Some(Tok::Word(w)) => self.events.iter().position(|e| &e.name == w),
+            _ => None,
+        }
+    }
+
+    /// `event NAME.` or `event NAME(V).` (already collected; checked here).
+    fn event_declaration(&mut self) -> Result<(), RuleError> {
+        self.pos += 1;
+        self.word("an event name")?;
+        if self.is_punct("(") {
+            self.pos += 1;
+            let var = self.word("a variable")?;
+            if !is_var(&var) {
+                return self.err(format!(
+                    "'{var}' is not a variable (variables start with a capital)"
+                ));
+            }
+            self.expect_punct(")")?;
+        }
+        self.expect_punct(".")
+    }
+
+    /// `NAME: FORMULA.` or `NAME(V): FORMULA.`: a rule of an event.
+    fn transition(&mut self, event: EventId, rules: &mut Rules) -> Result<(), RuleError> {
+        let line = self.line();
+        let name = self.word("an event name")?;
+        let mut bound = Vec::new();
+        let declared = self.events[event].param.clone();
+        if self.is_punct("(") {
+            self.pos += 1;
+            let var = self.word("a variable")?;
+            if declared.as_deref() != Some(var.as_str()) {
+                return self.err(match &declared {
+                    Some(d) => format!("event '{name}' names its place '{d}', not '{var}'"),
+                    None => format!("event '{name}' happens at no place; write '{name}:'"),
+                });
+            }
+            self.expect_punct(")")?;
+            bound.push(var);
+        } else if let Some(d) = &declared {
+            return self.err(format!(
+                "event '{name}' happens at a place: write '{name}({d}):'"
+            ));
+        }
+        self.expect_punct(":")?;
+        let free = self.free_var_of_fact(&bound);
+        if let Some(v) = &free {
+            bound.push(v.clone());
+        }
+        self.in_event = Some(event);
+        let formula = self.formula(&mut bound);
+        self.in_event = None;
+        let formula = formula?;
+        self.expect_punct(".")?;
+        rules.transitions.push(Transition {
+            event,
+            var: free,
+            formula,
+            line,
+        });
         Ok(())
     }
 
     fn statement(&mut self, rules: &mut Rules) -> Result<(), RuleError> {
         let line = self.line();
+        if self.is_word("event") {
+            return self.event_declaration();
+        }
+        if let Some(event) = self.event_named() {
+            return self.transition(event, rules);
+        }
         if self.is_word("hidden") {
             self.pos += 1;
             let name = self.word("a predicate name")?;
@@ -517,7 +721,7 @@ impl Parser {
         }
         // A fact: any free variable is universally quantified over all places.
         let mut bound = Vec::new();
-        let free = self.free_var_of_fact();
+        let free = self.free_var_of_fact(&[]);
         if let Some(v) = &free {
             bound.push(v.clone());
         }
@@ -531,9 +735,10 @@ impl Parser {
         Ok(())
     }
 
-    /// The first variable in a fact that is not bound by a quantifier: the fact's free one.
-    fn free_var_of_fact(&self) -> Option<String> {
-        let mut quantified = Vec::new();
+    /// The first variable in a fact that is not bound by a quantifier (nor in `bound`): the
+    /// fact's free one.
+    fn free_var_of_fact(&self, bound: &[String]) -> Option<String> {
+        let mut quantified = bound.to_vec();
         let mut i = self.pos;
         while let Some((tok, _)) = self.toks.get(i) {
             match tok {
@@ -658,20 +863,7 @@ impl Parser {
                 return self.unexpected("'in'");
             }
             self.pos += 1;
-            let set = match self.word("adj, out or in")?.as_str() {
-                "adj" => NeighbourSet::Adj,
-                "out" => NeighbourSet::Out,
-                "in" => NeighbourSet::In,
-                other => {
-                    self.pos -= 1;
-                    return self.err(format!(
-                        "unknown neighbour set '{other}' (expected adj, out or in)"
-                    ));
-                }
-            };
-            self.expect_punct("(")?;
-            let of = self.term(bound)?;
-            self.expect_punct(")")?;
+            let (set, of) = self.neighbour_set(bound)?;
             self.expect_punct(":")?;
             bound.push(var.clone());
             let body = self.unary(bound);
@@ -684,11 +876,19 @@ impl Parser {
                 body: Box::new(body?),
             });
         }
-        let name = self.word("a formula")?;
-        if is_var(&name) {
-            self.pos -= 1;
-            return self.err(format!("'{name}' is a variable, not a formula"));
+        if matches!(self.peek(), Some(Tok::Word(w)) if is_var(w) || w == "start") {
+            return self.condition(bound);
         }
+        let next = self.is_word("next");
+        if next {
+            if self.in_event.is_none() {
+                return self.err(
+                    "'next' speaks of the world after an event: use it only in an event's rules",
+                );
+            }
+            self.pos += 1;
+        }
+        let name = self.word("a formula")?;
         if KEYWORDS.contains(&name.as_str()) {
             self.pos -= 1;
             return self.err(format!("'{name}' cannot start a formula here"));
@@ -713,8 +913,55 @@ impl Parser {
         match (self.preds[pred].per_place, &term) {
             (true, None) => self.err(format!("'{name}' takes a place: write {name}(X)")),
             (false, Some(_)) => self.err(format!("'{name}' takes no place argument")),
+            _ if next => {
+                let event = self.in_event.expect("checked above");
+                let changes = &mut self.events[event].changes;
+                if !changes.contains(&pred) {
+                    changes.push(pred);
+                }
+                Ok(Formula::Next(pred, term))
+            }
             _ => Ok(Formula::Atom(pred, term)),
         }
+    }
+
+    /// `set(T)` after `in`: a neighbour set of a place.
+    fn neighbour_set(&mut self, bound: &[String]) -> Result<(NeighbourSet, Term), RuleError> {
+        let set = match self.word("adj, out or in")?.as_str() {
+            "adj" => NeighbourSet::Adj,
+            "out" => NeighbourSet::Out,
+            "in" => NeighbourSet::In,
+            other => {
+                self.pos -= 1;
+                return self.err(format!(
+                    "unknown neighbour set '{other}' (expected adj, out or in)"
+                ));
+            }
+        };
+        self.expect_punct("(")?;
+        let of = self.term(bound)?;
+        self.expect_punct(")")?;
+        Ok((set, of))
+    }
+
+    /// A condition on places: `T in set(U)` or `T = U`.
+    fn condition(&mut self, bound: &[String]) -> Result<Formula, RuleError> {
+        let item = self.term(bound)?;
+        if self.is_word("in") {
+            self.pos += 1;
+            let (set, of) = self.neighbour_set(bound)?;
+            return Ok(Formula::Member { item, set, of });
+        }
+        if self.is_punct("=") {
+            self.pos += 1;
+            let other = self.term(bound)?;
+            return Ok(Formula::Equal(item, other));
+        }
+        self.pos -= 1;
+        let name = self.word("a term")?;
+        self.err(format!(
+            "'{name}' is a place, not a formula: compare it with 'in adj(Y)' or '= Y'"
+        ))
     }
 
     fn term(&mut self, bound: &[String]) -> Result<Term, RuleError> {
@@ -738,6 +985,9 @@ impl Parser {
 
 /// The built-in rules of the grid Wumpus World (`kb/grid.kb`).
 pub const GRID_RULES: &str = include_str!("../../kb/grid.kb");
+
+/// The built-in rules of the classic cave (`kb/cave.kb`).
+pub const CAVE_RULES: &str = include_str!("../../kb/cave.kb");
 
 /// Names of the predicates in a rule set, for checking that a rule file offers what an agent
 /// needs.
@@ -786,6 +1036,14 @@ pub fn require(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cave_rules_parse() {
+        let r = parse_rules(CAVE_RULES).unwrap();
+        let wumpus = r.predicate("wumpus").unwrap();
+        assert_eq!(r.events[r.event("wake").unwrap()].changes, [wumpus]);
+        assert_eq!(r.cardinalities.len(), 3);
+    }
 
     #[test]
     fn grid_rules_parse() {
@@ -868,7 +1126,7 @@ mod tests {
             ("hidden Pit(X).\n", 1, "cannot name a predicate"),
             ("hidden a(x).\n", 1, "not a variable"),
             ("hidden a(X).\nexactly places/0 X: a(X).\n", 2, "positive whole number"),
-            ("hidden a(X).\nX.\n", 2, "is a variable, not a formula"),
+            ("hidden a(X).\nX.\n", 2, "is a place, not a formula"),
             ("hidden a(X).\na(X) & a(Y).\n", 2, "'Y' is not bound (unsafe)"),
             ("hidden a(X).\nnot a(start) a(start).\n", 2, "expected '.'"),
             ("hidden a(X).\nexactly 99999999999999999999999 X: a(X).\n", 2, "too large"),
@@ -901,6 +1159,46 @@ mod tests {
             parse_rules("hidden w(X).\natleast 1 X: w(X).\natmost places/4 X: w(X).\n").unwrap();
         assert_eq!(r.cardinalities[1].at_most, Some(Count::PlacesOver(4)));
         assert_eq!(Count::PlacesOver(4).value(20), 5);
+    }
+
+    #[test]
+    fn events_and_their_rules() {
+        let r = parse_rules(
+            "hidden w(X).\nhidden pit(X).\nevent wake.\nevent blast(B).\n\
+             wake: next w(X) -> w(X) | any N in in(X): w(N).\n\
+             blast(B): w(X) & not X in out(B) & not X = B -> next w(X).\n\
+             blast(B): not (next w(X) & pit(X)).\n",
+        )
+        .unwrap();
+        assert_eq!(r.events.len(), 2);
+        let w = r.predicate("w").unwrap();
+        assert_eq!(r.events[0].changes, [w]);
+        assert_eq!(r.events[1].param.as_deref(), Some("B"));
+        assert_eq!(r.transitions.len(), 3);
+        assert_eq!(r.transitions[1].var.as_deref(), Some("X"));
+        assert!(r.changes(w) && !r.changes(r.predicate("pit").unwrap()));
+        assert_eq!(r.event("blast"), Some(1));
+    }
+
+    #[test]
+    fn event_errors_name_line_and_reason() {
+        let e = error("hidden w(X).\nnext w(start).\n");
+        assert!(e.message.contains("only in an event's rules"), "{e}");
+        let e = error("hidden w(X).\nevent wake.\nwake: w(start).\n");
+        assert!(e.message.contains("changes nothing"), "{e}");
+        let e = error("hidden w(X).\nevent w.\n");
+        assert!(e.message.contains("both an event and a predicate"), "{e}");
+        let e = error("hidden w(X).\nevent wake.\nevent wake.\n");
+        assert!(e.message.contains("declared twice"), "{e}");
+        let e = error("hidden w(X).\nevent blast(B).\nblast: next w(start).\n");
+        assert!(e.message.contains("happens at a place"), "{e}");
+        let e = error("hidden w(X).\nevent wake.\nwake(B): next w(B).\n");
+        assert!(e.message.contains("at no place"), "{e}");
+        let e = error("hidden w(X).\nw(X) -> X.\n");
+        assert!(e.message.contains("is a place, not a formula"), "{e}");
+        assert_eq!(e.line, 2);
+        let e = error("hidden w(X).\nw(X) -> X = Y.\n");
+        assert!(e.message.contains("not bound"), "{e}");
     }
 
     #[test]

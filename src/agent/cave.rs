@@ -1,0 +1,1136 @@
+//! The reasoning agent for the classic cave: proofs for what is certain, exact odds for the
+//! rest, crooked arrows aimed where the wumpus most likely is.
+//!
+//! Each turn the agent (1) takes in its last action's result and the new [`Status`]: the
+//! tunnels of the room it stands in (when the map is being discovered), the three warnings,
+//! a bat snatch, a missed arrow; a miss wakes the wumpus, which the knowledge base models as a
+//! new epoch of wumpus atoms ([`KnowledgeBase::happen`]); (2) counts the hazard layouts
+//! consistent with everything it saw ([`layouts::Odds`]), and asks the knowledge base to prove
+//! each fact the odds call certain, so every certainty rests on a proof with its observations;
+//! (3) decides by fixed priorities:
+//!
+//! 1. the 99th move is made: shoot the best arrow rather than collapse;
+//! 2. the wumpus is proven in a room an arrow can reach: shoot it;
+//! 3. an arrow has a good enough chance of a kill (weighed against the danger of waking the
+//!    wumpus next door): shoot the path with the best chance, among every path of up to five
+//!    rooms through known tunnels, never back into its own room, never doubling back;
+//! 4. walk to the nearest proven-safe room not yet visited (petgraph paths over proven-safe
+//!    rooms), to learn more;
+//! 5. with nothing safe left: shoot if the best arrow beats the least-risk step, else take the
+//!    least-risk step into an unknown room.
+//!
+//! Invariant: the agent sees only statuses and its own results (it implements
+//! [`ClassicAgent`]); it never walks into a room the knowledge base proves deadly when any
+//! other choice is open, and it aims arrows only along tunnels it knows, so a miss tells it
+//! exactly which rooms the wumpus was not in.
+
+pub mod layouts;
+pub mod map;
+
+use self::layouts::{wake_moves, Evidence, Odds};
+use self::map::MapKnowledge;
+use super::grid::Insight;
+use super::{Conclusion, Fact, Reason, Rule};
+use crate::cave::agent::ClassicAgent;
+use crate::cave::classic::{
+    Action, ArrowPath, MoveResult, ShotResult, Status, TurnResult, MAX_ARROW_ROOMS, MOVE_LIMIT,
+};
+use crate::cave::hazards::ARROWS;
+use crate::cave::map::CaveMap;
+use crate::kb::ground::{Atom, GroundLit};
+use crate::kb::odds::Prior;
+use crate::kb::rules::{parse_rules, require, EventId, PredKind, Rules, CAVE_RULES};
+use crate::kb::{KbError, KnowledgeBase, Proofs};
+use crate::planner;
+use crate::topology::{Place, Topology};
+use std::sync::{Arc, OnceLock};
+
+/// How the agent is set up for one game.
+#[derive(Clone, Debug)]
+pub struct CaveAgentConfig {
+    /// The number of rooms (all the agent knows of a map it discovers).
+    pub rooms: usize,
+    /// How rooms are numbered to a player (1 on event maps, 0 in the bot protocol's eyes the
+    /// agent still uses 0-based places; this is only for words).
+    pub first_number: usize,
+    /// The whole map, when the agent is given it (`--map-known`); `None`: discovered as it goes.
+    pub map: Option<Arc<CaveMap>>,
+    /// How far the wumpus is smelt (1 on every event map). Beyond 1 the map must be known.
+    pub warning_distance: u32,
+    /// How much the agent explains.
+    pub insight: Insight,
+    /// When to shoot and when to walk.
+    pub policy: Policy,
+    /// Where the odds come from.
+    pub odds: OddsSource,
+}
+
+/// Where the agent's odds come from. Both are exact counts of the layouts consistent with
+/// what the hunter saw (`tests/cave_bruteforce.rs` checks them against each other and
+/// against brute force to 1e-9); they differ in speed and in what they assume.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OddsSource {
+    /// The factored count of [`layouts::Odds`]: microseconds a decision, exact on every map
+    /// (each possible wumpus move weighed by its chance).
+    #[default]
+    Layouts,
+    /// The knowledge base's weighted model count ([`crate::kb::odds`]) under a uniform prior:
+    /// milliseconds a question, exact when every move of a woken wumpus is equally likely
+    /// (no doubled tunnels, no tunnel to its own room, the map known).
+    KnowledgeBase,
+}
+
+/// The few numbers that weigh shooting against walking.
+///
+/// The agent values shooting by an exact lookahead: the expected score of shooting the best
+/// path from where it stands, and after each miss (the wumpus wakes; the hunter smells it or
+/// not) the best path again, until a kill or no arrows are left, never moving. Walking on
+/// has no such closed form; the policy weighs it with two numbers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Policy {
+    /// Shoot rather than explore proven-safe rooms when shooting from here is worth at least
+    /// this share of a kill now (`100 − moves` points).
+    pub shoot_share: f64,
+    /// What exploring on is taken to be worth, as a share of a kill now: with nothing safe
+    /// left, the agent steps into the least-risk room when surviving that step times this
+    /// beats shooting from here.
+    pub explore_share: f64,
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy {
+            shoot_share: 0.8,
+            explore_share: 0.7,
+        }
+    }
+}
+
+impl CaveAgentConfig {
+    /// An agent that discovers a map of `rooms` rooms as it goes.
+    pub fn discovering(rooms: usize) -> CaveAgentConfig {
+        CaveAgentConfig {
+            rooms,
+            first_number: 1,
+            map: None,
+            warning_distance: 1,
+            insight: Insight::Decisions,
+            policy: Policy::default(),
+            odds: OddsSource::Layouts,
+        }
+    }
+
+    /// An agent for `map`: given the whole map when `known`, else only its room count.
+    pub fn for_map(map: &Arc<CaveMap>, known: bool) -> CaveAgentConfig {
+        CaveAgentConfig {
+            rooms: map.len(),
+            first_number: map.first_number(),
+            map: known.then(|| map.clone()),
+            warning_distance: map.warning_distance(),
+            insight: Insight::Decisions,
+            policy: Policy::default(),
+            odds: OddsSource::Layouts,
+        }
+    }
+
+    /// The same, explaining its conclusions (for `trace` and `hint`).
+    pub fn explained(mut self) -> CaveAgentConfig {
+        self.insight = Insight::Explained;
+        self
+    }
+}
+
+/// Errors setting up the agent.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CaveAgentError {
+    /// A warning distance beyond 1 on a map the agent must discover.
+    #[error("the wumpus is smelt {0} tunnels away: the agent must be given the map (--map-known)")]
+    FarSmellNeedsMap(u32),
+    /// The knowledge base failed.
+    #[error(transparent)]
+    Kb(#[from] KbError),
+}
+
+/// The predicates of the cave rules the agent uses.
+#[derive(Clone, Copy, Debug)]
+struct Vocabulary {
+    pit: usize,
+    bats: usize,
+    wumpus: usize,
+    draft: usize,
+    flapping: usize,
+    stench: usize,
+    survived: usize,
+    snatched: usize,
+    missed: usize,
+    wake: EventId,
+}
+
+impl Vocabulary {
+    fn of(rules: &Rules) -> Result<Vocabulary, KbError> {
+        let found = require(
+            rules,
+            &[
+                ("pit", PredKind::Hidden, true),
+                ("bats", PredKind::Hidden, true),
+                ("wumpus", PredKind::Hidden, true),
+                ("draft", PredKind::Percept, true),
+                ("flapping", PredKind::Percept, true),
+                ("stench", PredKind::Percept, true),
+                ("survived", PredKind::Percept, true),
+                ("snatched", PredKind::Percept, true),
+                ("missed", PredKind::Percept, true),
+            ],
+        )
+        .map_err(|e| KbError::NotObservable(e.message))?;
+        let wake = rules
+            .event("wake")
+            .ok_or_else(|| KbError::NotObservable("the event 'wake'".to_string()))?;
+        Ok(Vocabulary {
+            pit: found["pit"],
+            bats: found["bats"],
+            wumpus: found["wumpus"],
+            draft: found["draft"],
+            flapping: found["flapping"],
+            stench: found["stench"],
+            survived: found["survived"],
+            snatched: found["snatched"],
+            missed: found["missed"],
+            wake,
+        })
+    }
+}
+
+/// The classic cave's rules with the wumpus smelt `distance` tunnels away (`kb/cave.kb` for 1).
+pub fn cave_rules(distance: u32) -> Arc<Rules> {
+    static ONE: OnceLock<Arc<Rules>> = OnceLock::new();
+    if distance <= 1 {
+        return ONE
+            .get_or_init(|| Arc::new(parse_rules(CAVE_RULES).expect("kb/cave.kb is valid")))
+            .clone();
+    }
+    // Within d tunnels: a neighbour holds it, or is within d - 1 of it.
+    let mut body = "wumpus(N1)".to_string();
+    for d in (2..=distance).rev() {
+        body = format!("(wumpus(N{d}) | any N{} in adj(N{d}): {body})", d + 1);
+    }
+    let body = body.replace("N1)", &format!("N{})", distance + 1));
+    let text = CAVE_RULES.replace(
+        "percept stench(X) <-> any N in adj(X): wumpus(N).",
+        &format!("percept stench(X) <-> any N2 in adj(X): {body}."),
+    );
+    Arc::new(parse_rules(&text).expect("the generated cave rules are valid"))
+}
+
+/// What is proven about one room.
+#[derive(Clone, Copy, Debug, Default)]
+struct RoomFacts {
+    no_pit: bool,
+    no_bats: bool,
+    pit: bool,
+    bats: bool,
+    /// The wumpus epoch in which the room was proven free of it.
+    no_wumpus: Option<u32>,
+    /// The wumpus epoch in which it was proven to hold it.
+    wumpus: Option<u32>,
+    /// The epoch in which the room was last announced safe.
+    announced_safe: Option<u32>,
+}
+
+/// What the agent believes of a room, for maps and traces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoomView {
+    /// The hunter is here.
+    Here,
+    /// Proven to hold the wumpus now.
+    Wumpus,
+    /// Proven a pit room.
+    Pit,
+    /// Proven a bat room.
+    Bats,
+    /// The hunter has stood here, and it is proven safe now.
+    Visited,
+    /// Proven free of pit, bats and the wumpus, not visited.
+    Safe,
+    /// Not known.
+    Unknown,
+}
+
+/// A chosen action and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The action.
+    pub action: Action,
+    /// Why.
+    pub reason: Reason,
+    /// The chance of a kill, for a shot.
+    pub kill_chance: Option<f64>,
+    /// The chance of dying, for a step into an unknown room.
+    pub risk: Option<f64>,
+}
+
+/// The classic cave's reasoning agent.
+pub struct CaveAgent {
+    config: CaveAgentConfig,
+    words: Vocabulary,
+    rules: Arc<Rules>,
+    map: MapKnowledge,
+    kb: Option<KnowledgeBase>,
+    kb_map_version: u64,
+    evidence: Option<Evidence>,
+    odds: Option<Odds>,
+    here: Option<Place>,
+    arrows: u8,
+    moves: u32,
+    facts: Vec<RoomFacts>,
+    warned: Vec<bool>,
+    learned: Vec<Conclusion>,
+    /// Set when what was observed contradicts the rules (another variant's game): the agent
+    /// then plays on without its knowledge.
+    lost: Option<String>,
+    pending: Option<Action>,
+    result: Option<TurnResult>,
+    known_cache: Option<(u64, Arc<Topology>)>,
+}
+
+impl CaveAgent {
+    /// A fresh agent for one game.
+    pub fn new(config: CaveAgentConfig) -> Result<CaveAgent, CaveAgentError> {
+        if config.warning_distance > 1 && config.map.is_none() {
+            return Err(CaveAgentError::FarSmellNeedsMap(config.warning_distance));
+        }
+        let rules = cave_rules(config.warning_distance);
+        let words = Vocabulary::of(&rules)?;
+        let map = match &config.map {
+            Some(m) => MapKnowledge::known(m),
+            None => MapKnowledge::unknown(config.rooms, config.first_number),
+        };
+        let n = config.rooms;
+        Ok(CaveAgent {
+            words,
+            rules,
+            map,
+            kb: None,
+            kb_map_version: 0,
+            evidence: None,
+            odds: None,
+            here: None,
+            arrows: ARROWS,
+            moves: 0,
+            facts: vec![RoomFacts::default(); n],
+            warned: vec![false; n],
+            learned: Vec::new(),
+            lost: None,
+            pending: None,
+            result: None,
+            known_cache: None,
+            config,
+        })
+    }
+
+    /// The room the hunter is in.
+    pub fn here(&self) -> Option<Place> {
+        self.here
+    }
+
+    /// Arrows left.
+    pub fn arrows(&self) -> u8 {
+        self.arrows
+    }
+
+    /// Moves made.
+    pub fn moves(&self) -> u32 {
+        self.moves
+    }
+
+    /// The current odds, once a status has been taken in.
+    pub fn odds(&self) -> Option<&Odds> {
+        self.odds.as_ref()
+    }
+
+    /// What the agent knows of the map.
+    pub fn map(&self) -> &MapKnowledge {
+        &self.map
+    }
+
+    /// The knowledge base, for statistics.
+    pub fn kb(&self) -> Option<&KnowledgeBase> {
+        self.kb.as_ref()
+    }
+
+    /// The knowledge base, to ask it questions (tests, exports).
+    pub fn knowledge_base(&mut self) -> Option<&mut KnowledgeBase> {
+        self.kb.as_mut()
+    }
+
+    /// Why the agent stopped trusting its knowledge, if it did.
+    pub fn lost(&self) -> Option<&str> {
+        self.lost.as_deref()
+    }
+
+    /// How a player names `room`.
+    fn label(&self, room: Place) -> String {
+        (room.index() + self.config.first_number).to_string()
+    }
+
+    /// The wumpus's current epoch.
+    fn epoch(&self) -> u32 {
+        self.evidence.as_ref().map_or(0, |e| e.epoch() as u32)
+    }
+
+    /// Takes in the last action (`None` at the start of a game), its result, and the status
+    /// that followed. Returns what became proven, with reasons when explanations are on.
+    pub fn perceive(
+        &mut self,
+        last: Option<&Action>,
+        result: Option<&TurnResult>,
+        status: &Status,
+    ) -> Result<Vec<Conclusion>, KbError> {
+        self.learned.clear();
+        if self.lost.is_some() {
+            self.here = Some(status.room);
+            self.map.stand_in(status.room, &status.outs, &status.ins);
+            return Ok(Vec::new());
+        }
+        match self.take_in(last, result, status) {
+            Ok(()) => Ok(std::mem::take(&mut self.learned)),
+            Err(e) => {
+                self.lost = Some(e.to_string());
+                self.odds = None;
+                Err(e)
+            }
+        }
+    }
+
+    fn take_in(
+        &mut self,
+        last: Option<&Action>,
+        result: Option<&TurnResult>,
+        status: &Status,
+    ) -> Result<(), KbError> {
+        let w = self.words;
+        if self.kb.is_none() {
+            let start = status.room;
+            let topology = self.map.possible_topology();
+            let proofs = match self.config.insight {
+                Insight::Decisions => Proofs::Fast,
+                Insight::Explained => Proofs::Explained,
+            };
+            self.kb = Some(KnowledgeBase::new(
+                self.rules.clone(),
+                topology,
+                Some(start),
+                proofs,
+            )?);
+            self.kb_map_version = self.map.version();
+            self.evidence = Some(Evidence::new(self.config.rooms, start));
+        } else {
+            match (last, result) {
+                (Some(Action::Move(_)), Some(TurnResult::Move(MoveResult::Moved))) => {
+                    self.moves += 1;
+                }
+                (Some(Action::Move(to)), Some(TurnResult::Move(MoveResult::Snatched))) => {
+                    self.moves += 1;
+                    self.kb_mut().tell(w.snatched, Some(*to), true)?;
+                    self.evidence_mut().snatched(*to);
+                }
+                (Some(Action::Shoot(path)), Some(TurnResult::Shot(ShotResult::Missed))) => {
+                    let from = self.here.unwrap_or(status.room);
+                    for room in self.sure_flight(from, path.rooms()) {
+                        self.kb_mut().tell(w.missed, Some(room), true)?;
+                        self.evidence_mut().not_wumpus(room);
+                    }
+                    self.arrows = self.arrows.saturating_sub(1);
+                    self.kb_mut().happen(w.wake, None)?;
+                    self.evidence_mut().wake();
+                }
+                _ => {}
+            }
+        }
+        let here = status.room;
+        self.here = Some(here);
+        if self.map.stand_in(here, &status.outs, &status.ins)
+            || self.kb_map_version != self.map.version()
+        {
+            let topology = self.map.possible_topology();
+            self.kb_mut().set_topology(topology)?;
+            self.kb_map_version = self.map.version();
+        }
+        let near = self.map.linked(here);
+        if !self.warned[here.index()] {
+            self.warned[here.index()] = true;
+            self.kb_mut().tell(w.draft, Some(here), status.pit)?;
+            self.kb_mut().tell(w.flapping, Some(here), status.bats)?;
+            self.evidence_mut().draft(&near, status.pit);
+            self.evidence_mut().flapping(&near, status.bats);
+        }
+        self.kb_mut().tell(w.survived, Some(here), true)?;
+        self.kb_mut().tell(w.stench, Some(here), status.wumpus)?;
+        let smell_near = self.smell_near(here);
+        let e = self.evidence_mut();
+        e.survived(here);
+        e.stench(&smell_near, status.wumpus);
+        self.kb_mut().check_consistent()?;
+        let odds = match self.config.odds {
+            OddsSource::Layouts => {
+                Odds::compute(self.evidence.as_ref().expect("set above"), &self.map)
+                    .map_err(|e| KbError::Contradiction(e.to_string()))?
+            }
+            OddsSource::KnowledgeBase => self.counted_odds()?,
+        };
+        self.odds = Some(odds);
+        self.prove()
+    }
+
+    /// The odds by the knowledge base's weighted model count (every layout alike).
+    fn counted_odds(&mut self) -> Result<Odds, KbError> {
+        let w = self.words;
+        let n = self.config.rooms;
+        let woken = self.epoch() > 0;
+        let kb = self.kb.as_mut().expect("built");
+        let prior = Prior::uniform(kb.rules());
+        let marginals = |pred: usize, kb: &mut KnowledgeBase| {
+            let atoms: Vec<Atom> = (0..n).map(|r| kb.atom(pred, Some(Place::new(r)))).collect();
+            kb.marginals(&atoms, &prior)
+        };
+        let pit = marginals(w.pit, kb)?;
+        let bats = marginals(w.bats, kb)?;
+        let wumpus = marginals(w.wumpus, kb)?;
+        let both = |pred: usize, kb: &mut KnowledgeBase| -> Result<Vec<f64>, KbError> {
+            (0..n)
+                .map(|r| {
+                    let room = Some(Place::new(r));
+                    let (a, b) = (kb.atom(pred, room), kb.atom(w.wumpus, room));
+                    if woken {
+                        kb.probability(&[(a, true), (b, true)], &prior)
+                    } else {
+                        // As dealt, no room holds two things.
+                        Ok(0.0)
+                    }
+                })
+                .collect()
+        };
+        let pit_and_wumpus = both(w.pit, kb)?;
+        let bats_and_wumpus = both(w.bats, kb)?;
+        Ok(Odds {
+            pit,
+            bats,
+            wumpus,
+            pit_and_wumpus,
+            bats_and_wumpus,
+            deals: 0,
+        })
+    }
+
+    /// The rooms within smelling distance of `room`.
+    fn smell_near(&self, room: Place) -> Vec<Place> {
+        match (&self.config.map, self.config.warning_distance) {
+            (Some(m), d) if d > 1 => m
+                .within(room, d)
+                .iter()
+                .enumerate()
+                .filter(|(_, &near)| near)
+                .map(|(i, _)| Place::new(i))
+                .collect(),
+            _ => self.map.linked(room),
+        }
+    }
+
+    /// The rooms an arrow told `rooms` certainly flew through from `from`: as long as each is
+    /// joined to the one before by a known tunnel (after that it may have swerved anywhere).
+    fn sure_flight(&self, from: Place, rooms: &[Place]) -> Vec<Place> {
+        let mut at = from;
+        let mut flown = Vec::new();
+        for &r in rooms {
+            if !self.map.joined(at, r) {
+                break;
+            }
+            flown.push(r);
+            at = r;
+        }
+        flown
+    }
+
+    fn kb_mut(&mut self) -> &mut KnowledgeBase {
+        self.kb
+            .as_mut()
+            .expect("the knowledge base is built on the first status")
+    }
+
+    fn evidence_mut(&mut self) -> &mut Evidence {
+        self.evidence
+            .as_mut()
+            .expect("the evidence is kept from the first status")
+    }
+
+    /// Asks the knowledge base to prove what the odds call certain, and notes conclusions.
+    fn prove(&mut self) -> Result<(), KbError> {
+        let odds = self.odds.clone().expect("computed before proving");
+        let epoch = self.epoch();
+        let w = self.words;
+        for i in 0..self.config.rooms {
+            let room = Place::new(i);
+            let mut f = self.facts[i];
+            if !f.no_pit && odds.pit[i] == 0.0 {
+                f.no_pit = self.proves(w.pit, room, false)?;
+            }
+            if !f.pit && odds.pit[i] >= 1.0 - 1e-9 && self.proves(w.pit, room, true)? {
+                f.pit = true;
+                self.conclude(room, Fact::Pit)?;
+            }
+            if !f.no_bats && odds.bats[i] == 0.0 {
+                f.no_bats = self.proves(w.bats, room, false)?;
+            }
+            if !f.bats && odds.bats[i] >= 1.0 - 1e-9 && self.proves(w.bats, room, true)? {
+                f.bats = true;
+                self.conclude(room, Fact::Bats)?;
+            }
+            if f.no_wumpus != Some(epoch)
+                && odds.wumpus[i] == 0.0
+                && self.proves(w.wumpus, room, false)?
+            {
+                f.no_wumpus = Some(epoch);
+            }
+            if f.wumpus != Some(epoch)
+                && odds.wumpus[i] >= 1.0 - 1e-9
+                && self.proves(w.wumpus, room, true)?
+            {
+                f.wumpus = Some(epoch);
+                self.conclude(room, Fact::Wumpus)?;
+            }
+            let safe = f.no_pit && f.no_bats && f.no_wumpus == Some(epoch);
+            let announce = safe
+                && f.announced_safe != Some(epoch)
+                && !self.map.visited(room)
+                && self.config.insight == Insight::Explained;
+            if safe && f.announced_safe != Some(epoch) {
+                f.announced_safe = Some(epoch);
+            }
+            self.facts[i] = f;
+            if announce {
+                self.conclude(room, Fact::Safe)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// True when the knowledge base proves `pred(room)` has the value `value`.
+    fn proves(&mut self, pred: usize, room: Place, value: bool) -> Result<bool, KbError> {
+        let kb = self.kb_mut();
+        let atom = kb.atom(pred, Some(room));
+        kb.entails((atom, value))
+    }
+
+    fn conclude(&mut self, room: Place, fact: Fact) -> Result<(), KbError> {
+        let because = if self.config.insight == Insight::Explained {
+            let w = self.words;
+            let kb = self.kb.as_mut().expect("built");
+            let lits: Vec<GroundLit> = match fact {
+                Fact::Pit => vec![(kb.atom(w.pit, Some(room)), false)],
+                Fact::Bats => vec![(kb.atom(w.bats, Some(room)), false)],
+                Fact::Wumpus => vec![(kb.atom(w.wumpus, Some(room)), false)],
+                Fact::Safe => vec![
+                    (kb.atom(w.pit, Some(room)), true),
+                    (kb.atom(w.bats, Some(room)), true),
+                    (kb.atom(w.wumpus, Some(room)), true),
+                ],
+            };
+            let mut ids = Vec::new();
+            for lit in lits {
+                ids.extend(kb.explain(&[lit])?.unwrap_or_default());
+            }
+            ids.sort_unstable();
+            ids.dedup();
+            let mut words: Vec<String> = ids.iter().map(|&i| self.describe(i)).collect();
+            if words.is_empty() {
+                words.push("the rules alone".to_string());
+            }
+            words
+        } else {
+            Vec::new()
+        };
+        self.learned.push(Conclusion {
+            place: room,
+            fact,
+            because,
+        });
+        Ok(())
+    }
+
+    /// An observation in a player's words.
+    fn describe(&self, index: usize) -> String {
+        let kb = self.kb.as_ref().expect("built");
+        let obs = kb.observations()[index];
+        let at = obs.place.map(|p| self.label(p)).unwrap_or_default();
+        let w = self.words;
+        let when = if obs.time > 0 {
+            format!(
+                " after the {} wake",
+                match obs.time {
+                    1 => "1st".to_string(),
+                    2 => "2nd".to_string(),
+                    3 => "3rd".to_string(),
+                    n => format!("{n}th"),
+                }
+            )
+        } else {
+            String::new()
+        };
+        match (obs.pred, obs.present) {
+            (p, true) if p == w.draft => format!("a draft in room {at}"),
+            (p, false) if p == w.draft => format!("no draft in room {at}"),
+            (p, true) if p == w.flapping => format!("bats heard in room {at}"),
+            (p, false) if p == w.flapping => format!("no bats heard in room {at}"),
+            (p, true) if p == w.stench => format!("the wumpus smelt in room {at}{when}"),
+            (p, false) if p == w.stench => format!("no wumpus smelt in room {at}{when}"),
+            (p, _) if p == w.survived => format!("room {at} entered alive{when}"),
+            (p, _) if p == w.snatched => format!("snatched by bats in room {at}{when}"),
+            (p, _) if p == w.missed => format!("an arrow missed through room {at}{when}"),
+            _ => kb.describe(&obs),
+        }
+    }
+
+    /// True when `room` is proven free of pits, bats and the wumpus now.
+    pub fn is_safe(&self, room: Place) -> bool {
+        let f = &self.facts[room.index()];
+        f.no_pit && f.no_bats && f.no_wumpus == Some(self.epoch())
+    }
+
+    /// What the agent believes of `room`.
+    pub fn view(&self, room: Place) -> RoomView {
+        let f = &self.facts[room.index()];
+        let epoch = self.epoch();
+        if Some(room) == self.here {
+            RoomView::Here
+        } else if f.wumpus == Some(epoch) {
+            RoomView::Wumpus
+        } else if f.pit {
+            RoomView::Pit
+        } else if f.bats {
+            RoomView::Bats
+        } else if self.is_safe(room) && self.map.visited(room) {
+            RoomView::Visited
+        } else if self.is_safe(room) {
+            RoomView::Safe
+        } else {
+            RoomView::Unknown
+        }
+    }
+
+    /// The graph of known tunnels.
+    fn known(&mut self) -> Arc<Topology> {
+        let v = self.map.version();
+        match &self.known_cache {
+            Some((version, t)) if *version == v => t.clone(),
+            _ => {
+                let t = self.map.known_topology();
+                self.known_cache = Some((v, t.clone()));
+                t
+            }
+        }
+    }
+
+    /// Chooses the next action.
+    pub fn decide(&mut self) -> Decision {
+        let Some(here) = self.here else {
+            return Decision {
+                action: Action::Move(Place::new(0)),
+                reason: reason(Rule::Gamble, None, 0, "no status yet".to_string()),
+                kill_chance: None,
+                risk: None,
+            };
+        };
+        let Some(odds) = self.odds.clone() else {
+            return self.blind(here);
+        };
+        let known = self.known();
+        let shot = if self.arrows > 0 {
+            let near = self.smell_near(here);
+            best_shot(
+                &known,
+                here,
+                &odds,
+                &self.map,
+                &near,
+                self.arrows,
+                f64::from(MOVE_LIMIT - self.moves),
+            )
+        } else {
+            None
+        };
+        // 1. The next move would be the hundredth.
+        if self.moves + 1 >= MOVE_LIMIT {
+            if let Some(s) = &shot {
+                let text = format!(
+                    "the next move would be the {MOVE_LIMIT}th: shoot {} ({} to kill)",
+                    self.rooms_text(&s.path),
+                    percent(s.chance)
+                );
+                return self.shoot(s, Rule::LastChance, text);
+            }
+        }
+        // 2. Proven.
+        if let Some(s) = &shot {
+            let epoch = self.epoch();
+            if let Some(&w) = s
+                .path
+                .iter()
+                .find(|r| self.facts[r.index()].wumpus == Some(epoch))
+            {
+                let text = format!(
+                    "the wumpus is proven in room {}: shoot {}",
+                    self.label(w),
+                    self.rooms_text(&s.path)
+                );
+                return self.shoot(s, Rule::ShootWumpus, text);
+            }
+        }
+        // 3. Shooting from here is worth enough.
+        let full = f64::from(MOVE_LIMIT - self.moves);
+        let value = shot.as_ref().map_or(0.0, |s| s.value);
+        if let Some(s) = &shot {
+            if value >= self.config.policy.shoot_share * full {
+                let text = format!(
+                    "shoot {}: {} to kill{}; shooting from here is worth {:.0} points",
+                    self.rooms_text(&s.path),
+                    percent(s.chance),
+                    if s.eaten > 0.0 {
+                        format!(", {} to be eaten after a miss", percent(s.eaten))
+                    } else {
+                        String::new()
+                    },
+                    value
+                );
+                return self.shoot(s, Rule::BestShot, text);
+            }
+        }
+        // 4. Explore proven-safe rooms.
+        if let Some(route) = planner::nearest(
+            &known,
+            here,
+            |p| self.is_safe(p),
+            |p| p != here && !self.map.visited(p) && self.is_safe(p),
+        ) {
+            let target = route.goal();
+            let text = format!(
+                "explore room {}, the nearest proven-safe room not yet visited",
+                self.label(target)
+            );
+            return self.walk(&route, Rule::Explore, text, None);
+        }
+        // 5. Nothing safe is left: the best arrow or the least-risk step.
+        let step = self.least_risk_step(&known, here, &odds);
+        match (&shot, &step) {
+            (Some(s), Some((_, risk, _)))
+                if value >= (1.0 - *risk) * self.config.policy.explore_share * (full - 1.0) =>
+            {
+                let text = format!(
+                    "nothing safe is left to explore; shoot {}: {} to kill, worth {:.0} points",
+                    self.rooms_text(&s.path),
+                    percent(s.chance),
+                    value
+                );
+                self.shoot(s, Rule::BestShot, text)
+            }
+            (_, Some((route, risk, target))) => {
+                let text = format!(
+                    "nothing safe is left to explore: room {} is the least risk ({} to die)",
+                    self.label(*target),
+                    percent(*risk)
+                );
+                let route = route.clone();
+                self.walk(&route, Rule::Gamble, text, Some(*risk))
+            }
+            (Some(s), None) => {
+                let text = format!(
+                    "nowhere is left to walk: shoot {} ({} to kill)",
+                    self.rooms_text(&s.path),
+                    percent(s.chance)
+                );
+                self.shoot(s, Rule::BestShot, text)
+            }
+            (None, None) => self.blind(here),
+        }
+    }
+
+    /// The least-risk way into a room not yet known safe: a walk over proven-safe rooms to one
+    /// next to it, then the step. Returns the route, the chance of dying on the step, and the
+    /// room stepped into.
+    fn least_risk_step(
+        &self,
+        known: &Topology,
+        here: Place,
+        odds: &Odds,
+    ) -> Option<(planner::Route, f64, Place)> {
+        let dist = planner::distances(known, here, |p| self.is_safe(p));
+        let mut best: Option<(f64, u32, Place, Place)> = None;
+        for from in known.places() {
+            let Some(d) = dist[from.index()] else {
+                continue;
+            };
+            if from != here && !self.is_safe(from) {
+                continue;
+            }
+            for to in known.neighbours(from) {
+                if to == from || self.is_safe(to) || to == here {
+                    continue;
+                }
+                let risk = odds.death_on_entering(to) + 0.3 * odds.snatch_on_entering(to);
+                let cost = risk + 0.002 * d as f64;
+                let better = match best {
+                    None => true,
+                    Some((c, bd, _, bt)) => {
+                        cost < c - 1e-12 || (cost <= c + 1e-12 && (d, to) < (bd, bt))
+                    }
+                };
+                if better {
+                    best = Some((cost, d, from, to));
+                }
+            }
+        }
+        let (_, _, from, to) = best?;
+        let mut route = if from == here {
+            planner::Route {
+                places: vec![here],
+                links: Vec::new(),
+            }
+        } else {
+            planner::nearest(known, here, |p| self.is_safe(p), |p| p == from)?
+        };
+        let link = known
+            .exits(from)
+            .find(|&(_, t)| t == to)
+            .map(|(l, _)| l)
+            .expect("a known tunnel");
+        route.places.push(to);
+        route.links.push(link);
+        Some((route, odds.death_on_entering(to), to))
+    }
+
+    fn rooms_text(&self, rooms: &[Place]) -> String {
+        rooms
+            .iter()
+            .map(|&r| self.label(r))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn shoot(&self, s: &Shot, rule: Rule, text: String) -> Decision {
+        Decision {
+            action: Action::Shoot(ArrowPath::new(s.path.clone()).expect("1 to 5 rooms")),
+            reason: reason(rule, s.path.first().copied(), 0, text),
+            kill_chance: Some(s.chance),
+            risk: None,
+        }
+    }
+
+    fn walk(
+        &self,
+        route: &planner::Route,
+        rule: Rule,
+        text: String,
+        risk: Option<f64>,
+    ) -> Decision {
+        let steps = route.len();
+        let text = match steps {
+            0 | 1 => text,
+            n => format!("{text} ({n} steps to go)"),
+        };
+        Decision {
+            action: Action::Move(route.places[1]),
+            reason: reason(rule, Some(route.goal()), steps, text),
+            kill_chance: None,
+            risk,
+        }
+    }
+
+    /// With no knowledge to go on: the first tunnel out.
+    fn blind(&self, here: Place) -> Decision {
+        let to = self.map.outs(here).first().copied().unwrap_or(here);
+        Decision {
+            action: Action::Move(to),
+            reason: reason(
+                Rule::Gamble,
+                Some(to),
+                1,
+                format!(
+                    "what happened contradicts the rules ({}): walk on blind",
+                    self.lost.as_deref().unwrap_or("no odds")
+                ),
+            ),
+            kill_chance: None,
+            risk: None,
+        }
+    }
+
+    /// The agent's knowledge drawn as lines: each room's state and odds.
+    pub fn knowledge_text(&self) -> String {
+        let mut out = String::new();
+        let Some(odds) = &self.odds else {
+            return "no knowledge yet\n".to_string();
+        };
+        for i in 0..self.config.rooms {
+            let room = Place::new(i);
+            let view = match self.view(room) {
+                RoomView::Here => "you",
+                RoomView::Wumpus => "WUMPUS (proven)",
+                RoomView::Pit => "pit (proven)",
+                RoomView::Bats => "bats (proven)",
+                RoomView::Visited => "visited, safe",
+                RoomView::Safe => "safe (proven)",
+                RoomView::Unknown => "",
+            };
+            out.push_str(&format!(
+                "  room {:>3}: pit {:>4} bats {:>4} wumpus {:>4}  {view}\n",
+                self.label(room),
+                percent(odds.pit[i]),
+                percent(odds.bats[i]),
+                percent(odds.wumpus[i]),
+            ));
+        }
+        out
+    }
+}
+
+/// How likely an arrow is to kill, and how it could go wrong.
+#[derive(Clone, Debug)]
+struct Shot {
+    path: Vec<Place>,
+    chance: f64,
+    eaten: f64,
+    /// The expected score of shooting from here on (this arrow, then the best after each miss).
+    value: f64,
+}
+
+/// The best arrow from `here` and the value of shooting from here on: the path with the best
+/// chance of a kill now (among equal chances, the fewest rooms), and the expected score of
+/// shooting it and, after each miss, the best path again, with `arrows` arrows for a kill
+/// worth `full` points. After a miss the wumpus wakes (it may walk in and eat the hunter);
+/// the hunter then smells it in `near` or not, and aims by what it smelt.
+fn best_shot(
+    known: &Topology,
+    here: Place,
+    odds: &Odds,
+    map: &MapKnowledge,
+    near: &[Place],
+    arrows: u8,
+    full: f64,
+) -> Option<Shot> {
+    let paths = planner::arrow_paths(known, here, MAX_ARROW_ROOMS);
+    if paths.is_empty() {
+        return None;
+    }
+    let n = odds.wumpus.len();
+    let moves: Vec<Vec<(Place, f64)>> = (0..n).map(|x| wake_moves(map, Place::new(x))).collect();
+    let mut smell = vec![false; n];
+    for r in near {
+        smell[r.index()] = true;
+    }
+    let look = Lookahead {
+        paths: &paths,
+        moves: &moves,
+        smell: &smell,
+        here,
+        full,
+    };
+    let (value, index) = look.value(&odds.wumpus, arrows);
+    let path = paths[index].clone();
+    Some(Shot {
+        chance: odds.kill_chance(&path),
+        eaten: odds.eaten_after_miss(&path, here, map),
+        value,
+        path,
+    })
+}
+
+/// The shoot-from-here lookahead over the wumpus's whereabouts.
+struct Lookahead<'a> {
+    paths: &'a [Vec<Place>],
+    moves: &'a [Vec<(Place, f64)>],
+    smell: &'a [bool],
+    here: Place,
+    full: f64,
+}
+
+impl Lookahead<'_> {
+    /// The expected score of shooting with `arrows` arrows when the wumpus is in each room
+    /// with the chances `belief` (summing to 1), and the best path to shoot first.
+    fn value(&self, belief: &[f64], arrows: u8) -> (f64, usize) {
+        let mut best = (0usize, -1.0);
+        for (i, path) in self.paths.iter().enumerate() {
+            let p: f64 = path.iter().map(|r| belief[r.index()]).sum();
+            if p > best.1 + 1e-12 {
+                best = (i, p);
+            }
+        }
+        let (index, chance) = best;
+        let mut value = chance * self.full;
+        if arrows > 1 && chance < 1.0 - 1e-12 {
+            let path = &self.paths[index];
+            let n = belief.len();
+            let mut woken = vec![0.0; n];
+            for (w, &b) in belief.iter().enumerate() {
+                if b == 0.0 || path.contains(&Place::new(w)) {
+                    continue;
+                }
+                for &(to, c) in &self.moves[w] {
+                    woken[to.index()] += b * c;
+                }
+            }
+            woken[self.here.index()] = 0.0;
+            for smelt in [true, false] {
+                let part: Vec<f64> = woken
+                    .iter()
+                    .zip(self.smell)
+                    .map(|(&b, &s)| if s == smelt { b } else { 0.0 })
+                    .collect();
+                let mass: f64 = part.iter().sum();
+                if mass > 1e-12 {
+                    let norm: Vec<f64> = part.iter().map(|b| b / mass).collect();
+                    value += mass * self.value(&norm, arrows - 1).0;
+                }
+            }
+        }
+        (value, index)
+    }
+}
+
+fn reason(rule: Rule, target: Option<Place>, steps: usize, text: String) -> Reason {
+    Reason {
+        rule,
+        target,
+        steps,
+        text,
+    }
+}
+
+/// A chance as a percentage for people: `37%`, `<1%`, `0%`, `100%`.
+pub fn percent(p: f64) -> String {
+    if p <= 0.0 {
+        "0%".to_string()
+    } else if p >= 1.0 {
+        "100%".to_string()
+    } else if p < 0.005 {
+        "<1%".to_string()
+    } else if p > 0.995 {
+        ">99%".to_string()
+    } else {
+        format!("{:.0}%", p * 100.0)
+    }
+}
+
+impl ClassicAgent for CaveAgent {
+    fn act(&mut self, status: &Status) -> Action {
+        let last = self.pending.take();
+        let result = self.result.take();
+        // A contradiction leaves the agent playing blind; it is recorded in `lost`.
+        let _ = self.perceive(last.as_ref(), result.as_ref(), status);
+        let decision = self.decide();
+        self.pending = Some(decision.action.clone());
+        decision.action
+    }
+
+    fn observe(&mut self, result: &TurnResult) {
+        self.result = Some(*result);
+    }
+}

@@ -1,0 +1,900 @@
+//! The reasoning agent for seed 000's `caves.dat` maze: the same machinery as the classic
+//! cave's (rules in `kb/maze.kb`, proofs for what is certain, odds for the rest), with
+//! grenades for arrows.
+//!
+//! **Decision:** the agent is given the maze's map (seed 000 ships `caves.dat` with the game;
+//! the player sees cave names, never numbers). It places itself by the names it is shown and
+//! by dead reckoning. Where names do not tell (the five Lost Caverns share one), it keeps one
+//! *track* per cave it may be in, each with its own knowledge base and odds, drops the tracks
+//! the names or senses contradict, and weighs the rest by how likely each makes what it saw.
+//!
+//! Each turn the agent takes in its last action's result and the new view, then decides, by
+//! the chances mixed over its tracks:
+//!
+//! 1. a wumpus is proven through a tunnel: toss a grenade there;
+//! 2. walk to the nearest cave proven free of the pit and wumpi not yet stood in (moves cost
+//!    nothing in the maze, so it learns all it safely can first);
+//! 3. toss where a kill is likeliest, when that is likely enough, weighing the chance that a
+//!    startled wumpus runs in;
+//! 4. otherwise step through the tunnel least likely to kill (the bats only carry one off).
+//!
+//! Invariant: like every agent it sees only what the player is shown ([`MazeView`]) and the
+//! results of its own actions.
+
+pub mod belief;
+
+use self::belief::{MazeBelief, MazeOdds, MAX_CAVES};
+use super::grid::Insight;
+use super::{Conclusion, Fact, Reason, Rule};
+use crate::cave::map::CaveMap;
+use crate::cave::maze::{MazeAction, MazeEnding, MazeResult, MazeView};
+use crate::kb::rules::{parse_rules, require, EventId, PredKind, Rules};
+use crate::kb::{KbError, KnowledgeBase, Proofs};
+use crate::topology::Place;
+use std::collections::VecDeque;
+use std::sync::{Arc, OnceLock};
+
+/// The built-in rules of the maze (`kb/maze.kb`).
+pub const MAZE_RULES: &str = include_str!("../../kb/maze.kb");
+
+/// The maze rules, parsed once.
+pub fn maze_rules() -> Arc<Rules> {
+    static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
+    RULES
+        .get_or_init(|| Arc::new(parse_rules(MAZE_RULES).expect("kb/maze.kb is valid")))
+        .clone()
+}
+
+/// Errors setting up the maze agent.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MazeAgentError {
+    /// A maze too large to count.
+    #[error("the maze agent handles up to {MAX_CAVES} caves; this maze has {0}")]
+    TooLarge(usize),
+    /// The knowledge base failed (or the maze could not be dealt).
+    #[error(transparent)]
+    Kb(#[from] KbError),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Vocabulary {
+    pit: usize,
+    bats: usize,
+    wumpus: usize,
+    smell: usize,
+    hear: usize,
+    feel: usize,
+    stood: usize,
+    carried: usize,
+    hit: usize,
+    blast: EventId,
+}
+
+impl Vocabulary {
+    fn of(rules: &Rules) -> Result<Vocabulary, KbError> {
+        let f = require(
+            rules,
+            &[
+                ("pit", PredKind::Hidden, true),
+                ("bats", PredKind::Hidden, true),
+                ("wumpus", PredKind::Hidden, true),
+                ("smell", PredKind::Percept, true),
+                ("hear", PredKind::Percept, true),
+                ("feel", PredKind::Percept, true),
+                ("stood", PredKind::Percept, true),
+                ("carried", PredKind::Percept, true),
+                ("hit", PredKind::Percept, true),
+            ],
+        )
+        .map_err(|e| KbError::NotObservable(e.message))?;
+        let blast = rules
+            .event("blast")
+            .ok_or_else(|| KbError::NotObservable("the event 'blast'".to_string()))?;
+        Ok(Vocabulary {
+            pit: f["pit"],
+            bats: f["bats"],
+            wumpus: f["wumpus"],
+            smell: f["smell"],
+            hear: f["hear"],
+            feel: f["feel"],
+            stood: f["stood"],
+            carried: f["carried"],
+            hit: f["hit"],
+            blast,
+        })
+    }
+}
+
+/// Something told to a track's knowledge base, kept so the track can be copied.
+#[derive(Clone, Copy, Debug)]
+enum Told {
+    Percept(usize, Place, bool),
+    Event(EventId, Place),
+}
+
+/// One hypothesis about where the player is.
+struct Track {
+    start: Place,
+    log: Vec<Told>,
+    pos: Place,
+    /// Caves the player has been in and left (the game then shows their names).
+    known: Vec<bool>,
+    /// Caves the player has stood in.
+    been: Vec<bool>,
+    belief: MazeBelief,
+    kb: KnowledgeBase,
+    odds: Option<MazeOdds>,
+    /// Proven free of the pit and wumpi, by the knowledge base, in the current epoch.
+    safe: Vec<bool>,
+    /// Proven to hold a wumpus now.
+    wumpus: Vec<bool>,
+    /// Proven the pit / the bats.
+    pit: Vec<bool>,
+    bats: Vec<bool>,
+}
+
+/// A chosen action and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MazeDecision {
+    /// The action.
+    pub action: MazeAction,
+    /// Why.
+    pub reason: Reason,
+    /// For a toss, the chance of a kill.
+    pub kill_chance: Option<f64>,
+    /// For a step, the chance of dying.
+    pub risk: Option<f64>,
+}
+
+/// What the agent believes of each tunnel's cave, mixed over its tracks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TunnelOdds {
+    /// The tunnel (1 to 3).
+    pub tunnel: usize,
+    /// The cave's name.
+    pub name: String,
+    /// Chance of a live wumpus there.
+    pub wumpus: f64,
+    /// Chance of the pit.
+    pub pit: f64,
+    /// Chance of the bats.
+    pub bats: f64,
+    /// Chance that a grenade there makes a wumpus run into the player's cave.
+    pub devour: f64,
+    /// Proven free of the pit and wumpi on every track.
+    pub safe: bool,
+    /// Proven to hold a wumpus on every track.
+    pub proven_wumpus: bool,
+}
+
+/// The maze's reasoning agent.
+pub struct MazeAgent {
+    map: Arc<CaveMap>,
+    insight: Insight,
+    rules: Arc<Rules>,
+    words: Vocabulary,
+    tracks: Vec<Track>,
+    learned: Vec<Conclusion>,
+    lost: Option<String>,
+    tosses: u32,
+}
+
+impl Track {
+    /// Tells the track's knowledge base, and remembers it.
+    fn record(&mut self, told: Told) -> Result<(), KbError> {
+        match told {
+            Told::Percept(pred, place, present) => self.kb.tell(pred, Some(place), present)?,
+            Told::Event(event, place) => self.kb.happen(event, Some(place))?,
+        }
+        self.log.push(told);
+        Ok(())
+    }
+}
+
+impl MazeAgent {
+    /// A fresh agent for one game on `map`.
+    pub fn new(map: Arc<CaveMap>, insight: Insight) -> Result<MazeAgent, MazeAgentError> {
+        if map.len() > MAX_CAVES {
+            return Err(MazeAgentError::TooLarge(map.len()));
+        }
+        let rules = maze_rules();
+        let words = Vocabulary::of(&rules)?;
+        Ok(MazeAgent {
+            map,
+            insight,
+            rules,
+            words,
+            tracks: Vec::new(),
+            learned: Vec::new(),
+            lost: None,
+            tosses: 0,
+        })
+    }
+
+    /// Grenades tossed so far.
+    pub fn tosses(&self) -> u32 {
+        self.tosses
+    }
+
+    /// The caves the player may be in, most likely first.
+    pub fn whereabouts(&self) -> Vec<(Place, f64)> {
+        let weights = self.weights();
+        let mut v: Vec<(Place, f64)> = self
+            .tracks
+            .iter()
+            .zip(weights)
+            .map(|(t, w)| (t.pos, w))
+            .collect();
+        v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        v
+    }
+
+    /// Why the agent stopped trusting its knowledge, if it did.
+    pub fn lost(&self) -> Option<&str> {
+        self.lost.as_deref()
+    }
+
+    /// The most likely track's odds, by cave.
+    pub fn odds(&self) -> Option<&MazeOdds> {
+        let best = self.best_track()?;
+        self.tracks[best].odds.as_ref()
+    }
+
+    fn best_track(&self) -> Option<usize> {
+        let w = self.weights();
+        (0..self.tracks.len()).max_by(|&a, &b| w[a].total_cmp(&w[b]).then(b.cmp(&a)))
+    }
+
+    /// The tracks' weights, summing to 1.
+    fn weights(&self) -> Vec<f64> {
+        let raw: Vec<f64> = self
+            .tracks
+            .iter()
+            .map(|t| t.odds.as_ref().map_or(0.0, |o| o.weight))
+            .collect();
+        let total: f64 = raw.iter().sum();
+        raw.iter()
+            .map(|w| {
+                if total > 0.0 {
+                    w / total
+                } else {
+                    1.0 / raw.len() as f64
+                }
+            })
+            .collect()
+    }
+
+    fn new_track(&self, start: Place) -> Result<Track, KbError> {
+        let n = self.map.len();
+        let proofs = match self.insight {
+            Insight::Decisions => Proofs::Fast,
+            Insight::Explained => Proofs::Explained,
+        };
+        Ok(Track {
+            start,
+            log: Vec::new(),
+            pos: start,
+            known: vec![false; n],
+            been: vec![false; n],
+            belief: MazeBelief::new(n, start),
+            kb: KnowledgeBase::new(
+                self.rules.clone(),
+                self.map.topology().clone(),
+                Some(start),
+                proofs,
+            )?,
+            odds: None,
+            safe: vec![false; n],
+            wumpus: vec![false; n],
+            pit: vec![false; n],
+            bats: vec![false; n],
+        })
+    }
+
+    /// A copy of `t` (its knowledge base rebuilt from what it was told) now in `pos`.
+    fn fork(&self, t: &Track, pos: Place) -> Result<Track, KbError> {
+        let mut copy = self.new_track(t.start)?;
+        for &told in &t.log {
+            copy.record(told)?;
+        }
+        copy.pos = pos;
+        copy.known = t.known.clone();
+        copy.been = t.been.clone();
+        copy.belief = t.belief.clone();
+        copy.pit = t.pit.clone();
+        copy.bats = t.bats.clone();
+        Ok(copy)
+    }
+
+    /// True when `track`'s position and memory fit `view`: the cave's name and which tunnels'
+    /// caves it would show by name.
+    fn fits(&self, track: &Track, view: &MazeView) -> bool {
+        if self.map.name(track.pos) != view.name {
+            return false;
+        }
+        self.map
+            .outs(track.pos)
+            .iter()
+            .zip(&view.tunnels)
+            .all(|(&c, shown)| match shown {
+                Some(name) => track.known[c.index()] && &self.map.name(c) == name,
+                None => !track.known[c.index()],
+            })
+    }
+
+    /// Takes in the last action and its result (`None` at the start) and the view that
+    /// followed. Returns what became proven (when the player's cave is certain).
+    pub fn perceive(
+        &mut self,
+        last: Option<MazeAction>,
+        result: Option<MazeResult>,
+        view: &MazeView,
+    ) -> Result<Vec<Conclusion>, KbError> {
+        self.learned.clear();
+        if self.lost.is_some() {
+            return Ok(Vec::new());
+        }
+        match self.take_in(last, result, view) {
+            Ok(()) => Ok(std::mem::take(&mut self.learned)),
+            Err(e) => {
+                self.lost = Some(e.to_string());
+                Err(e)
+            }
+        }
+    }
+
+    fn take_in(
+        &mut self,
+        last: Option<MazeAction>,
+        result: Option<MazeResult>,
+        view: &MazeView,
+    ) -> Result<(), KbError> {
+        let w = self.words;
+        let map = self.map.clone();
+        if self.tracks.is_empty() {
+            for c in map.rooms() {
+                if map.name(c) == view.name {
+                    let t = self.new_track(c)?;
+                    self.tracks.push(t);
+                }
+            }
+        } else {
+            let mut next: Vec<Track> = Vec::new();
+            for mut t in std::mem::take(&mut self.tracks) {
+                match (last, result) {
+                    (Some(MazeAction::Move(k)), Some(MazeResult::Moved)) => {
+                        let to = map.outs(t.pos)[k - 1];
+                        t.known[t.pos.index()] = true;
+                        t.pos = to;
+                        next.push(t);
+                    }
+                    (Some(MazeAction::Move(k)), Some(MazeResult::Carried)) => {
+                        let bats = map.outs(t.pos)[k - 1];
+                        t.known[t.pos.index()] = true;
+                        t.known[bats.index()] = true;
+                        if t.record(Told::Percept(w.carried, bats, true)).is_err() {
+                            continue;
+                        }
+                        t.belief.carried(bats);
+                        // Dropped in some empty cave with the name shown.
+                        for land in map.rooms() {
+                            if map.name(land) != view.name || land == bats {
+                                continue;
+                            }
+                            let mut copy = self.fork(&t, land)?;
+                            copy.belief.landed(land);
+                            next.push(copy);
+                        }
+                    }
+                    (Some(MazeAction::Toss(k)), Some(MazeResult::Missed | MazeResult::Killed)) => {
+                        let blast = map.outs(t.pos)[k - 1];
+                        let killed = result == Some(MazeResult::Killed);
+                        if t.record(Told::Percept(w.hit, blast, killed)).is_err()
+                            || t.record(Told::Event(w.blast, blast)).is_err()
+                        {
+                            continue;
+                        }
+                        t.belief.toss(&map, blast, t.pos, killed);
+                        t.safe = vec![false; map.len()];
+                        t.wumpus = vec![false; map.len()];
+                        next.push(t);
+                    }
+                    _ => next.push(t),
+                }
+            }
+            if matches!(last, Some(MazeAction::Toss(_)))
+                && matches!(result, Some(MazeResult::Missed | MazeResult::Killed))
+            {
+                self.tosses += 1;
+            }
+            self.tracks = next;
+        }
+        // Each track: does the view fit, and what does it say?
+        let mut kept = Vec::new();
+        for mut t in std::mem::take(&mut self.tracks) {
+            if !self.fits(&t, view) {
+                continue;
+            }
+            let here = t.pos;
+            t.been[here.index()] = true;
+            let near: Vec<Place> = map.outs(here).to_vec();
+            let told = (|| -> Result<(), KbError> {
+                t.record(Told::Percept(w.stood, here, true))?;
+                t.record(Told::Percept(w.smell, here, view.smell))?;
+                t.record(Told::Percept(w.hear, here, view.hear))?;
+                t.record(Told::Percept(w.feel, here, view.feel))?;
+                t.kb.check_consistent()
+            })();
+            if told.is_err() {
+                continue;
+            }
+            t.belief.stood(here);
+            t.belief.smell(&near, view.smell);
+            t.belief.hear(&near, view.hear);
+            t.belief.feel(&near, view.feel);
+            match t.belief.odds() {
+                Ok(o) if o.weight > 0.0 => t.odds = Some(o),
+                _ => continue,
+            }
+            kept.push(t);
+        }
+        if kept.is_empty() {
+            return Err(KbError::Contradiction(
+                "no cave of the maze fits what the player was shown".to_string(),
+            ));
+        }
+        self.tracks = kept;
+        let single = self.tracks.len() == 1;
+        for i in 0..self.tracks.len() {
+            let found = self.prove(i)?;
+            if single {
+                for (cave, fact) in found {
+                    self.conclude(i, cave, fact)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Proves on track `i` what its odds call certain; returns the new facts.
+    fn prove(&mut self, i: usize) -> Result<Vec<(Place, Fact)>, KbError> {
+        let w = self.words;
+        let t = &mut self.tracks[i];
+        let o = t.odds.clone().expect("counted");
+        let mut found = Vec::new();
+        for c in 0..self.map.len() {
+            let cave = Place::new(c);
+            let entails = |kb: &mut KnowledgeBase, pred, value| {
+                let a = kb.atom(pred, Some(cave));
+                kb.entails((a, value))
+            };
+            if !t.safe[c]
+                && o.pit[c] == 0.0
+                && o.wumpus[c] == 0.0
+                && entails(&mut t.kb, w.pit, false)?
+                && entails(&mut t.kb, w.wumpus, false)?
+            {
+                t.safe[c] = true;
+                if !t.been[c] {
+                    found.push((cave, Fact::Safe));
+                }
+            }
+            if !t.wumpus[c] && o.wumpus[c] >= 1.0 - 1e-9 && entails(&mut t.kb, w.wumpus, true)? {
+                t.wumpus[c] = true;
+                found.push((cave, Fact::Wumpus));
+            }
+            if !t.pit[c] && o.pit[c] >= 1.0 - 1e-9 && entails(&mut t.kb, w.pit, true)? {
+                t.pit[c] = true;
+                found.push((cave, Fact::Pit));
+            }
+            if !t.bats[c] && o.bats[c] >= 1.0 - 1e-9 && entails(&mut t.kb, w.bats, true)? {
+                t.bats[c] = true;
+                found.push((cave, Fact::Bats));
+            }
+        }
+        Ok(found)
+    }
+
+    fn conclude(&mut self, i: usize, cave: Place, fact: Fact) -> Result<(), KbError> {
+        let because = if self.insight == Insight::Explained {
+            let w = self.words;
+            let kb = &mut self.tracks[i].kb;
+            let lits = match fact {
+                Fact::Pit => vec![(kb.atom(w.pit, Some(cave)), false)],
+                Fact::Bats => vec![(kb.atom(w.bats, Some(cave)), false)],
+                Fact::Wumpus => vec![(kb.atom(w.wumpus, Some(cave)), false)],
+                Fact::Safe => vec![
+                    (kb.atom(w.pit, Some(cave)), true),
+                    (kb.atom(w.wumpus, Some(cave)), true),
+                ],
+            };
+            let mut ids = Vec::new();
+            for lit in lits {
+                ids.extend(kb.explain(&[lit])?.unwrap_or_default());
+            }
+            ids.sort_unstable();
+            ids.dedup();
+            let words: Vec<String> = ids.iter().map(|&k| self.describe(i, k)).collect();
+            if words.is_empty() {
+                vec!["the rules alone".to_string()]
+            } else {
+                words
+            }
+        } else {
+            Vec::new()
+        };
+        self.learned.push(Conclusion {
+            place: cave,
+            fact,
+            because,
+        });
+        Ok(())
+    }
+
+    fn describe(&self, track: usize, index: usize) -> String {
+        let kb = &self.tracks[track].kb;
+        let obs = kb.observations()[index];
+        let at = obs.place.map(|p| self.cave_name(p)).unwrap_or_default();
+        let w = self.words;
+        let when = if obs.time > 0 {
+            format!(
+                " (after {} blast{})",
+                obs.time,
+                if obs.time == 1 { "" } else { "s" }
+            )
+        } else {
+            String::new()
+        };
+        match (obs.pred, obs.present) {
+            (p, true) if p == w.smell => format!("a wumpus smelt in {at}{when}"),
+            (p, false) if p == w.smell => format!("no wumpus smelt in {at}{when}"),
+            (p, true) if p == w.hear => format!("wings heard in {at}"),
+            (p, false) if p == w.hear => format!("no wings heard in {at}"),
+            (p, true) if p == w.feel => format!("a draft in {at}"),
+            (p, false) if p == w.feel => format!("no draft in {at}"),
+            (p, _) if p == w.stood => format!("stood in {at}{when}"),
+            (p, _) if p == w.carried => format!("carried off by bats in {at}"),
+            (p, true) if p == w.hit => format!("a grenade killed a wumpus in {at}{when}"),
+            (p, false) if p == w.hit => format!("a grenade missed in {at}{when}"),
+            _ => kb.describe(&obs),
+        }
+    }
+
+    /// A cave as the player knows it: its name, with its number when names repeat.
+    pub fn cave_name(&self, cave: Place) -> String {
+        let name = self.map.name(cave);
+        let twins = self
+            .map
+            .rooms()
+            .filter(|&c| self.map.name(c) == name)
+            .count();
+        if twins > 1 {
+            format!("{name} (cave {})", self.map.label(cave))
+        } else {
+            name
+        }
+    }
+
+    /// The odds of each tunnel's cave, mixed over the tracks.
+    pub fn tunnels(&self) -> Vec<TunnelOdds> {
+        let weights = self.weights();
+        (1..=3)
+            .map(|k| {
+                let mut to = TunnelOdds {
+                    tunnel: k,
+                    name: String::new(),
+                    wumpus: 0.0,
+                    pit: 0.0,
+                    bats: 0.0,
+                    devour: 0.0,
+                    safe: true,
+                    proven_wumpus: true,
+                };
+                let mut names: Vec<String> = Vec::new();
+                for (t, &wt) in self.tracks.iter().zip(&weights) {
+                    let c = self.map.outs(t.pos)[k - 1];
+                    let o = t.odds.as_ref().expect("counted");
+                    to.wumpus += wt * o.wumpus[c.index()];
+                    to.pit += wt * o.pit[c.index()];
+                    to.bats += wt * o.bats[c.index()];
+                    if o.wumpus[c.index()] > 0.0 {
+                        to.devour += wt * t.belief.devour_chance(&self.map, c, t.pos);
+                    }
+                    to.safe &= t.safe[c.index()];
+                    to.proven_wumpus &= t.wumpus[c.index()];
+                    let name = self.cave_name(c);
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+                to.name = names.join(" or ");
+                to
+            })
+            .collect()
+    }
+
+    /// Chooses the next action.
+    pub fn decide(&mut self) -> MazeDecision {
+        if self.tracks.is_empty() || self.lost.is_some() {
+            return MazeDecision {
+                action: MazeAction::Move(1),
+                reason: reason(
+                    Rule::Gamble,
+                    format!(
+                        "what happened contradicts the rules ({}): walk on blind",
+                        self.lost.as_deref().unwrap_or("no view yet")
+                    ),
+                ),
+                kill_chance: None,
+                risk: None,
+            };
+        }
+        let tunnels = self.tunnels();
+        let last = self.odds_last_grenade();
+        // 1. A wumpus proven through a tunnel.
+        if let Some(t) = tunnels
+            .iter()
+            .filter(|t| t.proven_wumpus)
+            .min_by(|a, b| a.devour.total_cmp(&b.devour))
+        {
+            return self.toss(
+                t,
+                Rule::ShootWumpus,
+                format!("a wumpus is proven in {}: toss a grenade", t.name),
+            );
+        }
+        // 2. Explore caves proven safe.
+        if let Some((tunnel, goal, steps)) = self.explore_step() {
+            let text = format!(
+                "explore {}, the nearest cave proven free of the pit and wumpi not yet visited{}",
+                goal,
+                if steps > 1 {
+                    format!(" ({steps} steps to go)")
+                } else {
+                    String::new()
+                }
+            );
+            return MazeDecision {
+                action: MazeAction::Move(tunnel),
+                reason: Reason {
+                    rule: Rule::Explore,
+                    target: None,
+                    steps,
+                    text,
+                },
+                kill_chance: None,
+                risk: Some(0.0),
+            };
+        }
+        // 3. The best grenade, when likely enough.
+        let best_toss = tunnels
+            .iter()
+            .max_by(|a, b| {
+                toss_value(a)
+                    .total_cmp(&toss_value(b))
+                    .then(b.tunnel.cmp(&a.tunnel))
+            })
+            .expect("three tunnels");
+        let step = tunnels
+            .iter()
+            .min_by(|a, b| {
+                step_risk(a)
+                    .total_cmp(&step_risk(b))
+                    .then(a.tunnel.cmp(&b.tunnel))
+            })
+            .expect("three tunnels");
+        let threshold = if last > 0.5 { 0.75 } else { 0.3 };
+        if best_toss.wumpus >= threshold && toss_value(best_toss) > 0.0 {
+            return self.toss(
+                best_toss,
+                Rule::BestShot,
+                format!(
+                    "nothing safe is left to explore; a grenade into {} kills with chance {}",
+                    best_toss.name,
+                    super::cave::percent(best_toss.wumpus)
+                ),
+            );
+        }
+        // 4. The least-risk step towards the unknown, unless a grenade is the better bet.
+        if let Some((tunnel, cave, risk)) = self.frontier_step() {
+            if toss_value(best_toss) > 0.0 && toss_value(best_toss) >= 1.0 - risk {
+                return self.toss(
+                    best_toss,
+                    Rule::BestShot,
+                    format!(
+                        "every step is dangerous; a grenade into {} kills with chance {}",
+                        best_toss.name,
+                        super::cave::percent(best_toss.wumpus)
+                    ),
+                );
+            }
+            let text = if tunnel == step.tunnel && risk == step_risk(step) {
+                format!(
+                    "nothing safe is left to explore: tunnel {} to {} is the least risk ({} to die)",
+                    tunnel,
+                    cave,
+                    super::cave::percent(risk)
+                )
+            } else {
+                format!(
+                    "nothing safe is left to explore: {} is the least risk ({} to die); tunnel {} leads towards it",
+                    cave,
+                    super::cave::percent(risk),
+                    tunnel
+                )
+            };
+            return MazeDecision {
+                action: MazeAction::Move(tunnel),
+                reason: reason(Rule::Gamble, text),
+                kill_chance: None,
+                risk: Some(risk),
+            };
+        }
+        // 5. Nothing left to learn nor to risk: the maze cannot be won from here.
+        self.toss(
+            best_toss,
+            Rule::BestShot,
+            format!(
+                "no cave is left to explore and every way on is deadly: toss into {} ({} to kill)",
+                best_toss.name,
+                super::cave::percent(best_toss.wumpus)
+            ),
+        )
+    }
+
+    /// The least-risk step into a cave not proven safe and not certainly deadly, walking over
+    /// proven-safe caves to reach it (on the likeliest track when the player's cave is
+    /// certain; a single step otherwise): the first tunnel, the cave, the chance of dying.
+    fn frontier_step(&self) -> Option<(usize, String, f64)> {
+        let risk_of = |t: &Track, c: Place| {
+            let o = t.odds.as_ref().expect("counted");
+            o.pit[c.index()] + o.wumpus[c.index()]
+        };
+        if self.tracks.len() == 1 {
+            let t = &self.tracks[0];
+            let mut seen = vec![false; self.map.len()];
+            let mut queue = VecDeque::new();
+            seen[t.pos.index()] = true;
+            queue.push_back((t.pos, 0usize, 0usize));
+            let mut best: Option<(f64, usize, usize, Place)> = None;
+            while let Some((c, first, steps)) = queue.pop_front() {
+                for (k, &d) in self.map.outs(c).iter().enumerate() {
+                    let first = if steps == 0 { k + 1 } else { first };
+                    if t.safe[d.index()] {
+                        if !seen[d.index()] {
+                            seen[d.index()] = true;
+                            queue.push_back((d, first, steps + 1));
+                        }
+                        continue;
+                    }
+                    let risk = risk_of(t, d);
+                    if risk >= 1.0 - 1e-9 {
+                        continue;
+                    }
+                    let cost = risk + 1e-3 * steps as f64;
+                    if best.is_none_or(|(b, ..)| cost < b - 1e-12) {
+                        best = Some((cost, first, steps + 1, d));
+                    }
+                }
+            }
+            return best.map(|(_, first, _, d)| (first, self.cave_name(d), risk_of(t, d)));
+        }
+        let weights = self.weights();
+        (1..=3)
+            .filter_map(|k| {
+                let mut risk = 0.0;
+                let mut unknown = false;
+                for (t, w) in self.tracks.iter().zip(&weights) {
+                    let c = self.map.outs(t.pos)[k - 1];
+                    risk += w * risk_of(t, c);
+                    unknown |= !t.safe[c.index()] || !t.been[c.index()];
+                }
+                (unknown && risk < 1.0 - 1e-9).then_some((k, risk))
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+            .map(|(k, risk)| {
+                let c = self.map.outs(self.tracks[0].pos)[k - 1];
+                (k, self.cave_name(c), risk)
+            })
+    }
+
+    fn toss(&self, t: &TunnelOdds, rule: Rule, text: String) -> MazeDecision {
+        let text = if t.devour > 0.0 {
+            format!(
+                "{text} ({} that a startled wumpus runs in)",
+                super::cave::percent(t.devour)
+            )
+        } else {
+            text
+        };
+        MazeDecision {
+            action: MazeAction::Toss(t.tunnel),
+            reason: reason(rule, text),
+            kill_chance: Some(t.wumpus),
+            risk: None,
+        }
+    }
+
+    /// The chance, mixed over the tracks, that one grenade is left.
+    fn odds_last_grenade(&self) -> f64 {
+        self.tracks
+            .iter()
+            .zip(self.weights())
+            .map(|(t, w)| w * t.odds.as_ref().map_or(0.0, |o| o.last_grenade))
+            .sum()
+    }
+
+    /// The first tunnel on the way to the nearest cave proven safe and not yet stood in, the
+    /// cave's name and the steps to it: over proven-safe caves on the likeliest track when the
+    /// player's cave is certain, else one step that is safe on every track.
+    fn explore_step(&self) -> Option<(usize, String, usize)> {
+        if self.tracks.len() == 1 {
+            let t = &self.tracks[0];
+            let mut seen = vec![false; self.map.len()];
+            let mut queue = VecDeque::new();
+            seen[t.pos.index()] = true;
+            for (k, &c) in self.map.outs(t.pos).iter().enumerate() {
+                if t.safe[c.index()] && !seen[c.index()] {
+                    seen[c.index()] = true;
+                    queue.push_back((c, k + 1, 1));
+                }
+            }
+            while let Some((c, first, steps)) = queue.pop_front() {
+                if !t.been[c.index()] {
+                    return Some((first, self.cave_name(c), steps));
+                }
+                for &d in self.map.outs(c) {
+                    if t.safe[d.index()] && !seen[d.index()] {
+                        seen[d.index()] = true;
+                        queue.push_back((d, first, steps + 1));
+                    }
+                }
+            }
+            return None;
+        }
+        // Several caves are possible: a step safe on every track to a cave new on one.
+        (1..=3).find_map(|k| {
+            let all_safe = self
+                .tracks
+                .iter()
+                .all(|t| t.safe[self.map.outs(t.pos)[k - 1].index()]);
+            let new_somewhere = self
+                .tracks
+                .iter()
+                .any(|t| !t.been[self.map.outs(t.pos)[k - 1].index()]);
+            (all_safe && new_somewhere).then(|| {
+                let c = self.map.outs(self.tracks[0].pos)[k - 1];
+                (k, self.cave_name(c), 1)
+            })
+        })
+    }
+}
+
+/// A grenade's worth: the chance of a kill less the chance of being devoured.
+fn toss_value(t: &TunnelOdds) -> f64 {
+    t.wumpus - t.devour
+}
+
+/// A step's risk: the pit or a wumpus through the tunnel.
+fn step_risk(t: &TunnelOdds) -> f64 {
+    t.pit + t.wumpus
+}
+
+fn reason(rule: Rule, text: String) -> Reason {
+    Reason {
+        rule,
+        target: None,
+        steps: 0,
+        text,
+    }
+}
+
+/// How a maze game ended, in words.
+pub fn ending_text(e: MazeEnding) -> &'static str {
+    match e {
+        MazeEnding::Won => "won",
+        MazeEnding::Lost(crate::cave::maze::MazeLoss::Pit) => "lost (the pit)",
+        MazeEnding::Lost(crate::cave::maze::MazeLoss::Wumpus) => "lost (a wumpus)",
+        MazeEnding::Lost(crate::cave::maze::MazeLoss::OutOfGrenades) => "lost (out of grenades)",
+    }
+}

@@ -1,0 +1,377 @@
+//! The bot protocol: how an external game host drives a classic-cave player over lines of
+//! text, game after game (`docs/bot-protocol.md`).
+//!
+//! ```text
+//! host: game 20                                        a new game with 20 rooms
+//! host: status ROOM PIT BATS WUMPUS out R R R in R R   0-based rooms, warnings 0 or 1
+//! bot:  move R            or   shoot R1 R2 ...
+//! host: result moved | snatched | not_an_exit | missed | too_crooked
+//! host: end won SCORE     or   end lost 0
+//! ```
+//!
+//! A `status` follows every `result` while the game goes on; `end` replaces the result of the
+//! action that ended the game. [`parse_host_line`] and [`parse_bot_line`] read the two sides'
+//! lines into typed values, with errors that say what is wrong; [`BotSession`] plays the bot's
+//! side with any [`ClassicAgent`], and [`host_lines`] writes the host's side of a turn, so the
+//! project's own simulator can drive a bot (the tests drive the `wumpus bot` binary so).
+
+use super::agent::ClassicAgent;
+use super::classic::{
+    Action, ArrowPath, Ending, LossCause, MoveResult, ShotResult, Status, TurnResult,
+    MAX_ARROW_ROOMS,
+};
+use crate::topology::Place;
+
+/// A line from the host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HostLine {
+    /// `game N`: a new game in a cave of `N` rooms.
+    Game(usize),
+    /// `status ...`: what the hunter knows now; the bot answers with an action. The status's
+    /// arrows and moves are not sent; they read 0 here.
+    Status(Status),
+    /// `result ...`: the result of the bot's last action, the game going on.
+    Result(TurnResult),
+    /// `end won SCORE` or `end lost 0`: the game is over.
+    End(Ending),
+}
+
+/// A line that breaks the protocol.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProtocolError {
+    /// The first word is not one the protocol knows.
+    #[error("unknown line '{0}' (expected game, status, result or end)")]
+    UnknownLine(String),
+    /// The words after the first do not fit.
+    #[error("malformed '{line}': {why}")]
+    Malformed {
+        /// The line.
+        line: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// A room number outside the cave.
+    #[error("room {room} is not in a cave of {rooms} rooms (rooms are 0 to {})", rooms.saturating_sub(1))]
+    NoSuchRoom {
+        /// The room number.
+        room: usize,
+        /// The cave's size.
+        rooms: usize,
+    },
+    /// A line that cannot come now (a status before any game, a result with no action).
+    #[error("'{0}' comes out of turn")]
+    OutOfTurn(String),
+}
+
+fn malformed(line: &str, why: impl Into<String>) -> ProtocolError {
+    ProtocolError::Malformed {
+        line: line.to_string(),
+        why: why.into(),
+    }
+}
+
+fn number(line: &str, word: &str) -> Result<usize, ProtocolError> {
+    word.parse()
+        .map_err(|_| malformed(line, format!("'{word}' is not a number")))
+}
+
+fn flag(line: &str, word: &str) -> Result<bool, ProtocolError> {
+    match word {
+        "0" => Ok(false),
+        "1" => Ok(true),
+        _ => Err(malformed(line, format!("warning '{word}' is not 0 or 1"))),
+    }
+}
+
+/// Reads one host line. Rooms are checked against `rooms` when a game is going on.
+pub fn parse_host_line(line: &str, rooms: Option<usize>) -> Result<HostLine, ProtocolError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let room = |w: &str| -> Result<Place, ProtocolError> {
+        let r = number(line, w)?;
+        match rooms {
+            Some(n) if r >= n => Err(ProtocolError::NoSuchRoom { room: r, rooms: n }),
+            _ => Ok(Place::new(r)),
+        }
+    };
+    match words.as_slice() {
+        ["game", n] => {
+            let n = number(line, n)?;
+            if n == 0 {
+                return Err(malformed(line, "a cave has at least one room"));
+            }
+            Ok(HostLine::Game(n))
+        }
+        ["status", here, pit, bats, wumpus, rest @ ..] => {
+            let (outs, ins) = match rest {
+                ["out", tail @ ..] => {
+                    let split = tail
+                        .iter()
+                        .position(|&w| w == "in")
+                        .ok_or_else(|| malformed(line, "expected 'in' after the out-tunnels"))?;
+                    (&tail[..split], &tail[split + 1..])
+                }
+                _ => return Err(malformed(line, "expected 'out' after the warnings")),
+            };
+            if outs.is_empty() {
+                return Err(malformed(line, "a room has at least one out-tunnel"));
+            }
+            Ok(HostLine::Status(Status {
+                room: room(here)?,
+                outs: outs.iter().map(|w| room(w)).collect::<Result<_, _>>()?,
+                ins: ins.iter().map(|w| room(w)).collect::<Result<_, _>>()?,
+                pit: flag(line, pit)?,
+                bats: flag(line, bats)?,
+                wumpus: flag(line, wumpus)?,
+                arrows: 0,
+                moves: 0,
+            }))
+        }
+        ["result", word] => Ok(HostLine::Result(match *word {
+            "moved" => TurnResult::Move(MoveResult::Moved),
+            "snatched" => TurnResult::Move(MoveResult::Snatched),
+            "not_an_exit" => TurnResult::Move(MoveResult::NotAnExit),
+            "missed" => TurnResult::Shot(ShotResult::Missed),
+            "too_crooked" => TurnResult::Shot(ShotResult::TooCrooked),
+            other => return Err(malformed(line, format!("unknown result '{other}'"))),
+        })),
+        ["end", "won", score] => Ok(HostLine::End(Ending::Won {
+            score: number(line, score)? as u32,
+        })),
+        // The protocol does not say how a game was lost.
+        ["end", "lost", _] => Ok(HostLine::End(Ending::Lost(LossCause::Wumpus))),
+        [first, ..] if ["game", "status", "result", "end"].contains(first) => {
+            Err(malformed(line, "wrong number of words"))
+        }
+        _ => Err(ProtocolError::UnknownLine(line.trim().to_string())),
+    }
+}
+
+/// The bot's line for `action`: `move R` or `shoot R1 R2 ...`, rooms 0-based.
+pub fn bot_line(action: &Action) -> String {
+    match action {
+        Action::Move(r) => format!("move {}", r.index()),
+        Action::Shoot(path) => {
+            let rooms: Vec<String> = path.rooms().iter().map(|r| r.index().to_string()).collect();
+            format!("shoot {}", rooms.join(" "))
+        }
+    }
+}
+
+/// Reads one bot line in a cave of `rooms` rooms.
+pub fn parse_bot_line(line: &str, rooms: usize) -> Result<Action, ProtocolError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let room = |w: &str| -> Result<Place, ProtocolError> {
+        let r = number(line, w)?;
+        if r >= rooms {
+            return Err(ProtocolError::NoSuchRoom { room: r, rooms });
+        }
+        Ok(Place::new(r))
+    };
+    match words.as_slice() {
+        ["move", r] => Ok(Action::Move(room(r)?)),
+        ["shoot", path @ ..] if (1..=MAX_ARROW_ROOMS).contains(&path.len()) => {
+            let path: Vec<Place> = path.iter().map(|w| room(w)).collect::<Result<_, _>>()?;
+            Ok(Action::Shoot(
+                ArrowPath::new(path).map_err(|e| malformed(line, e.to_string()))?,
+            ))
+        }
+        ["shoot", ..] => Err(malformed(
+            line,
+            format!("an arrow names 1 to {MAX_ARROW_ROOMS} rooms"),
+        )),
+        _ => Err(malformed(line, "expected 'move R' or 'shoot R1 R2 ...'")),
+    }
+}
+
+/// The host's lines after a turn: `result WORD` then the new status while the game goes on,
+/// or the `end` line.
+pub fn host_lines(result: TurnResult, status: Option<&Status>) -> Vec<String> {
+    match result.ending() {
+        Some(ending) => vec![ending.protocol_line()],
+        None => {
+            let mut lines = vec![format!("result {}", result.protocol_line())];
+            if let Some(s) = status {
+                lines.push(s.protocol_line());
+            }
+            lines
+        }
+    }
+}
+
+/// The bot's side of the protocol, game after game, with a fresh agent each game.
+pub struct BotSession<A, F> {
+    make_agent: F,
+    game: Option<(usize, A)>,
+    awaiting_result: bool,
+    games: u64,
+}
+
+impl<A: ClassicAgent, E, F: FnMut(usize) -> Result<A, E>> BotSession<A, F> {
+    /// A session that makes each game's agent with `make_agent(rooms)`.
+    pub fn new(make_agent: F) -> BotSession<A, F> {
+        BotSession {
+            make_agent,
+            game: None,
+            awaiting_result: false,
+            games: 0,
+        }
+    }
+
+    /// Games begun so far.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Takes one host line; returns the bot's answer when one is due (after a status). Blank
+    /// lines are ignored.
+    pub fn line(&mut self, line: &str) -> Result<Option<String>, BotError<E>> {
+        if line.trim().is_empty() {
+            return Ok(None);
+        }
+        let rooms = self.game.as_ref().map(|(n, _)| *n);
+        match parse_host_line(line, rooms)? {
+            HostLine::Game(n) => {
+                let agent = (self.make_agent)(n).map_err(BotError::Agent)?;
+                self.game = Some((n, agent));
+                self.awaiting_result = false;
+                self.games += 1;
+                Ok(None)
+            }
+            HostLine::Status(status) => {
+                let Some((_, agent)) = self.game.as_mut() else {
+                    return Err(ProtocolError::OutOfTurn(line.trim().to_string()).into());
+                };
+                if self.awaiting_result {
+                    return Err(ProtocolError::OutOfTurn(line.trim().to_string()).into());
+                }
+                let action = agent.act(&status);
+                self.awaiting_result = true;
+                Ok(Some(bot_line(&action)))
+            }
+            HostLine::Result(result) => {
+                let Some((_, agent)) = self.game.as_mut() else {
+                    return Err(ProtocolError::OutOfTurn(line.trim().to_string()).into());
+                };
+                if !self.awaiting_result {
+                    return Err(ProtocolError::OutOfTurn(line.trim().to_string()).into());
+                }
+                agent.observe(&result);
+                self.awaiting_result = false;
+                Ok(None)
+            }
+            HostLine::End(_) => {
+                if self.game.take().is_none() {
+                    return Err(ProtocolError::OutOfTurn(line.trim().to_string()).into());
+                }
+                self.awaiting_result = false;
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// Why a bot session stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError<E> {
+    /// The host broke the protocol.
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+    /// The agent for a new game could not be made.
+    #[error("cannot play this game: {0}")]
+    Agent(E),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cave::agent::RandomAgent;
+    use crate::cave::classic::{ClassicGame, Variant};
+    use crate::cave::map::parse_map;
+    use std::sync::Arc;
+
+    #[test]
+    fn host_lines_round_trip() {
+        let status = Status {
+            room: Place::new(4),
+            outs: vec![Place::new(3), Place::new(5), Place::new(13)],
+            ins: vec![Place::new(3), Place::new(13)],
+            pit: false,
+            bats: true,
+            wumpus: false,
+            arrows: 0,
+            moves: 0,
+        };
+        let line = status.protocol_line();
+        assert_eq!(line, "status 4 0 1 0 out 3 5 13 in 3 13");
+        assert_eq!(
+            parse_host_line(&line, Some(20)),
+            Ok(HostLine::Status(status))
+        );
+        assert_eq!(parse_host_line("game 20", None), Ok(HostLine::Game(20)));
+        assert_eq!(
+            parse_host_line("result too_crooked", Some(20)),
+            Ok(HostLine::Result(TurnResult::Shot(ShotResult::TooCrooked)))
+        );
+        assert_eq!(
+            parse_host_line("end won 97", Some(20)),
+            Ok(HostLine::End(Ending::Won { score: 97 }))
+        );
+        assert!(matches!(
+            parse_host_line("end lost 0", Some(20)),
+            Ok(HostLine::End(Ending::Lost(_)))
+        ));
+    }
+
+    #[test]
+    fn bad_lines_say_why() {
+        let e = parse_host_line("status 4 0 1 0 out 3 5 13 in 3 25", Some(20)).unwrap_err();
+        assert!(e.to_string().contains("room 25"), "{e}");
+        let e = parse_host_line("status 4 0 2 0 out 3 in 3", Some(20)).unwrap_err();
+        assert!(e.to_string().contains("not 0 or 1"), "{e}");
+        let e = parse_host_line("status 4 0 1 0 3 5", Some(20)).unwrap_err();
+        assert!(e.to_string().contains("'out'"), "{e}");
+        let e = parse_host_line("hello", None).unwrap_err();
+        assert!(matches!(e, ProtocolError::UnknownLine(_)));
+        let e = parse_host_line("result exploded", Some(20)).unwrap_err();
+        assert!(e.to_string().contains("unknown result"), "{e}");
+        assert!(parse_bot_line("shoot 1 2 3 4 5 6", 20).is_err());
+        assert!(parse_bot_line("move 20", 20).is_err());
+        assert_eq!(
+            parse_bot_line("shoot 1 2", 20).map(|a| bot_line(&a)),
+            Ok("shoot 1 2".to_string())
+        );
+    }
+
+    #[test]
+    fn a_session_plays_games_through_lines() {
+        let map = Arc::new(parse_map(include_str!("../../worlds/cave-standard.txt")).unwrap());
+        let mut bot = BotSession::new(|_| Ok::<_, ()>(RandomAgent::for_game(3)));
+        for seed in 0..5 {
+            let mut game = ClassicGame::new(map.clone(), Variant::Event, seed).unwrap();
+            assert_eq!(bot.line("game 20").unwrap(), None);
+            let mut lines = vec![game.status().protocol_line()];
+            loop {
+                let mut reply = None;
+                for l in &lines {
+                    if let Some(r) = bot.line(l).unwrap() {
+                        reply = Some(r);
+                    }
+                }
+                let Some(reply) = reply else { break };
+                let action = parse_bot_line(&reply, 20).unwrap();
+                let turn = game.act(&action);
+                let status = game.status();
+                lines = host_lines(turn.result, Some(&status));
+                if turn.result.ending().is_some() {
+                    assert_eq!(bot.line(&lines[0]).unwrap(), None);
+                    break;
+                }
+            }
+        }
+        assert_eq!(bot.games(), 5);
+        assert!(matches!(
+            bot.line("result moved"),
+            Err(BotError::Protocol(ProtocolError::OutOfTurn(_)))
+        ));
+    }
+}

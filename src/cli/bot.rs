@@ -1,0 +1,75 @@
+//! `wumpus bot`: the cave agent as a bot an external game host drives over standard input and
+//! output, game after game (the protocol is in `docs/bot-protocol.md`).
+
+use super::bad_input;
+use super::cave::RulesArg;
+use anyhow::{Context, Result};
+use clap::Args;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use wumpus::agent::cave::{CaveAgent, CaveAgentConfig};
+use wumpus::cave::protocol::{BotError, BotSession};
+
+#[derive(Args, Debug)]
+pub struct BotArgs {
+    /// The rule set; only the classic cave speaks the bot protocol.
+    #[arg(long, value_enum)]
+    rules: Option<RulesArg>,
+    /// Give the agent this map up front (each game must have its room count); without it the
+    /// agent knows the room count and learns each room's tunnels by standing in it.
+    #[arg(long)]
+    map: Option<PathBuf>,
+}
+
+pub fn run(args: BotArgs) -> Result<()> {
+    match args.rules {
+        None | Some(RulesArg::Cave) => {}
+        Some(_) => {
+            return Err(bad_input(anyhow::anyhow!(
+                "the bot protocol is the classic cave's: use --rules cave"
+            )))
+        }
+    }
+    let map = match &args.map {
+        Some(path) => Some(Arc::new(wumpus::cave::read_map(path).map_err(bad_input)?)),
+        None => None,
+    };
+    let make = |rooms: usize| -> Result<CaveAgent, String> {
+        let config = match &map {
+            Some(m) if m.len() != rooms => {
+                return Err(format!(
+                    "the map given has {} rooms, the game {rooms}",
+                    m.len()
+                ))
+            }
+            Some(m) => CaveAgentConfig::for_map(m, true),
+            None => {
+                let mut c = CaveAgentConfig::discovering(rooms);
+                c.first_number = 0;
+                c
+            }
+        };
+        CaveAgent::new(config).map_err(|e| e.to_string())
+    };
+    let mut session = BotSession::new(make);
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for (i, line) in stdin.lock().lines().enumerate() {
+        let line = line.context("reading the host's lines")?;
+        match session.line(&line) {
+            Ok(Some(reply)) => {
+                writeln!(out, "{reply}")?;
+                out.flush()?;
+            }
+            Ok(None) => {}
+            Err(BotError::Protocol(e)) => {
+                return Err(bad_input(anyhow::anyhow!("line {}: {e}", i + 1)))
+            }
+            Err(BotError::Agent(e)) => {
+                return Err(bad_input(anyhow::anyhow!("line {}: {e}", i + 1)))
+            }
+        }
+    }
+    Ok(())
+}
