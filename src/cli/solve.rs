@@ -197,7 +197,7 @@ impl Cli {
             let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
             bar.set_style(
                 ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} games, {per_sec}, {eta} left (Ctrl-C: stop and sum up)",
+                    "{bar:40} {pos}/{len} games, {elapsed} so far, {eta} left (Ctrl-C: stop and sum up)",
                 )
                 .expect("a valid template"),
             );
