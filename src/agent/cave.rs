@@ -878,11 +878,11 @@ impl CaveAgent {
         if self.arrows == 0 {
             return None;
         }
-        let dist = planner::distances(known, here, |p| self.is_safe(p));
+        let dist = planner::distances_dense(known, here, |p| self.is_safe(p));
         let mut best: Option<(f64, Place, Shot)> = None;
-        for (i, d) in dist.iter().enumerate() {
+        for i in 0..known.len() {
             let room = Place::new(i);
-            let Some(d) = *d else { continue };
+            let Some(d) = dist[i] else { continue };
             if d == 0 || d as usize > SHOOTING_WALK || !self.is_safe(room) {
                 continue;
             }
