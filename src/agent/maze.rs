@@ -383,6 +383,8 @@ impl MazeAgent {
                         let bats = map.outs(t.pos)[k - 1];
                         t.known[t.pos.index()] = true;
                         t.known[bats.index()] = true;
+                        // Explored: nobody can stand in the bats' cave.
+                        t.been[bats.index()] = true;
                         if t.record(Told::Percept(w.carried, bats, true)).is_err() {
                             continue;
                         }

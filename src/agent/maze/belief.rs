@@ -220,7 +220,7 @@ impl MazeBelief {
         // misses: pair (p, b) gets Σ_{W ∌ p, b} w(W).
         let mut all = 0.0;
         let mut with = vec![0.0; n];
-        let mut with_two: HashMap<(usize, usize), f64> = HashMap::new();
+        let mut with_two = vec![0.0; n * n];
         for &(m, w) in &self.sets {
             let rooms: Vec<usize> = (0..n).filter(|&c| m >> c & 1 == 1).collect();
             let mut out = total;
@@ -241,7 +241,7 @@ impl MazeBelief {
             }
             for (i, &x) in rooms.iter().enumerate() {
                 for &y in &rooms[i + 1..] {
-                    *with_two.entry((x, y)).or_default() += w;
+                    with_two[x * n + y] += w;
                 }
             }
         }
@@ -251,8 +251,7 @@ impl MazeBelief {
                 if v == 0.0 {
                     continue;
                 }
-                let (x, y) = (p.min(b), p.max(b));
-                let both = with_two.get(&(x, y)).copied().unwrap_or(0.0);
+                let both = with_two[p.min(b) * n + p.max(b)];
                 pair_weights[p * n + b] = v * (all - with[p] - with[b] + both).max(0.0);
             }
         }
