@@ -123,6 +123,23 @@ fn broken_host_lines_exit_2_naming_the_line() {
     let (code, _, err) = run_bot(&["--map", "worlds/cave-risk.txt"], "game 12\n");
     assert_eq!(code, 2);
     assert!(err.contains("20 rooms"), "{err}");
+    // Found by tests/parser_fuzz.rs: a huge room count panicked (capacity overflow) or
+    // aborted (out of memory), and a few hundred rooms took minutes a decision.
+    for (game, says) in [
+        ("game 18446744073709551615", "1 to 100000 rooms"),
+        ("game 100001", "1 to 100000 rooms"),
+        ("game 100000", "up to 100 rooms"),
+        ("game 500", "up to 100 rooms"),
+    ] {
+        let (code, out, err) = run_bot(&[], &format!("{game}\nstatus 0 0 0 0 out 1 2 3 in 1\n"));
+        assert_eq!(code, 2, "{game}: {err}");
+        assert!(out.is_empty(), "{game}: {out}");
+        assert!(
+            err.contains("line 1") && err.contains(says),
+            "{game}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
     let (code, _, err) = run_bot(&["--rules", "maze"], "");
     assert_eq!(code, 2);
     assert!(err.contains("classic cave"), "{err}");

@@ -12,8 +12,12 @@
 use proptest::prelude::*;
 use proptest::sample::Index;
 use std::sync::mpsc;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
+use wumpus::agent::cave::{CaveAgent, CaveAgentConfig};
+use wumpus::cave::protocol::{host_lines, parse_bot_line, parse_host_line, BotSession, HostLine};
+use wumpus::cave::{self, command, Action, CaveCommand, ClassicAgent, ClassicGame, RandomAgent};
+use wumpus::cave::{Rules, Variant};
 use wumpus::grid::{self, file::WorldFileErrorKind, Command};
 use wumpus::kb::rules::parse_rules;
 use wumpus::kb::{KnowledgeBase, Proofs};
@@ -491,5 +495,348 @@ fn the_base_files_are_valid() {
     }
     for text in RULE_FILES {
         parse_rules(text).unwrap();
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The bot protocol: host lines, and whole host streams fed to the bot's session
+
+/// Real host streams: the project's simulator hosting a few games for a random player.
+fn host_streams() -> &'static [String] {
+    static STREAMS: OnceLock<Vec<String>> = OnceLock::new();
+    STREAMS.get_or_init(|| {
+        let maps = [
+            cave::STANDARD_MAP,
+            include_str!("../worlds/cave-waterslide.txt"),
+            include_str!("../worlds/cave-risk.txt"),
+        ];
+        let mut streams = Vec::new();
+        for (m, text) in maps.iter().enumerate() {
+            let map = Arc::new(cave::parse_map(text).unwrap());
+            for first in [0u64, 10] {
+                let mut lines = Vec::new();
+                for seed in first..first + 3 {
+                    let seed = seed + 100 * m as u64;
+                    let mut game = ClassicGame::new(map.clone(), Variant::Event, seed).unwrap();
+                    let mut player = RandomAgent::for_game(seed);
+                    lines.push(format!("game {}", map.len()));
+                    lines.push(game.status().protocol_line());
+                    for _ in 0..60 {
+                        let action = player.act(&game.status());
+                        let turn = game.act(&action);
+                        let status = game.status();
+                        lines.extend(host_lines(turn.result, Some(&status)));
+                        if turn.result.ending().is_some() {
+                            break;
+                        }
+                    }
+                }
+                streams.push(lines.join("\n") + "\n");
+            }
+        }
+        streams
+    })
+}
+
+const HOST_WORDS: &[&str] = &[
+    "game",
+    "status",
+    "result",
+    "end",
+    "out",
+    "in",
+    "moved",
+    "snatched",
+    "not_an_exit",
+    "missed",
+    "too_crooked",
+    "won",
+    "lost",
+    "0",
+    "1",
+    "2",
+    "3",
+    "7",
+    "19",
+    "20",
+    "21",
+    "100000",
+    "100001",
+    "18446744073709551615",
+    "99999999999999999999999",
+    "-1",
+    "move",
+    "shoot",
+    "GAME",
+];
+
+const HOST_PIECES: &[&str] = &["status 0 0 0 0 out 1 2 3 in ", "0 ", "in ", "game 20\n"];
+
+/// A host line that is nearly right: the right shape with random rooms and warnings, or a
+/// game line with a random room count.
+fn plausible_host_line() -> impl Strategy<Value = String> {
+    let room = prop_oneof![8 => 0usize..21, 1 => Just(usize::MAX), 1 => 0usize..200_000];
+    let rooms = prop::collection::vec(room.clone(), 0..5);
+    let flag = prop_oneof![9 => prop::sample::select(&["0", "1"][..]), 1 => Just("2")];
+    prop_oneof![
+        1 => prop_oneof![1usize..30, Just(0usize), Just(100_000), Just(100_001), Just(usize::MAX)]
+            .prop_map(|n| format!("game {n}")),
+        6 => (room, flag.clone(), flag.clone(), flag, rooms.clone(), rooms).prop_map(
+            |(r, p, b, w, outs, ins)| {
+                let join = |v: &[usize]| {
+                    v.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(" ")
+                };
+                format!("status {r} {p} {b} {w} out {} in {}", join(&outs), join(&ins))
+            }
+        ),
+        2 => prop::sample::select(
+            &["moved", "snatched", "not_an_exit", "missed", "too_crooked", "exploded"][..]
+        )
+        .prop_map(|w| format!("result {w}")),
+        1 => prop::sample::select(&["end won 97", "end lost 0", "end won -3", "end drawn 0"][..])
+            .prop_map(str::to_string),
+    ]
+}
+
+/// Feeds a host stream to the bot's session (the reasoning agent, learning the map or given
+/// `map`) line by line, as `wumpus bot` does. It must answer each status with an action on the
+/// status's own tunnels, or stop at the first bad line with an error that says what is wrong.
+fn check_host_stream(text: String, map: Option<Arc<cave::CaveMap>>) {
+    let copy = text.clone();
+    let outcome = in_time("the bot session", move || {
+        let make = |rooms: usize| -> Result<CaveAgent, String> {
+            let config = match &map {
+                Some(m) if m.len() != rooms => return Err("room count".to_string()),
+                Some(m) => CaveAgentConfig::for_map(m, true),
+                None => {
+                    let mut c = CaveAgentConfig::discovering(rooms);
+                    c.first_number = 0;
+                    c
+                }
+            };
+            CaveAgent::new(config).map_err(|e| e.to_string())
+        };
+        let mut session = BotSession::new(make);
+        for (i, line) in copy.lines().enumerate() {
+            match session.line(line) {
+                Ok(None) => {}
+                Ok(Some(reply)) => {
+                    let status = match parse_host_line(line, None) {
+                        Ok(HostLine::Status(s)) => s,
+                        other => return Err(format!("a reply to {line:?} ({other:?})")),
+                    };
+                    let rooms = status.room.index().max(1) + 1_000_000;
+                    match parse_bot_line(&reply, rooms) {
+                        Ok(Action::Move(r)) if !status.outs.contains(&r) => {
+                            return Err(format!("{reply:?} is not an out-tunnel of {line:?}"))
+                        }
+                        Ok(_) => {}
+                        Err(e) => return Err(format!("a bad reply {reply:?} to {line:?}: {e}")),
+                    }
+                }
+                Err(e) => return Ok(Some((i + 1, e.to_string()))),
+            }
+        }
+        Ok(None)
+    });
+    match outcome {
+        Err(why) => panic!("{why} in {text:?}"),
+        Ok(Some((line, message))) => {
+            assert!((1..=lines_in(&text)).contains(&line));
+            assert!(!message.is_empty());
+        }
+        Ok(None) => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(1000))]
+
+    #[test]
+    fn host_lines_from_random_text(line in any::<String>(), rooms in prop::option::of(0usize..40)) {
+        let copy = line.clone();
+        let parsed = in_time("parse_host_line", move || parse_host_line(&copy, rooms));
+        match parsed {
+            Err(e) => prop_assert!(!e.to_string().is_empty()),
+            // A line that parses writes back as itself (but for spacing).
+            Ok(HostLine::Status(s)) => {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                prop_assert_eq!(s.protocol_line(), words.join(" "));
+            }
+            Ok(_) => {}
+        }
+    }
+
+    #[test]
+    fn host_lines_from_host_words(
+        words in prop::collection::vec(prop::sample::select(HOST_WORDS), 0..14),
+        rooms in prop::option::of(0usize..40),
+    ) {
+        let line = words.join(" ");
+        if let Ok(HostLine::Status(s)) = parse_host_line(&line, rooms) {
+            prop_assert_eq!(s.protocol_line(), line.clone());
+            if let Some(n) = rooms {
+                prop_assert!(s.outs.iter().chain(&s.ins).all(|r| r.index() < n));
+            }
+        }
+        let _ = parse_bot_line(&line, rooms.unwrap_or(20));
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(300))]
+
+    #[test]
+    fn host_streams_from_random_bytes(text in bytes_text()) {
+        check_host_stream(format!("game 20\n{text}"), None);
+    }
+
+    #[test]
+    fn host_streams_from_host_words(text in vocabulary_text(HOST_WORDS)) {
+        check_host_stream(text, None);
+    }
+
+    #[test]
+    fn host_streams_of_plausible_lines(
+        lines in prop::collection::vec(plausible_host_line(), 1..30),
+        known in any::<bool>(),
+    ) {
+        let map = known.then(|| Arc::new(cave::parse_map(cave::STANDARD_MAP).unwrap()));
+        check_host_stream(format!("game 20\n{}\n", lines.join("\n")), map);
+    }
+
+    #[test]
+    fn mutated_host_streams(
+        base in 0usize..6,
+        edits in prop::collection::vec(mutation(HOST_WORDS, HOST_PIECES), 1..6),
+        known in any::<bool>(),
+    ) {
+        let text = mutate(&host_streams()[base], &edits);
+        let map = (known && base < 2)
+            .then(|| Arc::new(cave::parse_map(cave::STANDARD_MAP).unwrap()));
+        check_host_stream(text, map);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Cave and maze play commands
+
+const CAVE_COMMAND_WORDS: &[&str] = &[
+    "move",
+    "m",
+    "M",
+    "shoot",
+    "s",
+    "S",
+    "toss",
+    "t",
+    "T",
+    "help",
+    "hint",
+    "quit",
+    "load",
+    "save",
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "20",
+    "21",
+    "-1",
+    "1,2",
+    ",",
+    ",,",
+    "x",
+    "18446744073709551616",
+    "  ",
+    "\t",
+    "é",
+    "\u{0}",
+];
+
+fn cave_maps() -> &'static [cave::CaveMap; 2] {
+    static MAPS: OnceLock<[cave::CaveMap; 2]> = OnceLock::new();
+    MAPS.get_or_init(|| {
+        [
+            cave::parse_map(cave::STANDARD_MAP).unwrap(),
+            cave::parse_map(cave::STANDARD_CAVES_DAT).unwrap(),
+        ]
+    })
+}
+
+fn check_cave_command(line: String) {
+    for rules in [Rules::Classic, Rules::Maze] {
+        let copy = line.clone();
+        let parsed = in_time("cave parse_command", move || {
+            cave::parse_command(&copy, rules)
+        });
+        match parsed {
+            Ok(CaveCommand::Load(file) | CaveCommand::Save(file)) => {
+                assert!(
+                    !file.is_empty() && file == file.trim(),
+                    "{line:?} -> {file:?}"
+                )
+            }
+            Ok(CaveCommand::Move(t) | CaveCommand::Toss(t)) => {
+                assert_eq!(rules, Rules::Maze);
+                assert!((1..=3).contains(&t), "{line:?}");
+            }
+            Ok(CaveCommand::Shoot(rooms)) => {
+                assert_eq!(rules, Rules::Classic);
+                assert!((1..=5).contains(&rooms.len()), "{line:?}");
+            }
+            Ok(CaveCommand::MoveTo(_)) => assert_eq!(rules, Rules::Classic),
+            Ok(_) => {}
+            Err(e) => assert!(!e.to_string().is_empty()),
+        }
+        if let Ok(command) = cave::parse_command(&line, rules) {
+            for map in cave_maps() {
+                match command::classic_action(&command, map) {
+                    Some(Ok(Action::Move(r))) => assert!(r.index() < map.len()),
+                    Some(Ok(Action::Shoot(path))) => {
+                        assert!(path.rooms().iter().all(|r| r.index() < map.len()))
+                    }
+                    Some(Err(e)) => assert!(!e.to_string().is_empty()),
+                    None => {}
+                }
+                let _ = command::maze_action(&command);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(2000))]
+
+    #[test]
+    fn cave_commands_from_random_text(line in any::<String>()) {
+        check_cave_command(line);
+    }
+
+    #[test]
+    fn cave_commands_from_random_bytes(text in bytes_text()) {
+        check_cave_command(text);
+    }
+
+    #[test]
+    fn cave_commands_from_command_words(
+        words in prop::collection::vec(prop::sample::select(CAVE_COMMAND_WORDS), 0..8),
+        sep in prop::sample::select(&[" ", "  ", "\t", ",", " \u{a0}"][..]),
+    ) {
+        let line = words.join(sep);
+        check_cave_command(line.clone());
+        // Case does not matter, but for file names.
+        if !words.iter().any(|w| matches!(*w, "load" | "save")) {
+            for rules in [Rules::Classic, Rules::Maze] {
+                prop_assert_eq!(
+                    cave::parse_command(&line.to_lowercase(), rules).ok(),
+                    cave::parse_command(&line.to_uppercase(), rules).ok(),
+                    "{:?}", line
+                );
+            }
+        }
     }
 }

@@ -20,6 +20,7 @@ use super::classic::{
     Action, ArrowPath, Ending, LossCause, MoveResult, ShotResult, Status, TurnResult,
     MAX_ARROW_ROOMS,
 };
+use super::map::MAX_ROOMS;
 use crate::topology::Place;
 
 /// A line from the host.
@@ -96,8 +97,11 @@ pub fn parse_host_line(line: &str, rooms: Option<usize>) -> Result<HostLine, Pro
     match words.as_slice() {
         ["game", n] => {
             let n = number(line, n)?;
-            if n == 0 {
-                return Err(malformed(line, "a cave has at least one room"));
+            if !(1..=MAX_ROOMS).contains(&n) {
+                return Err(malformed(
+                    line,
+                    format!("a cave has 1 to {MAX_ROOMS} rooms, not {n}"),
+                ));
             }
             Ok(HostLine::Game(n))
         }
@@ -330,6 +334,10 @@ mod tests {
         assert!(e.to_string().contains("not 0 or 1"), "{e}");
         let e = parse_host_line("status 4 0 1 0 3 5", Some(20)).unwrap_err();
         assert!(e.to_string().contains("'out'"), "{e}");
+        let e = parse_host_line("game 0", None).unwrap_err();
+        assert!(e.to_string().contains("1 to 100000 rooms"), "{e}");
+        let e = parse_host_line("game 18446744073709551615", None).unwrap_err();
+        assert!(e.to_string().contains("1 to 100000 rooms"), "{e}");
         let e = parse_host_line("hello", None).unwrap_err();
         assert!(matches!(e, ProtocolError::UnknownLine(_)));
         let e = parse_host_line("result exploded", Some(20)).unwrap_err();
