@@ -1,8 +1,10 @@
 //! The bot protocol end to end: the project's own simulator plays host to the real
 //! `wumpus bot` binary over pipes, game after game, and the games must go exactly as the same
 //! agent plays them in the library (same seeds, same scores). Broken host lines exit with
-//! status 2 and say which line.
+//! status 2 and say which line, whatever the breakage (a property test mutates real streams).
 
+use proptest::prelude::*;
+use proptest::sample::Index;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -153,4 +155,150 @@ fn broken_host_lines_exit_2_naming_the_line() {
     assert!(out
         .lines()
         .all(|l| l.starts_with("move ") || l.starts_with("shoot ")));
+}
+
+/// A real host stream: the project's simulator hosting three games for a random player.
+fn host_stream(map: &Arc<cave::CaveMap>, first_seed: u64) -> Vec<String> {
+    let mut lines = Vec::new();
+    for seed in first_seed..first_seed + 3 {
+        let mut game = ClassicGame::new(map.clone(), Variant::Event, seed).unwrap();
+        let mut player = cave::RandomAgent::for_game(seed);
+        lines.push(format!("game {}", map.len()));
+        lines.push(game.status().protocol_line());
+        for _ in 0..40 {
+            let action = cave::ClassicAgent::act(&mut player, &game.status());
+            let turn = game.act(&action);
+            let status = game.status();
+            lines.extend(host_lines(turn.result, Some(&status)));
+            if turn.result.ending().is_some() {
+                break;
+            }
+        }
+    }
+    lines
+}
+
+/// One edit of a host stream.
+#[derive(Clone, Debug)]
+enum Edit {
+    Delete(Index),
+    Duplicate(Index),
+    Swap(Index, Index),
+    /// Replace a word of a line.
+    Word(Index, Index, &'static str),
+    /// Insert a line of words.
+    Insert(Index, Vec<&'static str>),
+    /// Bytes that are not UTF-8, spliced into a line.
+    Bytes(Index),
+}
+
+const WORDS: &[&str] = &[
+    "game", "status", "result", "end", "out", "in", "moved", "snatched", "not_an_exit", "missed",
+    "too_crooked", "won", "lost", "0", "1", "2", "19", "20", "99", "x", "-1", "", "\t",
+    "18446744073709551616",
+];
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let word = prop::sample::select(WORDS);
+    prop_oneof![
+        any::<Index>().prop_map(Edit::Delete),
+        any::<Index>().prop_map(Edit::Duplicate),
+        (any::<Index>(), any::<Index>()).prop_map(|(a, b)| Edit::Swap(a, b)),
+        (any::<Index>(), any::<Index>(), word.clone()).prop_map(|(l, w, s)| Edit::Word(l, w, s)),
+        (any::<Index>(), prop::collection::vec(word, 0..10)).prop_map(|(l, w)| Edit::Insert(l, w)),
+        any::<Index>().prop_map(Edit::Bytes),
+    ]
+}
+
+fn apply(lines: &[String], edits: &[Edit]) -> Vec<u8> {
+    let mut lines: Vec<Vec<u8>> = lines.iter().map(|l| l.as_bytes().to_vec()).collect();
+    for e in edits {
+        let n = lines.len().max(1);
+        if lines.is_empty() {
+            lines.push(Vec::new());
+        }
+        match e {
+            Edit::Delete(i) => {
+                lines.remove(i.index(n));
+            }
+            Edit::Duplicate(i) => {
+                let l = lines[i.index(n)].clone();
+                lines.insert(i.index(n), l);
+            }
+            Edit::Swap(a, b) => lines.swap(a.index(n), b.index(n)),
+            Edit::Word(l, w, s) => {
+                let line = String::from_utf8_lossy(&lines[l.index(n)]).into_owned();
+                let mut words: Vec<&str> = line.split(' ').collect();
+                let at = w.index(words.len());
+                words[at] = s;
+                lines[l.index(n)] = words.join(" ").into_bytes();
+            }
+            Edit::Insert(l, words) => lines.insert(l.index(n + 1), words.join(" ").into_bytes()),
+            Edit::Bytes(l) => lines[l.index(n)].extend_from_slice(&[0xff, 0xfe, b' ', 0xc3]),
+        }
+    }
+    let mut out = lines.join(&b'\n');
+    out.push(b'\n');
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Broken host streams through the real binary: the bot answers every status it can with an
+    /// action, and at a line that breaks the protocol stops with status 2, nothing more on
+    /// standard output, and `wumpus: line N: what is wrong` on standard error. Never a panic.
+    #[test]
+    fn broken_host_streams_through_the_binary(
+        first_seed in 0u64..1000,
+        known in any::<bool>(),
+        edits in prop::collection::vec(edit(), 1..5),
+    ) {
+        let map = Arc::new(cave::parse_map(cave::STANDARD_MAP).unwrap());
+        let input = apply(&host_stream(&map, first_seed), &edits);
+        let args: &[&str] = if known { &["--map", "worlds/cave-standard.txt"] } else { &[] };
+        let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_wumpus"))
+            .arg("bot")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .timeout(std::time::Duration::from_secs(120))
+            .write_stdin(input.clone())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let shown = String::from_utf8_lossy(&input).into_owned();
+        prop_assert!(!stderr.contains("panicked"), "{}\n{}", stderr, shown);
+        prop_assert!(
+            stdout.lines().all(|l| l.starts_with("move ") || l.starts_with("shoot ")),
+            "{}", stdout
+        );
+        match out.status.code() {
+            Some(0) => prop_assert!(stderr.is_empty(), "{}", stderr),
+            Some(2) => {
+                let lines = input.split(|&b| b == b'\n').count();
+                let n: usize = stderr
+                    .strip_prefix("wumpus: line ")
+                    .and_then(|rest| rest.split(':').next())
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or_else(|| panic!("no line number in {stderr:?}"));
+                prop_assert!((1..=lines).contains(&n), "{}", stderr);
+                prop_assert_eq!(stderr.lines().count(), 1, "{}", stderr);
+            }
+            other => prop_assert!(false, "exit {:?}: {}\n{}", other, stderr, shown),
+        }
+    }
+}
+
+#[test]
+fn text_that_is_not_utf8_is_a_bad_line() {
+    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_wumpus"))
+        .arg("bot")
+        .write_stdin(&b"game 20\nstatus 0 0 0 0 out 1 4 7 in 1 4 7\nresult \xffmoved\n"[..])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("line 3: not UTF-8"), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
 }

@@ -53,21 +53,37 @@ pub fn run(args: BotArgs) -> Result<()> {
         CaveAgent::new(config).map_err(|e| e.to_string())
     };
     let mut session = BotSession::new(make);
-    let stdin = std::io::stdin();
+    let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    for (i, line) in stdin.lock().lines().enumerate() {
-        let line = line.context("reading the host's lines")?;
-        match session.line(&line) {
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        bytes.clear();
+        if input
+            .read_until(b'\n', &mut bytes)
+            .context("reading the host's lines")?
+            == 0
+        {
+            break;
+        }
+        let text = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        let line = std::str::from_utf8(text).map_err(|e| {
+            bad_input(anyhow::anyhow!(
+                "line {number}: not UTF-8 text (byte {} is not)",
+                e.valid_up_to() + 1
+            ))
+        })?;
+        match session.line(line) {
             Ok(Some(reply)) => {
                 writeln!(out, "{reply}")?;
                 out.flush()?;
             }
             Ok(None) => {}
             Err(BotError::Protocol(e)) => {
-                return Err(bad_input(anyhow::anyhow!("line {}: {e}", i + 1)))
+                return Err(bad_input(anyhow::anyhow!("line {number}: {e}")))
             }
             Err(BotError::Agent(e)) => {
-                return Err(bad_input(anyhow::anyhow!("line {}: {e}", i + 1)))
+                return Err(bad_input(anyhow::anyhow!("line {number}: {e}")))
             }
         }
     }
