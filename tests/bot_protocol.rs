@@ -193,8 +193,29 @@ enum Edit {
 }
 
 const WORDS: &[&str] = &[
-    "game", "status", "result", "end", "out", "in", "moved", "snatched", "not_an_exit", "missed",
-    "too_crooked", "won", "lost", "0", "1", "2", "19", "20", "99", "x", "-1", "", "\t",
+    "game",
+    "status",
+    "result",
+    "end",
+    "out",
+    "in",
+    "moved",
+    "snatched",
+    "not_an_exit",
+    "missed",
+    "too_crooked",
+    "won",
+    "lost",
+    "0",
+    "1",
+    "2",
+    "19",
+    "20",
+    "99",
+    "x",
+    "-1",
+    "",
+    "\t",
     "18446744073709551616",
 ];
 

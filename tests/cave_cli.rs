@@ -615,3 +615,108 @@ fn world_show_draws_cave_maps_with_hazards_on_request() {
     assert_eq!(run.code, 0);
     assert!(run.stdout.contains("rows go north"));
 }
+
+mod typed_nonsense {
+    //! Random command lines through the real binary: `play --rules cave|maze` (and the grid's
+    //! `play`) answer each with a move or a reason, never a panic, and end cleanly.
+    use proptest::prelude::*;
+
+    const WORDS: &[&str] = &[
+        "m",
+        "move",
+        "s",
+        "shoot",
+        "t",
+        "toss",
+        "hint",
+        "help",
+        "save",
+        "load",
+        "h.txt",
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "9",
+        "10",
+        "18",
+        "20",
+        "21",
+        "0",
+        "-1",
+        "1,2",
+        ",",
+        "x",
+        "north",
+        "fire",
+        "\t",
+        "é",
+        "99999999999999999999999",
+    ];
+
+    fn line() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            8 => prop::collection::vec(prop::sample::select(WORDS), 0..6)
+                .prop_map(|w| w.join(" ").into_bytes()),
+            1 => prop::collection::vec(any::<u8>(), 0..12)
+                .prop_map(|b| b.into_iter().filter(|&c| c != b'\n').collect()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        #[test]
+        fn random_commands_never_break_play(
+            rules in prop::sample::select(&["cave", "maze", "grid"][..]),
+            seed in 0u64..1000,
+            lines in prop::collection::vec(line(), 0..40),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let mut input = lines.join(&b'\n');
+            input.push(b'\n');
+            let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_wumpus"))
+                .current_dir(dir.path())
+                .args(["play", "--rules", rules, "--seed", &seed.to_string()])
+                .timeout(std::time::Duration::from_secs(120))
+                .write_stdin(input)
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            prop_assert_eq!(out.status.code(), Some(0), "{}", stderr);
+            prop_assert!(stderr.is_empty(), "{}", stderr);
+        }
+    }
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_an_invalid_command() {
+    for (rules, first) in [("cave", "m 8"), ("maze", "help"), ("grid", "north")] {
+        let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_wumpus"))
+            .args(["play", "--rules", rules, "--seed", "1"])
+            .write_stdin(
+                format!("{first}\n\u{0}\n")
+                    .into_bytes()
+                    .into_iter()
+                    .chain(*b"\xff\xfe\nquit\n")
+                    .collect::<Vec<u8>>(),
+            )
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{rules}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("not UTF-8 text"), "{rules}: {stdout}");
+        assert!(
+            stdout.contains("You leave the game")
+                || stdout.contains("GAME OVER")
+                || stdout.contains("Score:"),
+            "{rules}: {stdout}"
+        );
+    }
+}

@@ -406,16 +406,21 @@ impl<W: Write> ClassicSession<'_, W> {
     fn run(&mut self, input: &mut impl BufRead, interactive: bool) -> Result<()> {
         let status = self.game.status();
         self.show(&status)?;
-        let mut line = String::new();
         loop {
             prompt(self.out, interactive, "> ")?;
-            line.clear();
-            if input.read_line(&mut line).map_err(bad_input)? == 0 {
+            let Some(line) = super::read_command_line(input).map_err(bad_input)? else {
                 return self.say(&format!(
                     "End of input: the game is left unfinished after {} moves.",
                     self.game.moves()
                 ));
-            }
+            };
+            let line = match line {
+                Ok(line) => line,
+                Err(why) => {
+                    self.say(&format!("Invalid command: {why}."))?;
+                    continue;
+                }
+            };
             if let Next::Stop = self.line(&line)? {
                 return Ok(());
             }
@@ -578,16 +583,21 @@ impl<W: Write> MazeSession<'_, W> {
 
     fn run(&mut self, input: &mut impl BufRead, interactive: bool) -> Result<()> {
         self.show()?;
-        let mut line = String::new();
         loop {
             prompt(self.out, interactive, "What do you want to do? ")?;
-            line.clear();
-            if input.read_line(&mut line).map_err(bad_input)? == 0 {
+            let Some(line) = super::read_command_line(input).map_err(bad_input)? else {
                 return self.say(&format!(
                     "End of input: the game is left unfinished after {} moves.",
                     self.game.moves()
                 ));
-            }
+            };
+            let line = match line {
+                Ok(line) => line,
+                Err(why) => {
+                    self.say(&format!("Invalid command: {why}."))?;
+                    continue;
+                }
+            };
             if let Next::Stop = self.line(&line)? {
                 return Ok(());
             }

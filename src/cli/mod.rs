@@ -139,6 +139,24 @@ impl fmt::Display for BadInput {
 impl std::error::Error for BadInput {}
 
 /// Wraps an error as bad input.
+/// Reads one line of typed commands from piped input: `Ok(None)` at the end of input, and
+/// `Some(Err(reason))` for a line that is not UTF-8 text, which `play` refuses like any other
+/// invalid command (the game goes on).
+pub fn read_command_line(
+    input: &mut impl std::io::BufRead,
+) -> std::io::Result<Option<std::result::Result<String, String>>> {
+    let mut bytes = Vec::new();
+    if input.read_until(b'\n', &mut bytes)? == 0 {
+        return Ok(None);
+    }
+    Ok(Some(String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "the line is not UTF-8 text (byte {} is not)",
+            e.utf8_error().valid_up_to() + 1
+        )
+    })))
+}
+
 pub fn bad_input(e: impl Into<anyhow::Error>) -> anyhow::Error {
     anyhow::Error::new(BadInput(e.into()))
 }

@@ -7,7 +7,7 @@
 use super::{bad_input, grid_world, GridWorldArgs, ScoringArg};
 use anyhow::Result;
 use clap::Args;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::Arc;
 use wumpus::agent::grid::{GridAgent, Insight, Strategy};
@@ -78,7 +78,13 @@ pub fn run(args: PlayArgs) -> Result<()> {
             ))?;
             return Ok(());
         };
-        let line = line.map_err(bad_input)?;
+        let line = match line.map_err(bad_input)? {
+            Ok(line) => line,
+            Err(why) => {
+                session.say(&format!("Invalid command: {why}."))?;
+                continue;
+            }
+        };
         match grid::parse_command(&line) {
             Err(e) => session.say(&format!("Invalid command: {e}."))?,
             Ok(Command::Help) => session.say(grid::command::HELP)?,
@@ -135,7 +141,7 @@ struct Session<W: Write> {
 /// (piped transcripts, tests).
 enum Input<'a> {
     Editor(Box<rustyline::DefaultEditor>),
-    Plain(std::io::Lines<std::io::StdinLock<'a>>),
+    Plain(std::io::StdinLock<'a>),
 }
 
 impl<'a> Input<'a> {
@@ -145,19 +151,20 @@ impl<'a> Input<'a> {
                 return Input::Editor(Box::new(editor));
             }
         }
-        Input::Plain(stdin.lock().lines())
+        Input::Plain(stdin.lock())
     }
 
-    /// The next line; `None` at the end of input (or Ctrl-C / Ctrl-D at the prompt).
-    fn next_line(&mut self) -> Option<std::io::Result<String>> {
+    /// The next line; `None` at the end of input (or Ctrl-C / Ctrl-D at the prompt); the
+    /// inner error is a line that is not UTF-8.
+    fn next_line(&mut self) -> Option<std::io::Result<std::result::Result<String, String>>> {
         match self {
-            Input::Plain(lines) => lines.next(),
+            Input::Plain(input) => super::read_command_line(input).transpose(),
             Input::Editor(editor) => match editor.readline("> ") {
                 Ok(line) => {
                     if !line.trim().is_empty() {
                         let _ = editor.add_history_entry(line.as_str());
                     }
-                    Some(Ok(line))
+                    Some(Ok(Ok(line)))
                 }
                 Err(rustyline::error::ReadlineError::Eof)
                 | Err(rustyline::error::ReadlineError::Interrupted) => None,
