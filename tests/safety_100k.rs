@@ -1,0 +1,305 @@
+//! 100,000 random games per rule set (grid, classic cave, maze), spread over the cores with
+//! rayon: the grid's logic agent never dies, and no agent ever steps into a cell or room it had
+//! proven safe and dies there.
+//!
+//! "Proven safe" is read from each agent at the moment it decides to move, before the move:
+//!
+//! - grid (logic and risk): `GridAgent::view(target)` is `Visited` or `Safe`; a step anywhere
+//!   else must be a gamble (`Reason::rule == Rule::Gamble`), and only the risk agent gambles;
+//! - classic cave: `CaveAgent::is_safe(room)` (no pit, no bats, no wumpus in the wumpus's
+//!   current epoch);
+//! - maze: `MazeAgent::tunnels()[t].safe` (no pit and no wumpus on every hypothesis of where
+//!   the player is).
+//!
+//! A death is charged to the step when the step's own result ended the game by a pit or the
+//! wumpus in the room stepped into (not a wumpus that ran in after a blast, nor bats dropping
+//! the hunter elsewhere). The agents also must never find their own game's rules contradicted
+//! (`lost()` stays `None`): that would silently void every proof after it.
+//!
+//! `WUMPUS_SAFETY_GAMES=N` plays N games per rule set instead (to measure, or for a longer run).
+
+use rayon::prelude::*;
+use std::sync::Arc;
+use wumpus::agent::cave::{CaveAgent, CaveAgentConfig};
+use wumpus::agent::grid::{CellView, GridAgent, Insight, Strategy};
+use wumpus::agent::maze::MazeAgent;
+use wumpus::agent::Rule;
+use wumpus::cave::classic::{LossCause, MoveResult};
+use wumpus::cave::maze::MazeEvent;
+use wumpus::cave::{self, Action as CaveAction, ClassicGame, Ending, MazeAction, MazeGame};
+use wumpus::cave::{MazeEnding, MazeLoss, TurnResult, Variant};
+use wumpus::grid::{Action, GridGame, GridWorld, Scoring};
+use wumpus::rng::seeded;
+use wumpus::topology::{Link, Topology};
+
+fn games() -> u64 {
+    std::env::var("WUMPUS_SAFETY_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000)
+}
+
+/// What a batch of games came to.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Tally {
+    games: u64,
+    deaths: u64,
+    /// Deaths in a place proven safe when the agent chose to step there.
+    betrayed: Vec<String>,
+    /// Steps into a place not proven safe under a rule other than a gamble.
+    unjustified: Vec<String>,
+    /// Games in which the agent found its own rules contradicted.
+    lost: Vec<String>,
+}
+
+impl Tally {
+    fn add(mut self, other: Tally) -> Tally {
+        self.games += other.games;
+        self.deaths += other.deaths;
+        for (mine, theirs) in [
+            (&mut self.betrayed, other.betrayed),
+            (&mut self.unjustified, other.unjustified),
+            (&mut self.lost, other.lost),
+        ] {
+            // Keep a few examples; the counts are what matter.
+            mine.extend(theirs);
+            mine.truncate(20);
+        }
+        self
+    }
+
+    fn assert_clean(&self, what: &str, expected_games: u64) {
+        eprintln!("{what}: {} games, {} deaths", self.games, self.deaths);
+        assert_eq!(self.games, expected_games, "{what}");
+        assert!(
+            self.betrayed.is_empty(),
+            "{what}: died where proven safe: {:?}",
+            self.betrayed
+        );
+        assert!(
+            self.unjustified.is_empty(),
+            "{what}: unproven steps: {:?}",
+            self.unjustified
+        );
+        assert!(
+            self.lost.is_empty(),
+            "{what}: own rules contradicted: {:?}",
+            self.lost
+        );
+    }
+}
+
+// -----------------------------------------------------------------------------------------
+// Grid
+
+/// One grid game; `seed` chooses the size (3x3 to 6x6), the pit probability (0.05 to 0.40)
+/// and the world.
+fn grid_game(seed: u64, strategy: impl Fn(f64) -> Strategy) -> Tally {
+    let rows = 3 + (seed % 4) as usize;
+    let cols = 3 + (seed / 4 % 4) as usize;
+    let pit_prob = 0.05 + 0.05 * (seed / 16 % 8) as f64;
+    let topology = Arc::new(Topology::grid(rows, cols).unwrap());
+    let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
+    let mut game = GridGame::new(world);
+    let strategy = strategy(pit_prob);
+    let mut agent = GridAgent::new(topology.clone(), None, Insight::Decisions)
+        .unwrap()
+        .with_strategy(strategy);
+    let mut percepts = game.start().percepts;
+    let mut last = None;
+    let mut tally = Tally {
+        games: 1,
+        ..Tally::default()
+    };
+    let mut stepped_into_safe = false;
+    for _ in 0..100_000 {
+        if game.outcome().is_some() {
+            break;
+        }
+        agent.observe(last, &percepts).unwrap();
+        let decision = agent.decide();
+        if let Action::Move(d) = decision.action {
+            let target = topology.follow(agent.position(), Link::Step(d));
+            stepped_into_safe =
+                target.is_some_and(|t| matches!(agent.view(t), CellView::Visited | CellView::Safe));
+            let gamble = decision.reason.rule == Rule::Gamble;
+            if target.is_some() && !stepped_into_safe && !gamble {
+                tally.unjustified.push(format!(
+                    "{rows}x{cols} p={pit_prob} seed {seed}: {:?} ({})",
+                    decision.action, decision.reason
+                ));
+            }
+        }
+        percepts = game.act(decision.action).percepts;
+        last = Some(decision.action);
+    }
+    if game.outcome().is_some_and(|o| o.is_death()) {
+        tally.deaths = 1;
+        if stepped_into_safe {
+            tally
+                .betrayed
+                .push(format!("{rows}x{cols} p={pit_prob} seed {seed}"));
+        }
+    }
+    tally
+}
+
+#[test]
+fn grid_100k_games_logic_never_dies_and_no_agent_dies_where_proven_safe() {
+    let n = games();
+    let logic = (0..n)
+        .into_par_iter()
+        .map(|seed| grid_game(seed, |_| Strategy::Logic))
+        .reduce(Tally::default, Tally::add);
+    logic.assert_clean("grid, logic agent", n);
+    assert_eq!(logic.deaths, 0, "the logic agent never dies");
+    let risk = (0..n)
+        .into_par_iter()
+        .map(|seed| {
+            let scoring = if seed % 2 == 0 {
+                Scoring::Standard
+            } else {
+                Scoring::Aima
+            };
+            grid_game(seed, |pit_prob| Strategy::Risk { pit_prob, scoring })
+        })
+        .reduce(Tally::default, Tally::add);
+    risk.assert_clean("grid, risk agent", n);
+    // The risk agent does gamble, and some gambles lose: the test would see a betrayal.
+    assert!(risk.deaths > 0);
+}
+
+// -----------------------------------------------------------------------------------------
+// Classic cave
+
+const CAVE_MAPS: [&str; 4] = [
+    cave::STANDARD_MAP,
+    include_str!("../worlds/cave-waterslide.txt"),
+    include_str!("../worlds/cave-risk.txt"),
+    include_str!("../worlds/cave-mobius.txt"),
+];
+
+/// One classic-cave game (the event's rules) on one of the event maps, the map known to the
+/// agent or discovered, by `seed`.
+fn cave_game(maps: &[Arc<cave::CaveMap>], seed: u64) -> Tally {
+    let map = &maps[(seed % maps.len() as u64) as usize];
+    let known = seed / maps.len() as u64 % 2 == 0;
+    let mut game = ClassicGame::new(map.clone(), Variant::Event, seed).unwrap();
+    let mut agent = CaveAgent::new(CaveAgentConfig::for_map(map, known)).unwrap();
+    let (mut last, mut result) = (None, None);
+    let mut tally = Tally {
+        games: 1,
+        ..Tally::default()
+    };
+    let what = || format!("map {} known {known} seed {seed}", seed % maps.len() as u64);
+    for _ in 0..cave::batch::MAX_ACTIONS {
+        if game.ending().is_some() {
+            break;
+        }
+        let status = game.status();
+        let _ = agent.perceive(last.as_ref(), result.as_ref(), &status);
+        if let Some(why) = agent.lost() {
+            tally.lost.push(format!("{}: {why}", what()));
+            return tally;
+        }
+        let decision = agent.decide();
+        let safe = match decision.action {
+            CaveAction::Move(r) => agent.is_safe(r),
+            CaveAction::Shoot(_) => false,
+        };
+        let turn = game.act(&decision.action);
+        if let (CaveAction::Move(r), TurnResult::Move(MoveResult::Ended(Ending::Lost(cause)))) =
+            (&decision.action, turn.result)
+        {
+            let killed_there =
+                matches!(cause, LossCause::Pit | LossCause::Wumpus) && game.hunter() == *r;
+            if safe && killed_there {
+                tally
+                    .betrayed
+                    .push(format!("{}: {cause:?} in room {}", what(), r.index()));
+            }
+        }
+        last = Some(decision.action);
+        result = Some(turn.result);
+    }
+    if matches!(game.ending(), Some(Ending::Lost(_))) {
+        tally.deaths = 1;
+    }
+    tally
+}
+
+#[test]
+fn cave_100k_games_no_death_where_proven_safe() {
+    let n = games();
+    let maps: Vec<Arc<cave::CaveMap>> = CAVE_MAPS
+        .iter()
+        .map(|t| Arc::new(cave::parse_map(t).unwrap()))
+        .collect();
+    let tally = (0..n)
+        .into_par_iter()
+        .map(|seed| cave_game(&maps, seed))
+        .reduce(Tally::default, Tally::add);
+    tally.assert_clean("classic cave", n);
+    assert!(tally.deaths > 0, "the cave agent takes risks; some lose");
+}
+
+// -----------------------------------------------------------------------------------------
+// Maze
+
+fn maze_game(map: &Arc<cave::CaveMap>, seed: u64) -> Tally {
+    let mut game = MazeGame::new(map.clone(), seed).unwrap();
+    let mut agent = MazeAgent::new(map.clone(), Insight::Decisions).unwrap();
+    let (mut last, mut result) = (None, None);
+    let mut tally = Tally {
+        games: 1,
+        ..Tally::default()
+    };
+    for _ in 0..wumpus::run::MAZE_ACTION_LIMIT {
+        if game.ending().is_some() {
+            break;
+        }
+        let view = game.view();
+        let _ = agent.perceive(last, result, &view);
+        if let Some(why) = agent.lost() {
+            tally.lost.push(format!("seed {seed}: {why}"));
+            return tally;
+        }
+        let decision = agent.decide();
+        let safe = match decision.action {
+            MazeAction::Move(t) => agent.tunnels()[t - 1].safe,
+            MazeAction::Toss(_) => false,
+        };
+        let turn = game.act(decision.action);
+        let walked_into_death = turn
+            .events
+            .iter()
+            .any(|e| matches!(e, MazeEvent::WalkedIntoWumpus | MazeEvent::FellInPit));
+        if safe && walked_into_death {
+            tally.betrayed.push(format!(
+                "seed {seed}: {:?} -> {:?}",
+                decision.action, turn.events
+            ));
+        }
+        last = Some(decision.action);
+        result = Some(turn.result);
+    }
+    if matches!(
+        game.ending(),
+        Some(MazeEnding::Lost(MazeLoss::Pit | MazeLoss::Wumpus))
+    ) {
+        tally.deaths = 1;
+    }
+    tally
+}
+
+#[test]
+fn maze_100k_games_no_death_where_proven_safe() {
+    let n = games();
+    let map = Arc::new(cave::parse_map(cave::STANDARD_CAVES_DAT).unwrap());
+    let tally = (0..n)
+        .into_par_iter()
+        .map(|seed| maze_game(&map, seed))
+        .reduce(Tally::default, Tally::add);
+    tally.assert_clean("maze", n);
+    assert!(tally.deaths > 0, "the maze agent takes risks; some lose");
+}
