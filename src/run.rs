@@ -1014,44 +1014,316 @@ pub fn solve_maze(
     games: u64,
     seed: u64,
 ) -> Result<MazeSummary, crate::agent::maze::MazeAgentError> {
-    use crate::cave::maze::{MazeEnding, MazeLoss};
     let start = Instant::now();
-    let records: Result<Vec<MazeRecord>, _> = (0..games)
-        .into_par_iter()
-        .map(|i| {
-            let s = game_seed(seed, i);
-            let game = crate::cave::MazeGame::new(map.clone(), s)
-                .map_err(|e| KbError::NotObservable(e.to_string()))?;
-            run_maze_game(game, s, false, |_| {})
-        })
-        .collect();
-    let records = records?;
-    let seconds = start.elapsed().as_secs_f64();
-    let n = games.max(1) as f64;
-    let count = |f: &dyn Fn(&MazeRecord) -> bool| records.iter().filter(|r| f(r)).count() as u64;
-    let wins = count(&|r| r.ending == Some(MazeEnding::Won));
-    let won_grenades: u64 = records
-        .iter()
-        .filter(|r| r.ending == Some(MazeEnding::Won))
-        .map(|r| r.grenades as u64)
-        .sum();
-    Ok(MazeSummary {
-        games,
-        seed,
-        wins,
-        win_rate: wins as f64 / n,
-        pit: count(&|r| r.ending == Some(MazeEnding::Lost(MazeLoss::Pit))),
-        wumpus: count(&|r| r.ending == Some(MazeEnding::Lost(MazeLoss::Wumpus))),
-        out_of_grenades: count(&|r| r.ending == Some(MazeEnding::Lost(MazeLoss::OutOfGrenades))),
-        unfinished: count(&|r| r.ending.is_none()),
-        grenades_per_game: records.iter().map(|r| r.grenades as f64).sum::<f64>() / n,
-        grenades_per_win: if wins == 0 {
+    let tally = play_maze_games(map, seed, 0..games, |_| true)?;
+    Ok(tally.maze_summary(seed, start.elapsed().as_secs_f64()))
+}
+
+/// Exact, mergeable sums of a batch (or a shard of one) of classic-cave or maze games: what
+/// `solve --rules cave|maze --json` carries so that `wumpus merge` can add shards up into the
+/// whole batch's summary, to the bit.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaveTally {
+    /// Games played.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// The sum of the scores (classic cave; 0 in the maze, which keeps no score).
+    pub total_score: u64,
+    /// Games lost, by cause (`pit`, `wumpus`, ...).
+    pub losses: std::collections::BTreeMap<String, u64>,
+    /// Games stopped by the action limit.
+    pub unfinished: u64,
+    /// Moves made.
+    pub moves: u64,
+    /// Arrows shot (classic cave) or grenades tossed (maze).
+    pub shots: u64,
+    /// Grenades tossed in won games (maze).
+    pub won_shots: u64,
+}
+
+impl CaveTally {
+    /// Adds `other` in.
+    pub fn add(&mut self, other: &CaveTally) {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.total_score += other.total_score;
+        for (cause, n) in &other.losses {
+            *self.losses.entry(cause.clone()).or_default() += n;
+        }
+        self.unfinished += other.unfinished;
+        self.moves += other.moves;
+        self.shots += other.shots;
+        self.won_shots += other.won_shots;
+    }
+
+    fn lost(&mut self, cause: &str) {
+        *self.losses.entry(cause.to_string()).or_default() += 1;
+    }
+
+    /// Adds one classic-cave game.
+    pub fn add_cave(&mut self, r: &crate::cave::GameRecord) {
+        use crate::cave::Ending;
+        self.games += 1;
+        match r.ending {
+            Some(Ending::Won { score }) => {
+                self.wins += 1;
+                self.total_score += u64::from(score);
+            }
+            Some(Ending::Lost(cause)) => self.lost(cause.name()),
+            None => self.unfinished += 1,
+        }
+        self.moves += u64::from(r.moves);
+        self.shots += u64::from(r.shots);
+    }
+
+    /// Adds one maze game.
+    pub fn add_maze(&mut self, r: &MazeRecord) {
+        self.games += 1;
+        match r.ending {
+            Some(crate::cave::MazeEnding::Won) => {
+                self.wins += 1;
+                self.won_shots += u64::from(r.grenades);
+            }
+            Some(crate::cave::MazeEnding::Lost(loss)) => self.lost(maze_loss_name(loss)),
+            None => self.unfinished += 1,
+        }
+        self.moves += u64::from(r.moves);
+        self.shots += u64::from(r.grenades);
+    }
+
+    fn per_game(&self, x: u64) -> f64 {
+        if self.games == 0 {
             0.0
         } else {
-            won_grenades as f64 / wins as f64
-        },
-        moves_per_game: records.iter().map(|r| r.moves as f64).sum::<f64>() / n,
-        seconds,
-        games_per_second: games as f64 / seconds.max(1e-9),
+            x as f64 / self.games as f64
+        }
+    }
+
+    fn losses_of(&self, cause: &str) -> u64 {
+        self.losses.get(cause).copied().unwrap_or(0)
+    }
+
+    /// The classic cave's summary of these games (the same as
+    /// [`crate::cave::BatchSummary::from_records`] of their records).
+    pub fn cave_summary(
+        &self,
+        base_seed: u64,
+        variant: crate::cave::Variant,
+    ) -> crate::cave::BatchSummary {
+        crate::cave::BatchSummary {
+            games: self.games,
+            base_seed,
+            variant,
+            wins: self.wins,
+            win_rate: self.per_game(self.wins),
+            total_score: self.total_score,
+            mean_score: self.per_game(self.total_score),
+            losses: crate::cave::batch::LossCounts {
+                pit: self.losses_of("pit"),
+                wumpus: self.losses_of("wumpus"),
+                own_arrow: self.losses_of("own_arrow"),
+                out_of_arrows: self.losses_of("out_of_arrows"),
+                exhaustion: self.losses_of("exhaustion"),
+            },
+            unfinished: self.unfinished,
+            arrows_per_game: self.per_game(self.shots),
+            moves_per_game: self.per_game(self.moves),
+        }
+    }
+
+    /// The maze's summary of these games, `seconds` of wall-clock time.
+    pub fn maze_summary(&self, seed: u64, seconds: f64) -> MazeSummary {
+        MazeSummary {
+            games: self.games,
+            seed,
+            wins: self.wins,
+            win_rate: self.per_game(self.wins),
+            pit: self.losses_of("pit"),
+            wumpus: self.losses_of("wumpus"),
+            out_of_grenades: self.losses_of("out_of_grenades"),
+            unfinished: self.unfinished,
+            grenades_per_game: self.per_game(self.shots),
+            grenades_per_win: if self.wins == 0 {
+                0.0
+            } else {
+                self.won_shots as f64 / self.wins as f64
+            },
+            moves_per_game: self.per_game(self.moves),
+            seconds,
+            games_per_second: self.games as f64 / seconds.max(1e-9),
+        }
+    }
+}
+
+/// A maze loss's name in reports and CSV rows: `pit`, `wumpus`, `out_of_grenades`.
+pub fn maze_loss_name(loss: crate::cave::MazeLoss) -> &'static str {
+    match loss {
+        crate::cave::MazeLoss::Pit => "pit",
+        crate::cave::MazeLoss::Wumpus => "wumpus",
+        crate::cave::MazeLoss::OutOfGrenades => "out_of_grenades",
+    }
+}
+
+/// Games are played this many at a time, in parallel; their records reach the caller in seed
+/// order, and only one chunk's records are held at a time.
+const CAVE_CHUNK: u64 = 8_192;
+
+/// Plays games `games` (game `i` dealt from seed `seed + i`) of the classic cave with the agent
+/// `make_agent(seed)`, in parallel, handing each record to `on_record` in seed order; returns
+/// their sums. `stop` is asked between chunks.
+pub fn play_cave_games<A, F>(
+    map: &Arc<crate::cave::CaveMap>,
+    variant: crate::cave::Variant,
+    seed: u64,
+    games: Range<u64>,
+    make_agent: F,
+    mut on_record: impl FnMut(&crate::cave::GameRecord) -> bool,
+) -> Result<CaveTally, crate::cave::HazardError>
+where
+    A: crate::cave::ClassicAgent,
+    F: Fn(u64) -> A + Sync,
+{
+    let mut tally = CaveTally::default();
+    let mut at = games.start;
+    while at < games.end {
+        let end = games.end.min(at.saturating_add(CAVE_CHUNK));
+        let records: Vec<crate::cave::GameRecord> = (at..end)
+            .into_par_iter()
+            .map(|i| {
+                let s = game_seed(seed, i);
+                crate::cave::play_game(map, variant, s, &mut make_agent(s))
+            })
+            .collect::<Result<_, _>>()?;
+        for r in &records {
+            tally.add_cave(r);
+            if !on_record(r) {
+                return Ok(tally);
+            }
+        }
+        at = end;
+    }
+    Ok(tally)
+}
+
+/// Plays maze games `games` (game `i` from seed `seed + i`) with the maze agent, in parallel,
+/// handing each record to `on_record` in seed order; returns their sums.
+pub fn play_maze_games(
+    map: &Arc<crate::cave::CaveMap>,
+    seed: u64,
+    games: Range<u64>,
+    mut on_record: impl FnMut(&MazeRecord) -> bool,
+) -> Result<CaveTally, crate::agent::maze::MazeAgentError> {
+    let mut tally = CaveTally::default();
+    let mut at = games.start;
+    while at < games.end {
+        let end = games.end.min(at.saturating_add(CAVE_CHUNK));
+        let records: Vec<MazeRecord> = (at..end)
+            .into_par_iter()
+            .map(|i| {
+                let s = game_seed(seed, i);
+                let game = crate::cave::MazeGame::new(map.clone(), s)
+                    .map_err(|e| KbError::NotObservable(e.to_string()))?;
+                run_maze_game(game, s, false, |_| {})
+            })
+            .collect::<Result<_, _>>()?;
+        for r in &records {
+            tally.add_maze(r);
+            if !on_record(r) {
+                return Ok(tally);
+            }
+        }
+        at = end;
+    }
+    Ok(tally)
+}
+
+/// A batch (or a shard of one) of classic-cave or maze games as `solve --rules cave|maze
+/// --json` reports it: what identifies the batch, the shard, and the exact sums. `wumpus merge`
+/// adds shards up with [`merge_cave`]. (Other fields of the JSON, such as the summary, are
+/// recomputed from these.)
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CaveBatch {
+    /// `cave` or `maze`.
+    pub rules: String,
+    /// The map's name.
+    pub map: String,
+    /// The agent's name.
+    pub agent: String,
+    /// The cave agent was given the map.
+    #[serde(default)]
+    pub map_known: bool,
+    /// The classic cave's rules (`event`, `yob`); empty for the maze.
+    #[serde(default)]
+    pub variant: String,
+    /// Seed of the first game of the whole batch.
+    pub seed: u64,
+    /// Games in the whole batch (all shards).
+    pub worlds: u64,
+    /// The shard this covers, if one.
+    pub shard: Option<Shard>,
+    /// The sums.
+    pub totals: CaveTally,
+    /// Wall-clock seconds.
+    pub elapsed_seconds: f64,
+}
+
+/// Merges the shards of one cave or maze batch (in any order) into the whole batch: the same
+/// sums as one unsharded run; `elapsed_seconds` adds the shards' times.
+pub fn merge_cave(parts: &[CaveBatch]) -> Result<CaveBatch, MergeError> {
+    let first = parts.first().ok_or(MergeError::Empty)?;
+    let count = first.shard.map_or(1, |s| s.count);
+    let mut seen = vec![false; count as usize];
+    let mut totals = CaveTally::default();
+    let mut seconds = 0.0;
+    for (i, p) in parts.iter().enumerate() {
+        let n = i + 1;
+        let same = [
+            (p.rules == first.rules, "rules"),
+            (p.map == first.map, "map"),
+            (p.agent == first.agent, "agent"),
+            (p.map_known == first.map_known, "map_known"),
+            (p.variant == first.variant, "variant"),
+            (p.seed == first.seed, "seed"),
+            (p.worlds == first.worlds, "worlds"),
+            (
+                p.shard.map(|s| s.count) == first.shard.map(|s| s.count),
+                "shard count",
+            ),
+        ];
+        if let Some((_, what)) = same.iter().find(|(ok, _)| !ok) {
+            return Err(MergeError::OtherBatch(n, what));
+        }
+        let index = match p.shard {
+            Some(s) => s.index as usize - 1,
+            None if parts.len() == 1 => 0,
+            None => return Err(MergeError::NotAShard(n)),
+        };
+        if std::mem::replace(&mut seen[index], true) {
+            return Err(MergeError::Twice(
+                p.shard.expect("several parts are shards"),
+            ));
+        }
+        let expected = p.shard.map_or(p.worlds, |s| {
+            s.range(p.worlds).end - s.range(p.worlds).start
+        });
+        if p.totals.games != expected {
+            let name = p.shard.map_or("the batch".to_string(), |s| s.to_string());
+            return Err(MergeError::Interrupted(name, p.totals.games));
+        }
+        totals.add(&p.totals);
+        seconds += p.elapsed_seconds;
+    }
+    if let Some(missing) = seen.iter().position(|&s| !s) {
+        return Err(MergeError::Missing(Shard {
+            index: missing as u64 + 1,
+            count,
+        }));
+    }
+    Ok(CaveBatch {
+        shard: None,
+        totals,
+        elapsed_seconds: seconds,
+        ..first.clone()
     })
 }

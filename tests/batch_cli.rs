@@ -222,3 +222,154 @@ fn completion_scripts_for_bash_zsh_and_fish() {
     }
     wumpus().args(["completions", "tcsh"]).assert().code(2);
 }
+
+/// `solve --rules cave|maze` in shards, with CSV rows, merged: the same sums and summary as one
+/// unsharded run, and the shards' rows are the unsharded rows.
+fn caves_shard_and_merge(rules: &str, extra: &[&str], games: u64, header: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let base: Vec<String> = [
+        "solve", "--rules", rules, "--seed", "40", "--json", "--worlds",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([games.to_string()])
+    .chain(extra.iter().map(|s| s.to_string()))
+    .collect();
+    let whole_csv = dir.path().join("whole.csv");
+    let whole: Value =
+        serde_json::from_str(&stdout(wumpus().args(&base).arg("--csv").arg(&whole_csv))).unwrap();
+    let mut files = Vec::new();
+    let mut rows = Vec::new();
+    for k in [3, 1, 2] {
+        let csv = dir.path().join(format!("{k}.csv"));
+        let json = stdout(
+            wumpus()
+                .args(&base)
+                .args(["--shard", &format!("{k}/3"), "--csv"])
+                .arg(&csv),
+        );
+        let part: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(part["shard"]["index"], k);
+        let file = dir.path().join(format!("{k}.json"));
+        std::fs::write(&file, json).unwrap();
+        files.push(file);
+        let text = std::fs::read_to_string(&csv).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some(header));
+        rows.push((k, lines.map(str::to_string).collect::<Vec<_>>()));
+    }
+    rows.sort();
+    let sharded_rows: Vec<String> = rows.into_iter().flat_map(|(_, r)| r).collect();
+    let whole_text = std::fs::read_to_string(&whole_csv).unwrap();
+    let whole_rows: Vec<String> = whole_text.lines().skip(1).map(str::to_string).collect();
+    assert_eq!(whole_rows.len() as u64, games);
+    assert_eq!(sharded_rows, whole_rows);
+    // The rows add up to the summary.
+    let wins = whole_rows
+        .iter()
+        .filter(|r| r.split(',').nth(1) == Some("won"))
+        .count();
+    assert_eq!(whole["summary"]["wins"], wins as u64);
+    assert_eq!(whole["totals"]["games"], games);
+
+    let merged: Value =
+        serde_json::from_str(&stdout(wumpus().arg("merge").args(&files).arg("--json"))).unwrap();
+    for key in [
+        "rules",
+        "map",
+        "agent",
+        "map_known",
+        "seed",
+        "worlds",
+        "shard",
+        "totals",
+    ] {
+        assert_eq!(merged[key], whole[key], "{key}");
+    }
+    let timeless = |v: &Value| {
+        let mut s = v["summary"].clone();
+        if let Some(o) = s.as_object_mut() {
+            o.remove("seconds");
+            o.remove("games_per_second");
+        }
+        s
+    };
+    assert_eq!(timeless(&merged), timeless(&whole));
+    let table = stdout(wumpus().arg("merge").args(&files));
+    assert!(table.contains(&format!(
+        "games          {games} (seeds 40 to {})",
+        40 + games - 1
+    )));
+
+    // A shard missing, twice, or of another batch is refused.
+    wumpus()
+        .arg("merge")
+        .args(&files[..2])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is missing"));
+    wumpus()
+        .arg("merge")
+        .args([&files[0], &files[0], &files[1], &files[2]])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("twice"));
+    let other = dir.path().join("other.json");
+    let mut changed = whole.clone();
+    changed["seed"] = Value::from(41);
+    std::fs::write(&other, changed.to_string()).unwrap();
+    wumpus()
+        .arg("merge")
+        .arg(&files[0])
+        .arg(&other)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("seed differs"));
+}
+
+#[test]
+fn cave_shards_and_csv_merge_into_the_whole_batch() {
+    caves_shard_and_merge("cave", &[], 200, "seed,outcome,score,moves,arrows");
+    caves_shard_and_merge(
+        "cave",
+        &["--map", "worlds/cave-risk.txt", "--map-known"],
+        100,
+        "seed,outcome,score,moves,arrows",
+    );
+    caves_shard_and_merge(
+        "cave",
+        &["--agent", "random", "--variant", "yob"],
+        300,
+        "seed,outcome,score,moves,arrows",
+    );
+}
+
+#[test]
+fn maze_shards_and_csv_merge_into_the_whole_batch() {
+    caves_shard_and_merge("maze", &[], 24, "seed,outcome,moves,grenades");
+}
+
+#[test]
+fn cave_and_grid_summaries_do_not_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let cave = dir.path().join("cave.json");
+    let grid = dir.path().join("grid.json");
+    std::fs::write(
+        &cave,
+        stdout(wumpus().args(["solve", "--rules", "cave", "--worlds", "5", "--json"])),
+    )
+    .unwrap();
+    std::fs::write(
+        &grid,
+        stdout(wumpus().args(["solve", "--worlds", "5", "--json"])),
+    )
+    .unwrap();
+    wumpus()
+        .arg("merge")
+        .args([&cave, &grid])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "cannot merge grid summaries with cave",
+        ));
+}

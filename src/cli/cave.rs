@@ -153,6 +153,10 @@ pub struct SolveOptions {
     pub seed: u64,
     /// How to print.
     pub output: OutputFormat,
+    /// Play only this shard of the games.
+    pub shard: Option<wumpus::run::Shard>,
+    /// Write one CSV row per game here (`-`: standard output).
+    pub csv: Option<PathBuf>,
 }
 
 /// What `world show` needs for a cave map.
@@ -741,14 +745,9 @@ impl<W: Write> MazeSession<'_, W> {
     }
 }
 
-/// Plays a batch with the agent and prints the summary.
+/// Plays a batch (or a shard of one) with the agent and prints the summary.
 pub fn solve(options: SolveOptions) -> Result<()> {
     let (map, map_name) = load_map(options.map.as_deref(), Rules::Classic)?;
-    let config = cave::BatchConfig {
-        games: options.games,
-        base_seed: options.seed,
-        variant: options.variant,
-    };
     if options.agent == AgentArg::Logic && options.variant != Variant::Event {
         return Err(bad_input(anyhow::anyhow!(
             "the logic agent plays the event's rules; use --agent random for --variant yob"
@@ -757,73 +756,239 @@ pub fn solve(options: SolveOptions) -> Result<()> {
     let agent_config = CaveAgentConfig::for_map(&map, options.map_known);
     // Checked once here, so every game's agent can be built.
     CaveAgent::new(agent_config.clone()).map_err(bad_input)?;
-    let report = match options.agent {
-        AgentArg::Random => cave::run_batch(&map, &config, cave::RandomAgent::for_game),
-        AgentArg::Logic => cave::run_batch(&map, &config, |_| {
-            CaveAgent::new(agent_config.clone()).expect("checked above")
-        }),
+    let games = options
+        .shard
+        .map_or(0..options.games, |s| s.range(options.games));
+    let mut rows = CsvRows::open(options.csv.as_deref(), "seed,outcome,score,moves,arrows")?;
+    let start = std::time::Instant::now();
+    let row = |r: &cave::GameRecord| {
+        let (outcome, score) = match r.ending {
+            Some(Ending::Won { score }) => ("won", score),
+            Some(Ending::Lost(cause)) => (cause.name(), 0),
+            None => ("unfinished", 0),
+        };
+        format!("{},{outcome},{score},{},{}", r.seed, r.moves, r.shots)
+    };
+    let (variant, seed) = (options.variant, options.seed);
+    let totals = match options.agent {
+        AgentArg::Random => wumpus::run::play_cave_games(
+            &map,
+            variant,
+            seed,
+            games,
+            cave::RandomAgent::for_game,
+            |r| rows.write(&row(r)),
+        ),
+        AgentArg::Logic => wumpus::run::play_cave_games(
+            &map,
+            variant,
+            seed,
+            games,
+            |_| CaveAgent::new(agent_config.clone()).expect("checked above"),
+            |r| rows.write(&row(r)),
+        ),
     }
     .map_err(bad_input)?;
-    let agent = options.agent.name();
-    let knows = if options.agent == AgentArg::Logic {
-        if options.map_known {
-            ", map known"
-        } else {
-            ", map discovered"
-        }
-    } else {
-        ""
+    let elapsed_seconds = start.elapsed().as_secs_f64();
+    let to_stdout = rows.to_stdout();
+    rows.finish()?;
+    let batch = wumpus::run::CaveBatch {
+        rules: "cave".to_string(),
+        map: map_name,
+        agent: options.agent.name().to_string(),
+        map_known: options.agent == AgentArg::Logic && options.map_known,
+        variant: variant.name().to_string(),
+        seed,
+        worlds: options.games,
+        shard: options.shard,
+        totals,
+        elapsed_seconds,
     };
-    let s = &report.summary;
-    match options.output {
-        OutputFormat::Json => {
-            let json = serde_json::json!({
-                "rules": "cave",
-                "map": map_name,
-                "agent": agent,
-                "map_known": options.map_known,
-                "summary": s,
-                "elapsed_seconds": report.elapsed.as_secs_f64(),
-                "games_per_second": report.games_per_second(),
-            });
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&json).context("writing JSON")?
-            );
+    print_batch(&batch, options.output == OutputFormat::Json, to_stdout)
+}
+
+/// Where `solve --csv` rows go: a file saved atomically, or standard output.
+enum CsvRows {
+    None,
+    Stdout(std::io::BufWriter<std::io::Stdout>, Option<std::io::Error>),
+    File(wumpus::files::AtomicFile, Option<std::io::Error>),
+}
+
+impl CsvRows {
+    fn open(path: Option<&Path>, header: &str) -> Result<CsvRows> {
+        let mut rows = match path {
+            None => return Ok(CsvRows::None),
+            Some(p) if p == Path::new("-") => {
+                CsvRows::Stdout(std::io::BufWriter::new(std::io::stdout()), None)
+            }
+            Some(p) => CsvRows::File(
+                wumpus::files::AtomicFile::create(p).map_err(bad_input)?,
+                None,
+            ),
+        };
+        rows.write(header);
+        Ok(rows)
+    }
+
+    fn to_stdout(&self) -> bool {
+        matches!(self, CsvRows::Stdout(..))
+    }
+
+    /// Writes a row; false (stop the batch) once writing has failed.
+    fn write(&mut self, row: &str) -> bool {
+        let (w, failure): (&mut dyn Write, _) = match self {
+            CsvRows::None => return true,
+            CsvRows::Stdout(w, f) => (w, f),
+            CsvRows::File(w, f) => (w, f),
+        };
+        if failure.is_some() {
+            return false;
         }
-        OutputFormat::Text => {
-            let last = wumpus::rng::game_seed(s.base_seed, s.games - 1);
-            println!(
-                "classic cave ({} rules) on {map_name}, agent {agent}{knows}",
-                s.variant.name()
-            );
-            println!(
-                "games          {} (seeds {} to {last})",
-                s.games, s.base_seed
-            );
-            println!("mean score     {:.2} points a game", s.mean_score);
-            println!("win rate       {:.1}% ({} won)", 100.0 * s.win_rate, s.wins);
-            println!("losses by cause");
-            for cause in LossCause::ALL {
-                let n = s.losses.get(cause);
-                println!(
-                    "  {:<14} {n:>7}  {:>5.1}%",
-                    cause.name(),
-                    100.0 * n as f64 / s.games as f64
-                );
+        match writeln!(w, "{row}") {
+            Ok(()) => true,
+            Err(e) => {
+                *failure = Some(e);
+                false
             }
-            if s.unfinished > 0 {
-                println!("unfinished     {}", s.unfinished);
-            }
-            println!("arrows         {:.2} a game", s.arrows_per_game);
-            println!("moves          {:.2} a game", s.moves_per_game);
-            println!(
-                "speed          {:.0} games a second",
-                report.games_per_second()
-            );
         }
     }
-    Ok(())
+
+    fn finish(self) -> Result<()> {
+        match self {
+            CsvRows::None => Ok(()),
+            CsvRows::Stdout(_, Some(e)) | CsvRows::File(_, Some(e)) => {
+                Err(anyhow::Error::new(e).context("cannot write the CSV rows"))
+            }
+            CsvRows::Stdout(mut w, None) => w.flush().context("cannot write the CSV rows"),
+            CsvRows::File(f, None) => f.commit().map_err(bad_input),
+        }
+    }
+}
+
+/// Prints a cave or maze batch (or shard, or merged shards): a JSON object, or the summary
+/// for people (on standard error when CSV rows take standard output).
+pub fn print_batch(batch: &wumpus::run::CaveBatch, json: bool, csv_on_stdout: bool) -> Result<()> {
+    let text = if json {
+        let mut value = serde_json::to_value(batch).context("writing JSON")?;
+        let summary = if batch.rules == "maze" {
+            serde_json::to_value(batch.totals.maze_summary(batch.seed, batch.elapsed_seconds))?
+        } else {
+            let variant = if batch.variant == Variant::Yob.name() {
+                Variant::Yob
+            } else {
+                Variant::Event
+            };
+            serde_json::to_value(batch.totals.cave_summary(batch.seed, variant))?
+        };
+        value["summary"] = summary;
+        value["games_per_second"] =
+            serde_json::json!(batch.totals.games as f64 / batch.elapsed_seconds.max(1e-9));
+        serde_json::to_string_pretty(&value).context("writing JSON")? + "\n"
+    } else if batch.rules == "maze" {
+        maze_text(batch)
+    } else {
+        cave_text(batch)
+    };
+    if csv_on_stdout {
+        eprint!("{text}");
+        Ok(())
+    } else {
+        super::out(text)
+    }
+}
+
+/// The seeds a batch or shard covers, and the shard.
+fn seeds_text(b: &wumpus::run::CaveBatch) -> String {
+    let range = b.shard.map_or(0..b.worlds, |s| s.range(b.worlds));
+    let shard = match b.shard {
+        Some(s) => format!(", shard {s} of {} games", b.worlds),
+        None => String::new(),
+    };
+    format!(
+        "games          {} (seeds {} to {}{shard})\n",
+        b.totals.games,
+        wumpus::rng::game_seed(b.seed, range.start),
+        wumpus::rng::game_seed(b.seed, range.end).wrapping_sub(1)
+    )
+}
+
+fn cave_text(b: &wumpus::run::CaveBatch) -> String {
+    use std::fmt::Write as _;
+    let s = b.totals.cave_summary(b.seed, Variant::Event);
+    let knows = match (b.agent.as_str(), b.map_known) {
+        ("logic", true) => ", map known",
+        ("logic", false) => ", map discovered",
+        _ => "",
+    };
+    let mut t = format!(
+        "classic cave ({} rules) on {}, agent {}{knows}\n",
+        b.variant, b.map, b.agent
+    );
+    t += &seeds_text(b);
+    let _ = writeln!(t, "mean score     {:.2} points a game", s.mean_score);
+    let _ = writeln!(
+        t,
+        "win rate       {:.1}% ({} won)",
+        100.0 * s.win_rate,
+        s.wins
+    );
+    t += "losses by cause\n";
+    for cause in LossCause::ALL {
+        let n = s.losses.get(cause);
+        let _ = writeln!(
+            t,
+            "  {:<14} {n:>7}  {:>5.1}%",
+            cause.name(),
+            100.0 * n as f64 / s.games.max(1) as f64
+        );
+    }
+    if s.unfinished > 0 {
+        let _ = writeln!(t, "unfinished     {}", s.unfinished);
+    }
+    let _ = writeln!(t, "arrows         {:.2} a game", s.arrows_per_game);
+    let _ = writeln!(t, "moves          {:.2} a game", s.moves_per_game);
+    let _ = writeln!(
+        t,
+        "speed          {:.0} games a second",
+        s.games as f64 / b.elapsed_seconds.max(1e-9)
+    );
+    t
+}
+
+fn maze_text(b: &wumpus::run::CaveBatch) -> String {
+    use std::fmt::Write as _;
+    let s = b.totals.maze_summary(b.seed, b.elapsed_seconds);
+    let pct = |n: u64| 100.0 * n as f64 / s.games.max(1) as f64;
+    let mut t = format!(
+        "the caves.dat maze on {}, agent logic (given the map)\n",
+        b.map
+    );
+    t += &seeds_text(b);
+    let _ = writeln!(
+        t,
+        "win rate       {:.1}% ({} won)",
+        100.0 * s.win_rate,
+        s.wins
+    );
+    t += "losses by cause\n";
+    for (name, n) in [
+        ("pit", s.pit),
+        ("wumpus", s.wumpus),
+        ("out_of_grenades", s.out_of_grenades),
+    ] {
+        let _ = writeln!(t, "  {name:<16} {n:>6}  {:>5.1}%", pct(n));
+    }
+    if s.unfinished > 0 {
+        let _ = writeln!(t, "unfinished     {}", s.unfinished);
+    }
+    let _ = writeln!(
+        t,
+        "grenades       {:.2} a game ({:.2} a won game)",
+        s.grenades_per_game, s.grenades_per_win
+    );
+    let _ = writeln!(t, "moves          {:.2} a game", s.moves_per_game);
+    let _ = writeln!(t, "speed          {:.0} games a second", s.games_per_second);
+    t
 }
 
 /// True when `file` should be read as a cave map: `--rules cave|maze`, or no `--rules` and a
@@ -1234,44 +1399,45 @@ fn cave_step_json(
     })
 }
 
-/// `solve --rules maze`: the maze agent on a batch of seeded games.
-pub fn solve_maze(map: Option<PathBuf>, games: u64, seed: u64, json: bool) -> Result<()> {
+/// `solve --rules maze`: the maze agent on a batch (or a shard of one) of seeded games.
+pub fn solve_maze(
+    map: Option<PathBuf>,
+    games: u64,
+    seed: u64,
+    json: bool,
+    shard: Option<wumpus::run::Shard>,
+    csv: Option<PathBuf>,
+) -> Result<()> {
     let (map, map_name) = load_map(map.as_deref(), Rules::Maze)?;
     MazeAgent::new(map.clone(), Insight::Decisions).map_err(bad_input)?;
-    let s = wumpus::run::solve_maze(&map, games, seed).map_err(bad_input)?;
-    if json {
-        let value = serde_json::json!({
-            "rules": "maze", "map": map_name, "agent": "logic", "summary": s,
-        });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&value).context("writing JSON")?
-        );
-        return Ok(());
-    }
-    let last = wumpus::rng::game_seed(seed, games - 1);
-    let pct = |n: u64| 100.0 * n as f64 / games as f64;
-    println!("the caves.dat maze on {map_name}, agent logic (given the map)");
-    println!("games          {games} (seeds {seed} to {last})");
-    println!("win rate       {:.1}% ({} won)", 100.0 * s.win_rate, s.wins);
-    println!("losses by cause");
-    for (name, n) in [
-        ("pit", s.pit),
-        ("wumpus", s.wumpus),
-        ("out_of_grenades", s.out_of_grenades),
-    ] {
-        println!("  {name:<16} {n:>6}  {:>5.1}%", pct(n));
-    }
-    if s.unfinished > 0 {
-        println!("unfinished     {}", s.unfinished);
-    }
-    println!(
-        "grenades       {:.2} a game ({:.2} a won game)",
-        s.grenades_per_game, s.grenades_per_win
-    );
-    println!("moves          {:.2} a game", s.moves_per_game);
-    println!("speed          {:.0} games a second", s.games_per_second);
-    Ok(())
+    let range = shard.map_or(0..games, |s| s.range(games));
+    let mut rows = CsvRows::open(csv.as_deref(), "seed,outcome,moves,grenades")?;
+    let start = std::time::Instant::now();
+    let totals = wumpus::run::play_maze_games(&map, seed, range, |r| {
+        let outcome = match r.ending {
+            Some(MazeEnding::Won) => "won",
+            Some(MazeEnding::Lost(loss)) => wumpus::run::maze_loss_name(loss),
+            None => "unfinished",
+        };
+        rows.write(&format!("{},{outcome},{},{}", r.seed, r.moves, r.grenades))
+    })
+    .map_err(bad_input)?;
+    let elapsed_seconds = start.elapsed().as_secs_f64();
+    let to_stdout = rows.to_stdout();
+    rows.finish()?;
+    let batch = wumpus::run::CaveBatch {
+        rules: "maze".to_string(),
+        map: map_name,
+        agent: "logic".to_string(),
+        map_known: true,
+        variant: String::new(),
+        seed,
+        worlds: games,
+        shard,
+        totals,
+        elapsed_seconds,
+    };
+    print_batch(&batch, json, to_stdout)
 }
 
 /// `trace --rules maze`: one game of the maze agent, step by step.

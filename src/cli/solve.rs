@@ -76,8 +76,12 @@ pub fn run(args: SolveArgs) -> Result<()> {
         (RulesArg::Grid, Some(AgentArg::Random)) => {
             return refuse("the random agent plays the cave: use --rules cave")
         }
-        (RulesArg::Cave | RulesArg::Maze, _) if args.csv.is_some() || args.shard.is_some() => {
-            return refuse("--csv and --shard are for the grid (--rules grid) so far");
+        (RulesArg::Cave | RulesArg::Maze, _)
+            if args.json && args.csv.as_deref() == Some(std::path::Path::new("-")) =>
+        {
+            return refuse(
+                "--csv - writes rows to standard output: give --csv a file to keep --json",
+            );
         }
         (RulesArg::Cave, agent) => {
             return cave::solve(cave::SolveOptions {
@@ -95,6 +99,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 } else {
                     cave::OutputFormat::Text
                 },
+                shard: args.shard,
+                csv: args.csv,
             });
         }
         (RulesArg::Maze, Some(AgentArg::Random)) => {
@@ -104,7 +110,14 @@ pub fn run(args: SolveArgs) -> Result<()> {
             if args.variant != VariantArg::Event {
                 return refuse("--variant is for the classic cave (--rules cave)");
             }
-            return cave::solve_maze(args.map, args.worlds, args.seed, args.json);
+            return cave::solve_maze(
+                args.map,
+                args.worlds,
+                args.seed,
+                args.json,
+                args.shard,
+                args.csv,
+            );
         }
     }
     if args.map.is_some() || args.variant != VariantArg::Event || args.map_known {
@@ -291,8 +304,22 @@ pub struct MergeArgs {
 /// Adds up the summaries of a batch's shards into the whole batch's.
 pub fn merge(args: MergeArgs) -> Result<()> {
     let mut parts = Vec::new();
+    let mut caves = Vec::new();
     for path in &args.files {
         let text = wumpus::files::read_text(path).map_err(bad_input)?;
+        let rules = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| v.get("rules").and_then(|r| r.as_str()).map(str::to_string));
+        if matches!(rules.as_deref(), Some("cave" | "maze")) {
+            let batch: wumpus::run::CaveBatch = serde_json::from_str(&text).map_err(|e| {
+                bad_input(anyhow::anyhow!(
+                    "{}: not a solve --rules cave|maze --json summary: {e}",
+                    path.display()
+                ))
+            })?;
+            caves.push(batch);
+            continue;
+        }
         let summary: Summary = serde_json::from_str(&text).map_err(|e| {
             bad_input(anyhow::anyhow!(
                 "{}: not a solve --json summary: {e}",
@@ -300,6 +327,18 @@ pub fn merge(args: MergeArgs) -> Result<()> {
             ))
         })?;
         parts.push(summary);
+    }
+    match (parts.is_empty(), caves.is_empty()) {
+        (true, false) => {
+            let whole = wumpus::run::merge_cave(&caves).map_err(bad_input)?;
+            return cave::print_batch(&whole, args.json, false);
+        }
+        (false, false) => {
+            return Err(bad_input(anyhow::anyhow!(
+                "cannot merge grid summaries with cave or maze ones"
+            )))
+        }
+        _ => {}
     }
     let whole = wumpus::run::merge(&parts).map_err(bad_input)?;
     if args.json {
