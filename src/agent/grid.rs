@@ -1004,7 +1004,8 @@ impl GridAgent {
     /// discounted by [`REACH_DISCOUNT`] per step beyond the neighbours.
     fn reachable_beyond(&self, c: Place, pit_prob: f64) -> f64 {
         // Sparse: the radius holds a few hundred cells whatever the grid's size.
-        let mut depth: rustc_hash::FxHashMap<usize, u32> = [(c.index(), 0u32)].into_iter().collect();
+        let mut depth: rustc_hash::FxHashMap<usize, u32> =
+            [(c.index(), 0u32)].into_iter().collect();
         let mut queue = VecDeque::from([c]);
         let mut total = 0.0;
         while let Some(p) = queue.pop_front() {
@@ -1034,4 +1035,3 @@ fn opposite(d: Direction) -> Direction {
         Direction::West => Direction::East,
     }
 }
-

@@ -186,21 +186,46 @@ impl KnowledgeBase {
                     }
                 }
             }
+            // Counts of clause sets stay true as the knowledge base grows (the cache is keyed
+            // by the clauses themselves, and a variable's weight never changes under one
+            // prior), so the counter and its cache carry over to the new state.
+            let counter = match self.odds_cache.take() {
+                Some(old) if old.prior == *prior => {
+                    let mut counter = old.counter;
+                    counter.grow(weights);
+                    counter
+                }
+                _ => ModelCounter::new(weights),
+            };
             self.odds_cache = Some(OddsCache {
                 at: now,
                 prior: prior.clone(),
-                counter: ModelCounter::new(weights),
+                counter,
                 totals: HashMap::default(),
                 splits: HashMap::default(),
+                selectors: HashMap::default(),
             });
         }
-        let mut base: Vec<Lit> = self
-            .selectors
-            .iter()
-            .copied()
-            .filter(|&s| self.sat.component(s) == component)
-            .collect();
-        base.sort_unstable();
+        let base = match self
+            .odds_cache
+            .as_ref()
+            .and_then(|c| c.selectors.get(&component))
+        {
+            Some(base) => base.clone(),
+            None => {
+                let mut base: Vec<Lit> = self
+                    .selectors
+                    .iter()
+                    .copied()
+                    .filter(|&s| self.sat.component(s) == component)
+                    .collect();
+                base.sort_unstable();
+                let base = std::sync::Arc::new(base);
+                let cache = self.odds_cache.as_mut().expect("made above");
+                cache.selectors.insert(component, base.clone());
+                base
+            }
+        };
         let cached = self
             .odds_cache
             .as_ref()
@@ -217,17 +242,19 @@ impl KnowledgeBase {
         let cache = self.odds_cache.as_mut().expect("made above");
         let (clauses, vars) = (&clauses.clauses, &clauses.vars);
         let (mut all, mut with) = (0.0, 0.0);
-        for split in splits.iter() {
-            let mut assumptions = base.clone();
+        for (index, split) in splits.iter().enumerate() {
+            let mut assumptions =
+                Vec::with_capacity(base.len() + split.assumptions.len() + lits.len());
+            assumptions.extend_from_slice(&base);
             assumptions.extend_from_slice(&split.assumptions);
             // The denominator is shared by every question about this component.
-            let key = (component, assumptions.clone());
+            // The splits of a component are fixed for the state, so (component, index) names
+            // the assumptions.
+            let key = (component, index);
             let total = match cache.totals.get(&key) {
                 Some(&t) => t,
                 None => {
-                    let t = cache
-                        .counter
-                        .count_under_vars(clauses, vars, &assumptions);
+                    let t = cache.counter.count_under_vars(clauses, vars, &assumptions);
                     cache.totals.insert(key, t);
                     t
                 }
@@ -237,10 +264,7 @@ impl KnowledgeBase {
                 continue;
             }
             assumptions.extend_from_slice(lits);
-            with += split.weight
-                * cache
-                    .counter
-                    .count_under_vars(clauses, vars, &assumptions);
+            with += split.weight * cache.counter.count_under_vars(clauses, vars, &assumptions);
         }
         if all <= 0.0 {
             return Err(KbError::Contradiction(
@@ -250,17 +274,18 @@ impl KnowledgeBase {
         Ok(with / all)
     }
 
-    /// The clauses of one component (literals sorted) and their variables, grouped once for
-    /// every question asked at the same time.
+    /// The clauses of one component (literals sorted) and their variables.
+    ///
+    /// The solver's clauses only grow, and components only merge as they grow, so the groups
+    /// are kept from one question to the next and brought up to date with the clauses added
+    /// since: a group that gained nothing is shared as it was.
     fn component_clauses(&mut self, component: usize) -> std::sync::Arc<SharedClauses> {
-        let now = self.sat.now();
-        let stale = self
-            .by_component
-            .as_ref()
-            .is_none_or(|(at, _)| *at != now || self.sat.clauses().len() != self.grouped);
-        if stale {
-            let mut groups: HashMap<usize, Vec<Clause>> = HashMap::default();
-            for i in 0..self.sat.clauses().len() {
+        let total = self.sat.clauses().len();
+        if self.by_component.is_none() || self.grouped != total {
+            let old = self.by_component.take().map(|(_, g)| g).unwrap_or_default();
+            // New clauses by their component.
+            let mut fresh: HashMap<usize, Vec<Clause>> = HashMap::default();
+            for i in self.grouped..total {
                 let Some(&first) = self.sat.clauses()[i].first() else {
                     continue;
                 };
@@ -269,19 +294,38 @@ impl KnowledgeBase {
                 std::sync::Arc::get_mut(&mut clause)
                     .expect("a clause just made is not shared")
                     .sort_unstable();
-                groups.entry(root).or_default().push(clause);
+                fresh.entry(root).or_default().push(clause);
             }
-            self.grouped = self.sat.clauses().len();
-            self.by_component = Some((
-                now,
-                groups
-                    .into_iter()
-                    .map(|(k, clauses)| {
-                        let vars = vars_of(&clauses);
-                        (k, std::sync::Arc::new(SharedClauses { clauses, vars }))
-                    })
-                    .collect(),
-            ));
+            // Old groups under their present component; those that merged, or gained
+            // clauses, are rebuilt.
+            let mut merged: HashMap<usize, Vec<std::sync::Arc<SharedClauses>>> = HashMap::default();
+            for (root, group) in old {
+                let now_root = self
+                    .sat
+                    .component(varisat::Var::from_index(root).positive());
+                merged.entry(now_root).or_default().push(group);
+            }
+            let mut groups: super::ComponentClauses = Default::default();
+            for (root, mut parts) in merged {
+                let added = fresh.remove(&root);
+                if parts.len() == 1 && added.is_none() {
+                    groups.insert(root, parts.pop().expect("one part"));
+                    continue;
+                }
+                let mut clauses: Vec<Clause> = parts
+                    .iter()
+                    .flat_map(|p| p.clauses.iter().cloned())
+                    .collect();
+                clauses.extend(added.into_iter().flatten());
+                let vars = vars_of(&clauses);
+                groups.insert(root, std::sync::Arc::new(SharedClauses { clauses, vars }));
+            }
+            for (root, clauses) in fresh {
+                let vars = vars_of(&clauses);
+                groups.insert(root, std::sync::Arc::new(SharedClauses { clauses, vars }));
+            }
+            self.grouped = total;
+            self.by_component = Some((self.sat.now(), groups));
         }
         let (_, groups) = self.by_component.as_ref().expect("grouped above");
         groups.get(&component).cloned().unwrap_or_default()
@@ -381,8 +425,10 @@ pub(super) struct OddsCache {
     at: (u64, usize, usize),
     prior: Prior,
     counter: ModelCounter,
-    /// Weighted counts of components under assumptions, shared by every question.
-    totals: HashMap<(usize, Vec<Lit>), f64>,
+    /// Weighted counts of each component under each of its splits, shared by every question.
+    totals: HashMap<(usize, usize), f64>,
+    /// The selectors of each component's observations, sorted.
+    selectors: HashMap<usize, std::sync::Arc<Vec<Lit>>>,
     /// The count splits of each component (they depend on the state alone).
     splits: HashMap<usize, std::sync::Arc<Vec<Split>>>,
 }
@@ -427,6 +473,18 @@ impl ModelCounter {
         }
     }
 
+    /// Takes the weights of a grown knowledge base: those of the variables it had are the
+    /// same, so every cached count still holds.
+    fn grow(&mut self, weights: Vec<(f64, f64)>) {
+        debug_assert!(weights.len() >= self.weights.len());
+        debug_assert!(self.weights.iter().zip(&weights).all(|(a, b)| a == b));
+        let n = weights.len();
+        self.weights = weights;
+        self.value.resize(n, 0);
+        self.seen.resize(n, false);
+        self.occurrences.resize(n, 0);
+    }
+
     fn weight(&self, lit: Lit) -> f64 {
         let (t, f) = self.weights[lit.index()];
         if lit.is_positive() {
@@ -454,12 +512,7 @@ impl ModelCounter {
     }
 
     /// [`ModelCounter::count_under`] with the clauses' variables already listed.
-    fn count_under_vars(
-        &mut self,
-        clauses: &[Clause],
-        vars: &[usize],
-        assumptions: &[Lit],
-    ) -> f64 {
+    fn count_under_vars(&mut self, clauses: &[Clause], vars: &[usize], assumptions: &[Lit]) -> f64 {
         let mut extra: Vec<usize> = assumptions
             .iter()
             .map(|l| l.index())
