@@ -70,7 +70,7 @@ pub fn nearest(
 #[derive(Clone, Debug)]
 pub enum Distances {
     /// Only the places reached.
-    Sparse(std::collections::HashMap<usize, Option<u32>>),
+    Sparse(rustc_hash::FxHashMap<usize, Option<u32>>),
     /// Every place.
     Dense(Vec<Option<u32>>),
 }
@@ -112,7 +112,7 @@ pub fn distances_dense(
 ///
 /// Complexity: O(V + E) over the walkable part of the graph reached, breadth first.
 pub fn distances(topology: &Topology, from: Place, walkable: impl Fn(Place) -> bool) -> Distances {
-    let mut dist = std::collections::HashMap::new();
+    let mut dist = rustc_hash::FxHashMap::default();
     let mut queue = std::collections::VecDeque::from([from]);
     dist.insert(from.index(), Some(0));
     while let Some(p) = queue.pop_front() {

@@ -829,6 +829,15 @@ impl GridAgent {
         if candidates.is_empty() {
             return Ok(None);
         }
+        if self.wumpus_alive {
+            let asked: Vec<Atom> = candidates
+                .iter()
+                .flat_map(|&c| std::iter::once(c).chain(self.topology.neighbours(c)))
+                .filter(|&p| !self.cells[p.index()].visited)
+                .map(|p| self.atom(self.words.wumpus, p))
+                .collect();
+            self.kb.mention(&asked);
+        }
         let start = Place::new(0);
         let dist = planner::distances(&self.topology, self.position, |p| self.is_safe(p));
         let home = planner::distances(&self.topology, start, |p| self.is_safe(p));
@@ -995,7 +1004,8 @@ impl GridAgent {
     /// discounted by [`REACH_DISCOUNT`] per step beyond the neighbours.
     fn reachable_beyond(&self, c: Place, pit_prob: f64) -> f64 {
         // Sparse: the radius holds a few hundred cells whatever the grid's size.
-        let mut depth = std::collections::HashMap::from([(c.index(), 0u32)]);
+        let mut depth: rustc_hash::FxHashMap<usize, u32> =
+            [(c.index(), 0u32)].into_iter().collect();
         let mut queue = VecDeque::from([c]);
         let mut total = 0.0;
         while let Some(p) = queue.pop_front() {

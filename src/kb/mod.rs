@@ -263,7 +263,7 @@ impl Grounding {
 }
 
 /// Clauses grouped by the component (representative variable) they belong to.
-type ComponentClauses = HashMap<usize, Arc<Vec<Vec<Lit>>>>;
+type ComponentClauses = HashMap<usize, Arc<odds::SharedClauses>>;
 
 /// The knowledge base of one game.
 pub struct KnowledgeBase {

@@ -23,7 +23,7 @@
 use super::ground::{Atom, GroundLit};
 use super::rules::{PredId, Rules};
 use super::{Bit, KbError, KnowledgeBase};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use varisat::Lit;
 
 /// How the game deals one hidden predicate.
@@ -97,6 +97,19 @@ impl KnowledgeBase {
             .collect()
     }
 
+    /// Gives every atom of `atoms` its solver variable now, so that a series of odds
+    /// questions about them grows the knowledge base once, at the start, and shares one
+    /// counting cache (a question about an atom never mentioned would otherwise add its
+    /// variable, and the cache would start afresh after it).
+    pub fn mention(&mut self, atoms: &[Atom]) {
+        for &atom in atoms {
+            let state = self.state(atom);
+            if state.fixed.is_none() && state.lit.is_none() && self.counted[atom.pred] {
+                self.lit((atom, true));
+            }
+        }
+    }
+
     /// The probability that the ground literals all hold, given everything known, under
     /// `prior`.
     pub fn probability(&mut self, conj: &[GroundLit], prior: &Prior) -> Result<f64, KbError> {
@@ -130,7 +143,7 @@ impl KnowledgeBase {
             lits.push(self.lit((atom, value)));
         }
         // Literals in different components are independent: multiply their probabilities.
-        let mut by_component: HashMap<usize, Vec<Lit>> = HashMap::new();
+        let mut by_component: HashMap<usize, Vec<Lit>> = HashMap::default();
         for lit in lits {
             let c = self.sat.component(lit);
             by_component.entry(c).or_default().push(lit);
@@ -173,40 +186,75 @@ impl KnowledgeBase {
                     }
                 }
             }
+            // Counts of clause sets stay true as the knowledge base grows (the cache is keyed
+            // by the clauses themselves, and a variable's weight never changes under one
+            // prior), so the counter and its cache carry over to the new state.
+            let counter = match self.odds_cache.take() {
+                Some(old) if old.prior == *prior => {
+                    let mut counter = old.counter;
+                    counter.grow(weights);
+                    counter
+                }
+                _ => ModelCounter::new(weights),
+            };
             self.odds_cache = Some(OddsCache {
                 at: now,
                 prior: prior.clone(),
-                counter: ModelCounter::new(weights),
-                totals: HashMap::new(),
-                vars: HashMap::new(),
+                counter,
+                totals: HashMap::default(),
+                splits: HashMap::default(),
+                selectors: HashMap::default(),
             });
         }
-        let mut base: Vec<Lit> = self
-            .selectors
-            .iter()
-            .copied()
-            .filter(|&s| self.sat.component(s) == component)
-            .collect();
-        base.sort_unstable();
-        let splits = self.splits(component, prior)?;
+        let base = match self
+            .odds_cache
+            .as_ref()
+            .and_then(|c| c.selectors.get(&component))
+        {
+            Some(base) => base.clone(),
+            None => {
+                let mut base: Vec<Lit> = self
+                    .selectors
+                    .iter()
+                    .copied()
+                    .filter(|&s| self.sat.component(s) == component)
+                    .collect();
+                base.sort_unstable();
+                let base = std::sync::Arc::new(base);
+                let cache = self.odds_cache.as_mut().expect("made above");
+                cache.selectors.insert(component, base.clone());
+                base
+            }
+        };
+        let cached = self
+            .odds_cache
+            .as_ref()
+            .and_then(|c| c.splits.get(&component).cloned());
+        let splits = match cached {
+            Some(splits) => splits,
+            None => {
+                let splits = std::sync::Arc::new(self.splits(component, prior)?);
+                let cache = self.odds_cache.as_mut().expect("made above");
+                cache.splits.insert(component, splits.clone());
+                splits
+            }
+        };
         let cache = self.odds_cache.as_mut().expect("made above");
-        let vars = cache
-            .vars
-            .entry(component)
-            .or_insert_with(|| std::sync::Arc::new(vars_of(&clauses)))
-            .clone();
+        let (clauses, vars) = (&clauses.clauses, &clauses.vars);
         let (mut all, mut with) = (0.0, 0.0);
-        for split in &splits {
-            let mut assumptions = base.clone();
+        for (index, split) in splits.iter().enumerate() {
+            let mut assumptions =
+                Vec::with_capacity(base.len() + split.assumptions.len() + lits.len());
+            assumptions.extend_from_slice(&base);
             assumptions.extend_from_slice(&split.assumptions);
             // The denominator is shared by every question about this component.
-            let key = (component, assumptions.clone());
+            // The splits of a component are fixed for the state, so (component, index) names
+            // the assumptions.
+            let key = (component, index);
             let total = match cache.totals.get(&key) {
                 Some(&t) => t,
                 None => {
-                    let t = cache
-                        .counter
-                        .count_under_vars(&clauses, &vars, &assumptions);
+                    let t = cache.counter.count_under_vars(clauses, vars, &assumptions);
                     cache.totals.insert(key, t);
                     t
                 }
@@ -216,10 +264,7 @@ impl KnowledgeBase {
                 continue;
             }
             assumptions.extend_from_slice(lits);
-            with += split.weight
-                * cache
-                    .counter
-                    .count_under_vars(&clauses, &vars, &assumptions);
+            with += split.weight * cache.counter.count_under_vars(clauses, vars, &assumptions);
         }
         if all <= 0.0 {
             return Err(KbError::Contradiction(
@@ -229,33 +274,58 @@ impl KnowledgeBase {
         Ok(with / all)
     }
 
-    /// The clauses of one component, grouped once for every question asked at the same time.
-    fn component_clauses(&mut self, component: usize) -> std::sync::Arc<Vec<Vec<Lit>>> {
-        let now = self.sat.now();
-        let stale = self
-            .by_component
-            .as_ref()
-            .is_none_or(|(at, _)| *at != now || self.sat.clauses().len() != self.grouped);
-        if stale {
-            let mut groups: HashMap<usize, Vec<Vec<Lit>>> = HashMap::new();
-            for i in 0..self.sat.clauses().len() {
+    /// The clauses of one component (literals sorted) and their variables.
+    ///
+    /// The solver's clauses only grow, and components only merge as they grow, so the groups
+    /// are kept from one question to the next and brought up to date with the clauses added
+    /// since: a group that gained nothing is shared as it was.
+    fn component_clauses(&mut self, component: usize) -> std::sync::Arc<SharedClauses> {
+        let total = self.sat.clauses().len();
+        if self.by_component.is_none() || self.grouped != total {
+            let old = self.by_component.take().map(|(_, g)| g).unwrap_or_default();
+            // New clauses by their component.
+            let mut fresh: HashMap<usize, Vec<Clause>> = HashMap::default();
+            for i in self.grouped..total {
                 let Some(&first) = self.sat.clauses()[i].first() else {
                     continue;
                 };
                 let root = self.sat.component(first);
-                groups
-                    .entry(root)
-                    .or_default()
-                    .push(self.sat.clauses()[i].clone());
+                let mut clause = Clause::from(&self.sat.clauses()[i][..]);
+                std::sync::Arc::get_mut(&mut clause)
+                    .expect("a clause just made is not shared")
+                    .sort_unstable();
+                fresh.entry(root).or_default().push(clause);
             }
-            self.grouped = self.sat.clauses().len();
-            self.by_component = Some((
-                now,
-                groups
-                    .into_iter()
-                    .map(|(k, v)| (k, std::sync::Arc::new(v)))
-                    .collect(),
-            ));
+            // Old groups under their present component; those that merged, or gained
+            // clauses, are rebuilt.
+            let mut merged: HashMap<usize, Vec<std::sync::Arc<SharedClauses>>> = HashMap::default();
+            for (root, group) in old {
+                let now_root = self
+                    .sat
+                    .component(varisat::Var::from_index(root).positive());
+                merged.entry(now_root).or_default().push(group);
+            }
+            let mut groups: super::ComponentClauses = Default::default();
+            for (root, mut parts) in merged {
+                let added = fresh.remove(&root);
+                if parts.len() == 1 && added.is_none() {
+                    groups.insert(root, parts.pop().expect("one part"));
+                    continue;
+                }
+                let mut clauses: Vec<Clause> = parts
+                    .iter()
+                    .flat_map(|p| p.clauses.iter().cloned())
+                    .collect();
+                clauses.extend(added.into_iter().flatten());
+                let vars = vars_of(&clauses);
+                groups.insert(root, std::sync::Arc::new(SharedClauses { clauses, vars }));
+            }
+            for (root, clauses) in fresh {
+                let vars = vars_of(&clauses);
+                groups.insert(root, std::sync::Arc::new(SharedClauses { clauses, vars }));
+            }
+            self.grouped = total;
+            self.by_component = Some((self.sat.now(), groups));
         }
         let (_, groups) = self.by_component.as_ref().expect("grouped above");
         groups.get(&component).cloned().unwrap_or_default()
@@ -355,23 +425,39 @@ pub(super) struct OddsCache {
     at: (u64, usize, usize),
     prior: Prior,
     counter: ModelCounter,
-    /// Weighted counts of components under assumptions, shared by every question.
-    totals: HashMap<(usize, Vec<Lit>), f64>,
-    /// The variables of each component's clauses.
-    vars: HashMap<usize, std::sync::Arc<Vec<usize>>>,
+    /// Weighted counts of each component under each of its splits, shared by every question.
+    totals: HashMap<(usize, usize), f64>,
+    /// The selectors of each component's observations, sorted.
+    selectors: HashMap<usize, std::sync::Arc<Vec<Lit>>>,
+    /// The count splits of each component (they depend on the state alone).
+    splits: HashMap<usize, std::sync::Arc<Vec<Split>>>,
 }
+
+/// The clauses of one constraint component, ready for counting.
+#[derive(Default)]
+pub(super) struct SharedClauses {
+    clauses: Vec<Clause>,
+    /// Their variables, sorted.
+    vars: Vec<usize>,
+}
+
+/// A clause of a model count: literals sorted, shared between the reductions that leave it
+/// untouched.
+type Clause = std::sync::Arc<[Lit]>;
 
 /// Exact weighted model counting by DPLL with component decomposition and caching.
 struct ModelCounter {
     /// (weight of the positive literal, weight of the negative literal) by variable.
     weights: Vec<(f64, f64)>,
-    cache: HashMap<Vec<Vec<Lit>>, f64>,
+    cache: HashMap<Vec<Clause>, f64>,
     /// Scratch: the value of each variable during `assign` (0 unset, 1 true, 2 false).
     value: Vec<u8>,
     /// Scratch: the variables `assign` set, to clear them after.
     touched: Vec<usize>,
     /// Scratch: marks for variables still occurring.
     seen: Vec<bool>,
+    /// Scratch: how many clauses of a component each variable occurs in.
+    occurrences: Vec<u32>,
 }
 
 impl ModelCounter {
@@ -379,11 +465,24 @@ impl ModelCounter {
         let n = weights.len();
         ModelCounter {
             weights,
-            cache: HashMap::new(),
+            cache: HashMap::default(),
             value: vec![0; n],
             touched: Vec::new(),
             seen: vec![false; n],
+            occurrences: vec![0; n],
         }
+    }
+
+    /// Takes the weights of a grown knowledge base: those of the variables it had are the
+    /// same, so every cached count still holds.
+    fn grow(&mut self, weights: Vec<(f64, f64)>) {
+        debug_assert!(weights.len() >= self.weights.len());
+        debug_assert!(self.weights.iter().zip(&weights).all(|(a, b)| a == b));
+        let n = weights.len();
+        self.weights = weights;
+        self.value.resize(n, 0);
+        self.seen.resize(n, false);
+        self.occurrences.resize(n, 0);
     }
 
     fn weight(&self, lit: Lit) -> f64 {
@@ -400,17 +499,20 @@ impl ModelCounter {
     /// ratio this module takes, as long as the same clause set is used).
     #[cfg(test)]
     fn count_under(&mut self, clauses: &[Vec<Lit>], assumptions: &[Lit]) -> f64 {
-        let vars = vars_of(clauses);
-        self.count_under_vars(clauses, &vars, assumptions)
+        let clauses: Vec<Clause> = clauses
+            .iter()
+            .map(|c| {
+                let mut c = c.clone();
+                c.sort_unstable();
+                Clause::from(c)
+            })
+            .collect();
+        let vars = vars_of(&clauses);
+        self.count_under_vars(&clauses, &vars, assumptions)
     }
 
     /// [`ModelCounter::count_under`] with the clauses' variables already listed.
-    fn count_under_vars(
-        &mut self,
-        clauses: &[Vec<Lit>],
-        vars: &[usize],
-        assumptions: &[Lit],
-    ) -> f64 {
+    fn count_under_vars(&mut self, clauses: &[Clause], vars: &[usize], assumptions: &[Lit]) -> f64 {
         let mut extra: Vec<usize> = assumptions
             .iter()
             .map(|l| l.index())
@@ -432,7 +534,7 @@ impl ModelCounter {
         }
     }
 
-    fn count(&mut self, clauses: Vec<Vec<Lit>>) -> f64 {
+    fn count(&mut self, clauses: Vec<Clause>) -> f64 {
         if clauses.is_empty() {
             return 1.0;
         }
@@ -446,27 +548,28 @@ impl ModelCounter {
         total
     }
 
-    fn count_component(&mut self, mut clauses: Vec<Vec<Lit>>) -> f64 {
-        for c in &mut clauses {
-            c.sort_unstable();
-        }
+    fn count_component(&mut self, mut clauses: Vec<Clause>) -> f64 {
+        // Each clause's literals are sorted already (reductions keep their order).
         clauses.sort_unstable();
         if let Some(&hit) = self.cache.get(&clauses) {
             return hit;
         }
         let vars = vars_of(&clauses);
         // Branch on the variable in the most clauses.
-        let mut occurrences: HashMap<usize, usize> = HashMap::new();
+        // Occurrences counted in a scratch array indexed by variable (cleared after).
         for c in &clauses {
-            for l in c {
-                *occurrences.entry(l.index()).or_default() += 1;
+            for l in c.iter() {
+                self.occurrences[l.index()] += 1;
             }
         }
-        let branch = *occurrences
+        let branch = vars
             .iter()
-            .max_by_key(|(v, n)| (**n, std::cmp::Reverse(**v)))
-            .map(|(v, _)| v)
+            .copied()
+            .max_by_key(|&v| (self.occurrences[v], std::cmp::Reverse(v)))
             .expect("a component has a variable");
+        for &v in &vars {
+            self.occurrences[v] = 0;
+        }
         let var = varisat::Var::from_index(branch);
         let mut result = 0.0;
         for lit in [var.positive(), var.negative()] {
@@ -487,10 +590,10 @@ impl ModelCounter {
     /// `None` on a conflict.
     fn assign(
         &mut self,
-        clauses: &[Vec<Lit>],
+        clauses: &[Clause],
         vars: &[usize],
         lits: &[Lit],
-    ) -> Option<(Vec<Vec<Lit>>, f64)> {
+    ) -> Option<(Vec<Clause>, f64)> {
         let result = self.propagate(clauses, vars, lits);
         for &v in &self.touched {
             self.value[v] = 0;
@@ -501,13 +604,13 @@ impl ModelCounter {
 
     fn propagate(
         &mut self,
-        clauses: &[Vec<Lit>],
+        clauses: &[Clause],
         vars: &[usize],
         lits: &[Lit],
-    ) -> Option<(Vec<Vec<Lit>>, f64)> {
+    ) -> Option<(Vec<Clause>, f64)> {
         let mut pending: Vec<Lit> = lits.to_vec();
         // The first pass reads the caller's clauses; only reduced copies are made.
-        let mut reduced: Option<Vec<Vec<Lit>>> = None;
+        let mut reduced: Option<Vec<Clause>> = None;
         let mut factor = 1.0;
         loop {
             for l in pending.drain(..) {
@@ -526,14 +629,19 @@ impl ModelCounter {
                     _ => {}
                 }
             }
-            let current: &[Vec<Lit>] = reduced.as_deref().unwrap_or(clauses);
+            let current: &[Clause] = reduced.as_deref().unwrap_or(clauses);
             let mut next = Vec::with_capacity(current.len());
             for clause in current {
-                let mut open = Vec::with_capacity(clause.len());
+                // Count the open literals first: an untouched clause is shared, not copied.
+                let mut open = 0;
+                let mut last_open = None;
                 let mut satisfied = false;
-                for &l in clause {
+                for &l in clause.iter() {
                     match self.value[l.index()] {
-                        0 => open.push(l),
+                        0 => {
+                            open += 1;
+                            last_open = Some(l);
+                        }
                         v if (v == 1) == l.is_positive() => {
                             satisfied = true;
                             break;
@@ -544,10 +652,17 @@ impl ModelCounter {
                 if satisfied {
                     continue;
                 }
-                match open.len() {
-                    0 => return None,
-                    1 => pending.push(open[0]),
-                    _ => next.push(open),
+                match (open, last_open) {
+                    (0, _) | (_, None) => return None,
+                    (1, Some(l)) => pending.push(l),
+                    _ if open == clause.len() => next.push(clause.clone()),
+                    _ => next.push(
+                        clause
+                            .iter()
+                            .copied()
+                            .filter(|l| self.value[l.index()] == 0)
+                            .collect(),
+                    ),
                 }
             }
             reduced = Some(next);
@@ -557,7 +672,7 @@ impl ModelCounter {
         }
         let current = reduced.unwrap_or_default();
         for clause in &current {
-            for l in clause {
+            for l in clause.iter() {
                 self.seen[l.index()] = true;
             }
         }
@@ -568,7 +683,7 @@ impl ModelCounter {
             }
         }
         for clause in &current {
-            for l in clause {
+            for l in clause.iter() {
                 self.seen[l.index()] = false;
             }
         }
@@ -577,15 +692,19 @@ impl ModelCounter {
 }
 
 /// The sorted, distinct variable indices of the clauses.
-fn vars_of(clauses: &[Vec<Lit>]) -> Vec<usize> {
-    let mut vars: Vec<usize> = clauses.iter().flatten().map(|l| l.index()).collect();
+fn vars_of<C: AsRef<[Lit]>>(clauses: &[C]) -> Vec<usize> {
+    let mut vars: Vec<usize> = clauses
+        .iter()
+        .flat_map(|c| c.as_ref())
+        .map(|l| l.index())
+        .collect();
     vars.sort_unstable();
     vars.dedup();
     vars
 }
 
 /// Splits clauses into groups that share no variable.
-fn components(clauses: Vec<Vec<Lit>>) -> Vec<Vec<Vec<Lit>>> {
+fn components(clauses: Vec<Clause>) -> Vec<Vec<Clause>> {
     let vars = vars_of(&clauses);
     let index: HashMap<usize, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
     let mut parent: Vec<usize> = (0..vars.len()).collect();
@@ -605,12 +724,12 @@ fn components(clauses: Vec<Vec<Lit>>) -> Vec<Vec<Vec<Lit>>> {
             }
         }
     }
-    let mut groups: HashMap<usize, Vec<Vec<Lit>>> = HashMap::new();
+    let mut groups: HashMap<usize, Vec<Clause>> = HashMap::default();
     for c in clauses {
         let root = find(&mut parent, index[&c[0].index()]);
         groups.entry(root).or_default().push(c);
     }
-    let mut out: Vec<Vec<Vec<Lit>>> = groups.into_values().collect();
+    let mut out: Vec<Vec<Clause>> = groups.into_values().collect();
     out.sort_by_key(|g| g[0][0].index());
     out
 }
