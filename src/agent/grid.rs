@@ -832,9 +832,7 @@ impl GridAgent {
         if self.wumpus_alive {
             let asked: Vec<Atom> = candidates
                 .iter()
-                .flat_map(|&c| std::iter::once(c).chain(self.topology.neighbours(c)))
-                .filter(|&p| !self.cells[p.index()].visited)
-                .map(|p| self.atom(self.words.wumpus, p))
+                .map(|&p| self.atom(self.words.wumpus, p))
                 .collect();
             self.kb.mention(&asked);
         }
