@@ -19,8 +19,8 @@
 use crate::cave::hazards::GRENADES_PER_WUMPUS;
 use crate::cave::map::CaveMap;
 use crate::topology::Place;
-use std::collections::HashMap;
 use std::cell::OnceCell;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The most caves the maze belief handles: wumpus sets are bitmasks, and the number of sets
@@ -67,10 +67,13 @@ pub struct MazeOdds {
     pub weight: f64,
 }
 
+/// Wumpus sets (bitmasks of caves) with their weights.
+type Sets = Vec<(u64, f64)>;
+
 /// Every set of 1 to `n / 4` caves of a maze of `n` caves, in the order of a depth-first walk,
 /// each weighted by the deal's chance of it (for a player in another cave): made once a size.
-fn all_sets(n: usize) -> Arc<Vec<(u64, f64)>> {
-    static CACHE: OnceLock<Mutex<HashMap<usize, Arc<Vec<(u64, f64)>>>>> = OnceLock::new();
+fn all_sets(n: usize) -> Arc<Sets> {
+    static CACHE: OnceLock<Mutex<HashMap<usize, Arc<Sets>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     if let Some(sets) = cache.lock().expect("not poisoned").get(&n) {
         return sets.clone();
@@ -100,10 +103,7 @@ fn all_sets(n: usize) -> Arc<Vec<(u64, f64)>> {
         }
     }
     let sets = Arc::new(sets);
-    cache
-        .lock()
-        .expect("not poisoned")
-        .insert(n, sets.clone());
+    cache.lock().expect("not poisoned").insert(n, sets.clone());
     sets
 }
 
