@@ -276,6 +276,11 @@ impl MazeAgent {
     }
 
     fn new_track(&self, start: Place) -> Result<Track, KbError> {
+        self.track_with(start, MazeBelief::new(self.map.len(), start))
+    }
+
+    /// A fresh track from `start` holding `belief`.
+    fn track_with(&self, start: Place, belief: MazeBelief) -> Result<Track, KbError> {
         let n = self.map.len();
         let proofs = match self.insight {
             Insight::Decisions => Proofs::Fast,
@@ -287,7 +292,7 @@ impl MazeAgent {
             pos: start,
             known: vec![false; n],
             been: vec![false; n],
-            belief: MazeBelief::new(n, start),
+            belief,
             kb: KnowledgeBase::new(
                 self.rules.clone(),
                 self.map.topology().clone(),
@@ -304,14 +309,13 @@ impl MazeAgent {
 
     /// A copy of `t` (its knowledge base rebuilt from what it was told) now in `pos`.
     fn fork(&self, t: &Track, pos: Place) -> Result<Track, KbError> {
-        let mut copy = self.new_track(t.start)?;
+        let mut copy = self.track_with(t.start, t.belief.clone())?;
         for &told in &t.log {
             copy.record(told)?;
         }
         copy.pos = pos;
         copy.known = t.known.clone();
         copy.been = t.been.clone();
-        copy.belief = t.belief.clone();
         copy.pit = t.pit.clone();
         copy.bats = t.bats.clone();
         Ok(copy)
@@ -389,14 +393,21 @@ impl MazeAgent {
                             continue;
                         }
                         t.belief.carried(bats);
-                        // Dropped in some empty cave with the name shown.
-                        for land in map.rooms() {
-                            if map.name(land) != view.name || land == bats {
-                                continue;
+                        // Dropped in some empty cave with the name shown: a copy of the
+                        // track for each but the last, which takes the track itself.
+                        let lands: Vec<Place> = map
+                            .rooms()
+                            .filter(|&land| map.name(land) == view.name && land != bats)
+                            .collect();
+                        if let Some((&last, others)) = lands.split_last() {
+                            for &land in others {
+                                let mut copy = self.fork(&t, land)?;
+                                copy.belief.landed(land);
+                                next.push(copy);
                             }
-                            let mut copy = self.fork(&t, land)?;
-                            copy.belief.landed(land);
-                            next.push(copy);
+                            t.pos = last;
+                            t.belief.landed(last);
+                            next.push(t);
                         }
                     }
                     (Some(MazeAction::Toss(k)), Some(MazeResult::Missed | MazeResult::Killed)) => {
@@ -590,7 +601,36 @@ impl MazeAgent {
 
     /// The odds of each tunnel's cave, mixed over the tracks.
     pub fn tunnels(&self) -> Vec<TunnelOdds> {
+        self.tunnel_odds(true)
+    }
+
+    /// The same; the chance of being devoured after a toss only when `devour` (it is the
+    /// costly part, and exploring needs none of it).
+    fn tunnel_odds(&self, devour: bool) -> Vec<TunnelOdds> {
         let weights = self.weights();
+        // Each track's devouring chance through each tunnel, counted once a track.
+        let devours: Vec<[f64; 3]> = self
+            .tracks
+            .iter()
+            .map(|t| {
+                let mut d = [0.0; 3];
+                let o = t.odds.as_ref().expect("counted");
+                let outs = self.map.outs(t.pos);
+                let blasts: Vec<Place> = outs
+                    .iter()
+                    .copied()
+                    .filter(|c| devour && o.wumpus[c.index()] > 0.0)
+                    .collect();
+                let chances = t.belief.devour_chances(&self.map, &blasts, t.pos);
+                let mut next = chances.iter();
+                for (k, c) in outs.iter().enumerate() {
+                    if devour && o.wumpus[c.index()] > 0.0 {
+                        d[k] = *next.next().expect("one a blast");
+                    }
+                }
+                d
+            })
+            .collect();
         (1..=3)
             .map(|k| {
                 let mut to = TunnelOdds {
@@ -604,15 +644,13 @@ impl MazeAgent {
                     proven_wumpus: true,
                 };
                 let mut names: Vec<String> = Vec::new();
-                for (t, &wt) in self.tracks.iter().zip(&weights) {
+                for ((t, &wt), d) in self.tracks.iter().zip(&weights).zip(&devours) {
                     let c = self.map.outs(t.pos)[k - 1];
                     let o = t.odds.as_ref().expect("counted");
                     to.wumpus += wt * o.wumpus[c.index()];
                     to.pit += wt * o.pit[c.index()];
                     to.bats += wt * o.bats[c.index()];
-                    if o.wumpus[c.index()] > 0.0 {
-                        to.devour += wt * t.belief.devour_chance(&self.map, c, t.pos);
-                    }
+                    to.devour += wt * d[k - 1];
                     to.safe &= t.safe[c.index()];
                     to.proven_wumpus &= t.wumpus[c.index()];
                     let name = self.cave_name(c);
@@ -642,7 +680,10 @@ impl MazeAgent {
                 risk: None,
             };
         }
-        let tunnels = self.tunnels();
+        let mut tunnels = self.tunnel_odds(false);
+        if tunnels.iter().any(|t| t.proven_wumpus) {
+            tunnels = self.tunnel_odds(true);
+        }
         let last = self.odds_last_grenade();
         // 1. A wumpus proven through a tunnel.
         if let Some(t) = tunnels
@@ -680,6 +721,7 @@ impl MazeAgent {
             };
         }
         // 3. The best grenade, when likely enough.
+        let tunnels = self.tunnel_odds(true);
         let best_toss = tunnels
             .iter()
             .max_by(|a, b| {

@@ -19,7 +19,9 @@
 use crate::cave::hazards::GRENADES_PER_WUMPUS;
 use crate::cave::map::CaveMap;
 use crate::topology::Place;
+use std::cell::OnceCell;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The most caves the maze belief handles: wumpus sets are bitmasks, and the number of sets
 /// grows as C(n, n/4).
@@ -38,6 +40,9 @@ pub struct MazeBelief {
     kills: u32,
     /// Grenades tossed so far.
     tosses: u32,
+    /// The sets' and pairs' layout weights ([`MazeBelief::marginal_parts`]), counted once
+    /// between changes.
+    parts: OnceCell<(Vec<f64>, Vec<f64>)>,
 }
 
 /// No layout fits what was observed under this hypothesis.
@@ -62,6 +67,59 @@ pub struct MazeOdds {
     pub weight: f64,
 }
 
+/// Wumpus sets (bitmasks of caves) with their weights.
+type Sets = Vec<(u64, f64)>;
+
+/// Every set of 1 to `n / 4` caves of a maze of `n` caves, in the order of a depth-first walk,
+/// each weighted by the deal's chance of it (for a player in another cave): made once a size.
+fn all_sets(n: usize) -> Arc<Sets> {
+    static CACHE: OnceLock<Mutex<HashMap<usize, Arc<Sets>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(sets) = cache.lock().expect("not poisoned").get(&n) {
+        return sets.clone();
+    }
+    let max_k = (n / 4).max(1);
+    fn grow(n: usize, from: usize, mask: u64, k: usize, max_k: usize, out: &mut Vec<(u64, usize)>) {
+        if k > 0 {
+            out.push((mask, k));
+        }
+        if k == max_k {
+            return;
+        }
+        for c in from..n {
+            grow(n, c + 1, mask | 1 << c, k + 1, max_k, out);
+        }
+    }
+    let mut raw = Vec::new();
+    grow(n, 0, 0, 0, max_k, &mut raw);
+    let mut sets = Vec::with_capacity(raw.len());
+    for (mask, k) in raw {
+        let deals = n as f64
+            * binomial(n - 1, k)
+            * (n as f64 - 1.0 - k as f64)
+            * (n as f64 - 2.0 - k as f64);
+        if deals > 0.0 {
+            sets.push((mask, 1.0 / (max_k as f64 * deals)));
+        }
+    }
+    let sets = Arc::new(sets);
+    cache.lock().expect("not poisoned").insert(n, sets.clone());
+    sets
+}
+
+/// The caves of a set, without allocating.
+fn caves_of(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(c)
+        }
+    })
+}
+
 fn binomial(n: usize, k: usize) -> f64 {
     if k > n {
         return 0.0;
@@ -78,40 +136,14 @@ impl MazeBelief {
             "the maze belief handles up to {MAX_CAVES} caves"
         );
         let n = caves;
-        let max_k = (n / 4).max(1);
         let s = start.index();
-        let mut sets = Vec::new();
-        // Every set of 1..=max_k caves other than the start, weighted by the deal.
-        let others: Vec<usize> = (0..n).filter(|&c| c != s).collect();
-        fn grow(
-            others: &[usize],
-            from: usize,
-            mask: u64,
-            k: usize,
-            max_k: usize,
-            out: &mut Vec<(u64, usize)>,
-        ) {
-            if k > 0 {
-                out.push((mask, k));
-            }
-            if k == max_k {
-                return;
-            }
-            for i in from..others.len() {
-                grow(others, i + 1, mask | 1 << others[i], k + 1, max_k, out);
-            }
-        }
-        let mut raw = Vec::new();
-        grow(&others, 0, 0, 0, max_k, &mut raw);
-        for (mask, k) in raw {
-            let deals = n as f64
-                * binomial(n - 1, k)
-                * (n as f64 - 1.0 - k as f64)
-                * (n as f64 - 2.0 - k as f64);
-            if deals > 0.0 {
-                sets.push((mask, 1.0 / (max_k as f64 * deals)));
-            }
-        }
+        // Every set of 1..=max_k caves other than the start, weighted by the deal: the sets of
+        // all caves are made once a maze size, and the start's are dropped.
+        let sets: Vec<(u64, f64)> = all_sets(n)
+            .iter()
+            .filter(|&&(m, _)| m >> s & 1 == 0)
+            .copied()
+            .collect();
         let mut pb = vec![0.0; n * n];
         for p in 0..n {
             for b in 0..n {
@@ -126,6 +158,7 @@ impl MazeBelief {
             pb,
             kills: 0,
             tosses: 0,
+            parts: OnceCell::new(),
         }
     }
 
@@ -145,10 +178,12 @@ impl MazeBelief {
     }
 
     fn keep_sets(&mut self, f: impl Fn(u64) -> bool) {
+        self.parts.take();
         self.sets.retain(|&(m, _)| f(m));
     }
 
     fn keep_pairs(&mut self, f: impl Fn(usize, usize) -> bool) {
+        self.parts.take();
         let n = self.n;
         for p in 0..n {
             for b in 0..n {
@@ -198,10 +233,17 @@ impl MazeBelief {
     /// The bats dropped the player in `cave`, one of the empty caves, each alike.
     pub fn landed(&mut self, cave: Place) {
         let n = self.n as f64;
+        self.parts.take();
         for (m, w) in &mut self.sets {
             *w /= n - m.count_ones() as f64 - 2.0;
         }
         self.stood(cave);
+    }
+
+    /// The weight of each set and of each pair over the layouts they take part in (counted
+    /// once between changes).
+    fn parts(&self) -> &(Vec<f64>, Vec<f64>) {
+        self.parts.get_or_init(|| self.marginal_parts())
     }
 
     /// The weight of each set and of each pair over the layouts they take part in.
@@ -222,28 +264,18 @@ impl MazeBelief {
         let mut with = vec![0.0; n];
         let mut with_two = vec![0.0; n * n];
         for &(m, w) in &self.sets {
-            let rooms: Vec<usize> = (0..n).filter(|&c| m >> c & 1 == 1).collect();
             let mut out = total;
-            for &x in &rooms {
+            for x in caves_of(m) {
                 out -= row[x] + col[x];
-            }
-            for &x in &rooms {
-                for &y in &rooms {
-                    if x != y {
-                        out += self.pb[x * n + y];
-                    }
+                with[x] += w;
+                // The other caves of the set above x.
+                for y in caves_of(m & !((2u64 << x) - 1)) {
+                    out += self.pb[x * n + y] + self.pb[y * n + x];
+                    with_two[x * n + y] += w;
                 }
             }
             set_weights.push(w * out.max(0.0));
             all += w;
-            for &x in &rooms {
-                with[x] += w;
-            }
-            for (i, &x) in rooms.iter().enumerate() {
-                for &y in &rooms[i + 1..] {
-                    with_two[x * n + y] += w;
-                }
-            }
         }
         for p in 0..n {
             for b in 0..n {
@@ -261,7 +293,7 @@ impl MazeBelief {
     /// The odds now.
     pub fn odds(&self) -> Result<MazeOdds, NoLayout> {
         let n = self.n;
-        let (set_w, pair_w) = self.marginal_parts();
+        let (set_w, pair_w) = self.parts();
         let zs: f64 = set_w.iter().sum();
         let zp: f64 = pair_w.iter().sum();
         if zs <= 0.0 || zp <= 0.0 {
@@ -271,11 +303,9 @@ impl MazeBelief {
         let max_k = (n / 4).max(1);
         let mut alive = vec![0.0; max_k + 1];
         let mut last = 0.0;
-        for (&(m, _), &w) in self.sets.iter().zip(&set_w) {
-            for (c, x) in wumpus.iter_mut().enumerate() {
-                if m >> c & 1 == 1 {
-                    *x += w;
-                }
+        for (&(m, _), &w) in self.sets.iter().zip(set_w) {
+            for c in caves_of(m) {
+                wumpus[c] += w;
             }
             let live = m.count_ones();
             alive[(live as usize).min(max_k)] += w;
@@ -313,15 +343,23 @@ impl MazeBelief {
     /// The chance that a grenade tossed into `blast` from `player` makes a startled wumpus run
     /// into the player's cave.
     pub fn devour_chance(&self, map: &CaveMap, blast: Place, player: Place) -> f64 {
-        let mut clone = self.clone();
-        let (set_w, _) = self.marginal_parts();
+        self.devour_chances(map, &[blast], player)[0]
+    }
+
+    /// [`MazeBelief::devour_chance`] for each of `blasts`, counting the layouts once.
+    pub fn devour_chances(&self, map: &CaveMap, blasts: &[Place], player: Place) -> Vec<f64> {
+        let (set_w, pair_w) = self.parts();
         let before: f64 = set_w.iter().sum();
-        let devoured = clone.startle(map, blast, player);
-        if before <= 0.0 {
-            0.0
-        } else {
-            devoured / before
-        }
+        blasts
+            .iter()
+            .map(|&blast| {
+                if before <= 0.0 {
+                    0.0
+                } else {
+                    self.runs(map, blast, player, set_w, pair_w, false).0 / before
+                }
+            })
+            .collect()
     }
 
     /// A grenade tossed into `blast` from `player` killed (`hit`) or missed: the kill (if any),
@@ -346,11 +384,28 @@ impl MazeBelief {
     /// when none is free). Drops the ways a wumpus runs into `player`'s cave and returns their
     /// weight.
     fn startle(&mut self, map: &CaveMap, blast: Place, player: Place) -> f64 {
+        let (set_w, pair_w) = self.parts();
+        let (devoured, sets) = self.runs(map, blast, player, set_w, pair_w, true);
+        self.parts.take();
+        self.sets = sets;
+        devoured
+    }
+
+    /// The startled wumpi's runs from every set (see [`MazeBelief::startle`]), given the sets'
+    /// and pairs' layout weights: the weight of the ways the player is devoured, and (when
+    /// `collect`) the sets after the runs, with their weights.
+    fn runs(
+        &self,
+        map: &CaveMap,
+        blast: Place,
+        player: Place,
+        set_w: &[f64],
+        pair_w: &[f64],
+        collect: bool,
+    ) -> (f64, Vec<(u64, f64)>) {
         let n = self.n;
         let b = blast.index();
-        // The layouts' weight of each set, for the devouring's chance, and of each pair: a
-        // cave is free of the pit and the bats with its current chance (by decision).
-        let (set_w, pair_w) = self.marginal_parts();
+        // A cave is free of the pit and the bats with its current chance (by decision).
         let zp: f64 = pair_w.iter().sum();
         let free: Vec<f64> = (0..n)
             .map(|c| {
@@ -369,33 +424,63 @@ impl MazeBelief {
                 order.push(c.index());
             }
         }
-        let mut next: HashMap<u64, f64> = HashMap::new();
+        // Each startled cave's tunnels' caves, each once, itself excluded.
+        let exits: Vec<Vec<usize>> = order
+            .iter()
+            .map(|&x| {
+                let mut t: Vec<usize> = Vec::new();
+                for &c in map.outs(Place::new(x)) {
+                    if c.index() != x && !t.contains(&c.index()) {
+                        t.push(c.index());
+                    }
+                }
+                t
+            })
+            .collect();
+        let p = player.index();
+        let startled: u64 = order.iter().fold(0, |m, &x| m | 1 << x);
+        let mut next: Vec<(u64, f64)> = Vec::new();
         let mut devoured = 0.0;
-        for (&(m, w), &joint) in self.sets.iter().zip(&set_w) {
+        let mut ways: Vec<(u64, f64)> = Vec::new();
+        let mut after: Vec<(u64, f64)> = Vec::new();
+        for (&(m, w), &joint) in self.sets.iter().zip(set_w) {
             // Devouring is counted in layouts' weight: this set's share of it.
             let scale = if w > 0.0 { joint / w } else { 0.0 };
             let start = m & !(1 << b);
-            let mut ways: Vec<(u64, f64)> = vec![(start, w)];
+            if start & startled == 0 {
+                // Nobody is startled: the set stays as it is (less its kill).
+                if collect {
+                    next.push((start, w));
+                }
+                continue;
+            }
+            ways.clear();
+            ways.push((start, w));
             // Who is startled is settled before anyone runs: a wumpus that runs into a cave
             // next to the blast is not startled again.
-            for &x in order.iter().filter(|&&x| start >> x & 1 == 1) {
-                let mut after = Vec::new();
-                for (m, w) in ways {
-                    let mut targets: Vec<usize> = Vec::new();
-                    for &t in map.outs(Place::new(x)) {
-                        let t = t.index();
-                        if t != x && m >> t & 1 == 0 && !targets.contains(&t) {
-                            targets.push(t);
+            for (i, &x) in order.iter().enumerate() {
+                if start >> x & 1 == 0 {
+                    continue;
+                }
+                after.clear();
+                for &(m, w) in &ways {
+                    let mut targets = [0usize; 3];
+                    let mut k = 0;
+                    for &t in &exits[i] {
+                        if m >> t & 1 == 0 {
+                            targets[k] = t;
+                            k += 1;
                         }
                     }
+                    let targets = &targets[..k];
                     // Every pattern of which targets are free of the pit and the bats.
-                    for pattern in 0u32..1 << targets.len() {
+                    for pattern in 0u32..1 << k {
                         let mut chance = 1.0;
-                        let mut open = Vec::new();
-                        for (i, &t) in targets.iter().enumerate() {
-                            if pattern >> i & 1 == 1 {
+                        let mut open = 0usize;
+                        for (j, &t) in targets.iter().enumerate() {
+                            if pattern >> j & 1 == 1 {
                                 chance *= free[t];
-                                open.push(t);
+                                open += 1;
                             } else {
                                 chance *= 1.0 - free[t];
                             }
@@ -403,31 +488,40 @@ impl MazeBelief {
                         if chance == 0.0 {
                             continue;
                         }
-                        if open.is_empty() {
+                        if open == 0 {
                             after.push((m, w * chance));
                             continue;
                         }
-                        let each = w * chance / open.len() as f64;
-                        for &t in &open {
-                            let moved = (m & !(1 << x)) | 1 << t;
-                            if t == player.index() {
+                        let each = w * chance / open as f64;
+                        for (j, &t) in targets.iter().enumerate() {
+                            if pattern >> j & 1 == 0 {
+                                continue;
+                            }
+                            if t == p {
                                 devoured += each * scale;
                             } else {
-                                after.push((moved, each));
+                                after.push(((m & !(1 << x)) | 1 << t, each));
                             }
                         }
                     }
                 }
-                ways = after;
+                std::mem::swap(&mut ways, &mut after);
             }
-            for (m, w) in ways {
-                *next.entry(m).or_default() += w;
+            if collect {
+                next.extend_from_slice(&ways);
             }
         }
-        let mut sets: Vec<(u64, f64)> = next.into_iter().filter(|&(_, w)| w > 0.0).collect();
-        sets.sort_unstable_by_key(|&(m, _)| m);
-        self.sets = sets;
-        devoured
+        // The same set reached in several ways: one entry, the weights added.
+        next.sort_by_key(|&(m, _)| m);
+        let mut sets: Vec<(u64, f64)> = Vec::with_capacity(next.len());
+        for (m, w) in next {
+            match sets.last_mut() {
+                Some((last, sum)) if *last == m => *sum += w,
+                _ => sets.push((m, w)),
+            }
+        }
+        sets.retain(|&(_, w)| w > 0.0);
+        (devoured, sets)
     }
 }
 
