@@ -227,5 +227,12 @@ fn main() {
     let wins_b = r.iter().filter(|x| x.0 > 500).count();
     let wins_r = r.iter().filter(|x| x.1 > 500).count();
     let ch = r.iter().filter(|x| x.2).count();
-    println!("base {base:.1} ({wins_b} wins) rollout {roll:.1} ({wins_r} wins) changed {ch}/{n}");
+    let diffs: Vec<f64> = r.iter().map(|x| (x.1 - x.0) as f64).collect();
+    let mean = diffs.iter().sum::<f64>() / n as f64;
+    let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n as f64 - 1.0);
+    let se = (var / n as f64).sqrt();
+    println!(
+        "base {base:.1} ({wins_b} wins) rollout {roll:.1} ({wins_r} wins) changed {ch}/{n}; \
+         difference {mean:+.1} +- {se:.1} (one standard error)"
+    );
 }
