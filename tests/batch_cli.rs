@@ -373,3 +373,33 @@ fn cave_and_grid_summaries_do_not_merge() {
             "cannot merge grid summaries with cave",
         ));
 }
+
+#[test]
+fn cave_and_maze_batches_give_the_same_games_on_any_number_of_threads() {
+    for rules in ["cave", "maze"] {
+        let summary = |threads: &str| {
+            let out = stdout(wumpus().args([
+                "solve",
+                "--rules",
+                rules,
+                "--worlds",
+                "40",
+                "--json",
+                "--threads",
+                threads,
+            ]));
+            let v: Value = serde_json::from_str(&out).unwrap();
+            v["summary"].clone()
+        };
+        let (one, two) = (summary("1"), summary("2"));
+        assert!(one["games"].as_u64() == Some(40), "{rules}: {one}");
+        // Timings differ between runs; every count and mean must not.
+        let strip = |mut v: Value| {
+            v.as_object_mut().unwrap().remove("elapsed_seconds");
+            v.as_object_mut().unwrap().remove("games_per_second");
+            v.as_object_mut().unwrap().remove("seconds");
+            v
+        };
+        assert_eq!(strip(one), strip(two), "{rules}");
+    }
+}

@@ -70,6 +70,18 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if args.worlds == 0 {
         return Err(bad_input(anyhow::anyhow!("--worlds must be at least 1")));
     }
+    if args.rules != RulesArg::Grid {
+        // The cave batches run on rayon's global pool: size it as asked.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads.unwrap_or(0))
+            .build()
+            .map_err(|e| anyhow::anyhow!("cannot start the threads: {e}"))?;
+        return pool.install(|| run_on_pool(args));
+    }
+    run_on_pool(args)
+}
+
+fn run_on_pool(args: SolveArgs) -> Result<()> {
     let refuse = |why: &str| Err(bad_input(anyhow::anyhow!("{why}")));
     match (args.rules, args.agent) {
         (RulesArg::Grid, None | Some(AgentArg::Logic | AgentArg::Risk)) => {}
