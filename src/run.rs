@@ -560,19 +560,7 @@ pub fn merge(parts: &[Summary]) -> Result<Summary, MergeError> {
                 "shard count",
             ),
         ];
-        if let Some((_, what)) = same.iter().find(|(ok, _)| !ok) {
-            return Err(MergeError::OtherBatch(n, what));
-        }
-        let index = match p.shard {
-            Some(s) => s.index as usize - 1,
-            None if parts.len() == 1 => 0,
-            None => return Err(MergeError::NotAShard(n)),
-        };
-        if std::mem::replace(&mut seen[index], true) {
-            return Err(MergeError::Twice(
-                p.shard.expect("several parts are shards"),
-            ));
-        }
+        claim_part(n, parts.len(), &same, p.shard, &mut seen)?;
         if p.interrupted {
             let name = p.shard.map_or("the batch".to_string(), |s| s.to_string());
             return Err(MergeError::Interrupted(name, p.games));
@@ -808,6 +796,13 @@ mod tests {
         assert!(matches!(
             merge(&other),
             Err(MergeError::OtherBatch(2, "seed"))
+        ));
+        // A hand-edited summary naming a shard beyond its count is refused, not a panic.
+        let mut beyond = parts.clone();
+        beyond[0].shard = Some(Shard { index: 7, count: 3 });
+        assert!(matches!(
+            merge(&beyond),
+            Err(MergeError::OtherBatch(1, "shard index"))
         ));
     }
 
@@ -1268,6 +1263,34 @@ pub struct CaveBatch {
     pub elapsed_seconds: f64,
 }
 
+/// Checks part `n` (from 1) of `parts` being merged: every field in `same` must agree with
+/// the first part's, and its shard must be one not seen yet (marked in `seen`, one flag a
+/// shard); a lone part may be a whole batch.
+fn claim_part(
+    n: usize,
+    parts: usize,
+    same: &[(bool, &'static str)],
+    shard: Option<Shard>,
+    seen: &mut [bool],
+) -> Result<(), MergeError> {
+    if let Some((_, what)) = same.iter().find(|(ok, _)| !ok) {
+        return Err(MergeError::OtherBatch(n, what));
+    }
+    let index = match shard {
+        Some(s) => (s.index as usize).wrapping_sub(1),
+        None if parts == 1 => 0,
+        None => return Err(MergeError::NotAShard(n)),
+    };
+    // A hand-edited summary may name a shard beyond its count.
+    let Some(flag) = seen.get_mut(index) else {
+        return Err(MergeError::OtherBatch(n, "shard index"));
+    };
+    if std::mem::replace(flag, true) {
+        return Err(MergeError::Twice(shard.expect("several parts are shards")));
+    }
+    Ok(())
+}
+
 /// Merges the shards of one cave or maze batch (in any order) into the whole batch: the same
 /// sums as one unsharded run; `elapsed_seconds` adds the shards' times.
 pub fn merge_cave(parts: &[CaveBatch]) -> Result<CaveBatch, MergeError> {
@@ -1291,19 +1314,7 @@ pub fn merge_cave(parts: &[CaveBatch]) -> Result<CaveBatch, MergeError> {
                 "shard count",
             ),
         ];
-        if let Some((_, what)) = same.iter().find(|(ok, _)| !ok) {
-            return Err(MergeError::OtherBatch(n, what));
-        }
-        let index = match p.shard {
-            Some(s) => s.index as usize - 1,
-            None if parts.len() == 1 => 0,
-            None => return Err(MergeError::NotAShard(n)),
-        };
-        if std::mem::replace(&mut seen[index], true) {
-            return Err(MergeError::Twice(
-                p.shard.expect("several parts are shards"),
-            ));
-        }
+        claim_part(n, parts.len(), &same, p.shard, &mut seen)?;
         let expected = p.shard.map_or(p.worlds, |s| {
             s.range(p.worlds).end - s.range(p.worlds).start
         });
