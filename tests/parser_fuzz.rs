@@ -605,15 +605,7 @@ fn check_host_stream(text: String, map: Option<Arc<cave::CaveMap>>) {
     let copy = text.clone();
     let outcome = in_time("the bot session", move || {
         let make = |rooms: usize| -> Result<CaveAgent, String> {
-            let config = match &map {
-                Some(m) if m.len() != rooms => return Err("room count".to_string()),
-                Some(m) => CaveAgentConfig::for_map(m, true),
-                None => {
-                    let mut c = CaveAgentConfig::discovering(rooms);
-                    c.first_number = 0;
-                    c
-                }
-            };
+            let config = CaveAgentConfig::for_bot(rooms, map.as_ref())?;
             CaveAgent::new(config).map_err(|e| e.to_string())
         };
         let mut session = BotSession::new(make);

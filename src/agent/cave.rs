@@ -120,6 +120,24 @@ impl CaveAgentConfig {
         }
     }
 
+    /// The agent `wumpus bot` plays a `game ROOMS` with: given the whole `map` when there is
+    /// one (it must have that many rooms), otherwise learning a map of `rooms` rooms as it
+    /// goes, numbered from 0 as the protocol numbers them. The error says what does not fit.
+    pub fn for_bot(rooms: usize, map: Option<&Arc<CaveMap>>) -> Result<CaveAgentConfig, String> {
+        match map {
+            Some(m) if m.len() != rooms => Err(format!(
+                "the map given has {} rooms, the game {rooms}",
+                m.len()
+            )),
+            Some(m) => Ok(CaveAgentConfig::for_map(m, true)),
+            None => {
+                let mut c = CaveAgentConfig::discovering(rooms);
+                c.first_number = 0;
+                Ok(c)
+            }
+        }
+    }
+
     /// An agent for `map`: given the whole map when `known`, else only its room count.
     pub fn for_map(map: &Arc<CaveMap>, known: bool) -> CaveAgentConfig {
         CaveAgentConfig {

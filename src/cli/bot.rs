@@ -36,20 +36,7 @@ pub fn run(args: BotArgs) -> Result<()> {
         None => None,
     };
     let make = |rooms: usize| -> Result<CaveAgent, String> {
-        let config = match &map {
-            Some(m) if m.len() != rooms => {
-                return Err(format!(
-                    "the map given has {} rooms, the game {rooms}",
-                    m.len()
-                ))
-            }
-            Some(m) => CaveAgentConfig::for_map(m, true),
-            None => {
-                let mut c = CaveAgentConfig::discovering(rooms);
-                c.first_number = 0;
-                c
-            }
-        };
+        let config = CaveAgentConfig::for_bot(rooms, map.as_ref())?;
         CaveAgent::new(config).map_err(|e| e.to_string())
     };
     let mut session = BotSession::new(make);
