@@ -333,12 +333,12 @@ mod tests {
         Arc::new(parse_map(include_str!("../../../worlds/caves.dat")).unwrap())
     }
 
-    /// Tunnel 1, always.
+    /// A grenade through tunnel 1, always (so every game ends: grenades run out).
     struct First;
 
     impl MazePlayer for First {
         fn play(&mut self, _: Option<(MazeAction, MazeResult)>, _: &MazeView) -> MazeAction {
-            MazeAction::Move(1)
+            MazeAction::Toss(1)
         }
     }
 
@@ -440,10 +440,10 @@ mod tests {
         bot.line("maze 20").unwrap();
         assert_eq!(
             bot.line("status 0 0 0 0 tunnels ? ? ?").unwrap().as_deref(),
-            Some("move 1")
+            Some("toss 1")
         );
         assert!(matches!(
-            bot.line("result killed"),
+            bot.line("result moved"),
             Err(BotError::Protocol(ProtocolError::WrongResult { .. }))
         ));
     }
