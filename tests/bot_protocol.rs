@@ -9,8 +9,10 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use wumpus::agent::cave::{CaveAgent, CaveAgentConfig};
+use wumpus::cave::protocol::maze;
 use wumpus::cave::protocol::{host_lines, parse_bot_line};
-use wumpus::cave::{self, play_game, ClassicGame, Ending, Variant};
+use wumpus::cave::{self, play_game, ClassicGame, Ending, MazeEnding, MazeGame, Variant};
+use wumpus::run::{run_maze_game, MAZE_ACTION_LIMIT};
 
 /// Hosts `seeds` games on `map` for a `wumpus bot` started with `args`; returns each game's
 /// ending and moves.
@@ -142,9 +144,9 @@ fn broken_host_lines_exit_2_naming_the_line() {
         );
         assert!(!err.contains("panicked"), "{err}");
     }
-    let (code, _, err) = run_bot(&["--rules", "maze"], "");
+    let (code, _, err) = run_bot(&["--rules", "grid"], "");
     assert_eq!(code, 2);
-    assert!(err.contains("classic cave"), "{err}");
+    assert!(err.contains("--rules cave or --rules maze"), "{err}");
     // An answer for each status; blank lines and the end of input are fine.
     let (code, out, _) = run_bot(
         &[],
@@ -322,4 +324,218 @@ fn text_that_is_not_utf8_is_a_bad_line() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("line 3: not UTF-8"), "{err}");
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+}
+
+// ---------------------------------------------------------------------------------------
+// The maze
+
+/// Hosts `seeds` maze games on `map` for a `wumpus bot --rules maze` started with `args`;
+/// returns each game's ending (`None`: stopped after [`MAZE_ACTION_LIMIT`] actions, as the
+/// library stops it), moves and grenades.
+fn host_maze(
+    map: &Arc<cave::CaveMap>,
+    args: &[&str],
+    seeds: std::ops::Range<u64>,
+) -> Vec<(Option<MazeEnding>, u32, u32)> {
+    let mut bot = Command::new(env!("CARGO_BIN_EXE_wumpus"))
+        .args(["bot", "--rules", "maze"])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut to_bot = bot.stdin.take().unwrap();
+    let mut from_bot = BufReader::new(bot.stdout.take().unwrap());
+    let mut endings = Vec::new();
+    for seed in seeds {
+        let mut game = MazeGame::new(map.clone(), seed).unwrap();
+        writeln!(to_bot, "maze {}", map.len()).unwrap();
+        let status = maze::MazeStatus::of_view(map, &game.view()).unwrap();
+        writeln!(to_bot, "{}", status.protocol_line()).unwrap();
+        let mut actions = 0;
+        while game.ending().is_none() && actions < MAZE_ACTION_LIMIT {
+            to_bot.flush().unwrap();
+            let mut reply = String::new();
+            assert!(
+                from_bot.read_line(&mut reply).unwrap() > 0,
+                "the bot answers"
+            );
+            let action = maze::parse_bot_line(&reply).expect("a well-formed action");
+            let turn = game.act(action);
+            actions += 1;
+            for line in maze::host_lines(map, turn.result, &game.view()) {
+                writeln!(to_bot, "{line}").unwrap();
+            }
+        }
+        if game.ending().is_none() {
+            // The library stops such a game; the next game line begins a fresh one, but the
+            // bot has a status to answer first.
+            let mut reply = String::new();
+            to_bot.flush().unwrap();
+            assert!(from_bot.read_line(&mut reply).unwrap() > 0);
+        }
+        endings.push((game.ending(), game.moves(), game.tosses()));
+    }
+    drop(to_bot);
+    let status = bot.wait().unwrap();
+    assert!(status.success(), "the bot ends cleanly at the end of input");
+    endings
+}
+
+/// The same games played by the library's own maze agent.
+fn library_maze(
+    map: &Arc<cave::CaveMap>,
+    seeds: std::ops::Range<u64>,
+) -> Vec<(Option<MazeEnding>, u32, u32)> {
+    seeds
+        .map(|seed| {
+            let game = MazeGame::new(map.clone(), seed).unwrap();
+            let r = run_maze_game(game, seed, false, |_| {}).unwrap();
+            (r.ending, r.moves, r.grenades)
+        })
+        .collect()
+}
+
+#[test]
+fn the_maze_bot_plays_game_after_game_as_the_library_agent_does() {
+    let map = Arc::new(cave::parse_map(cave::STANDARD_CAVES_DAT).unwrap());
+    let played = host_maze(&map, &[], 0..40);
+    let library = library_maze(&map, 0..40);
+    for (seed, (p, l)) in played.iter().zip(&library).enumerate() {
+        assert_eq!(p, l, "seed {seed}");
+    }
+    assert!(
+        played.iter().all(|(e, _, _)| e.is_some()),
+        "every game ends"
+    );
+    assert!(played.iter().any(|(e, _, _)| *e == Some(MazeEnding::Won)));
+    assert!(played
+        .iter()
+        .any(|(e, _, _)| matches!(e, Some(MazeEnding::Lost(_)))));
+}
+
+#[test]
+fn the_maze_bot_plays_on_the_map_it_is_given() {
+    // A maze of the same shape with other names: two caves share the Fountainhead's name, so
+    // the bot must read the numbers as this map's names, not the standard ones.
+    let text = cave::STANDARD_CAVES_DAT
+        .replace("The Rumpus Room", "The Fountainhead")
+        .replace("Ess four", "Ess Five");
+    let path = std::env::temp_dir().join(format!("wumpus-bot-maze-{}.dat", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    let map = Arc::new(cave::parse_map(&text).unwrap());
+    let played = host_maze(&map, &["--map", path.to_str().unwrap()], 100..115);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(played, library_maze(&map, 100..115));
+}
+
+fn run_maze_bot(args: &[&str], input: &[u8]) -> (i32, String, String) {
+    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_wumpus"))
+        .args(["bot", "--rules", "maze"])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn broken_maze_host_lines_exit_2_naming_the_line() {
+    let start = "maze 20\nstatus 0 0 0 0 tunnels ? ? ?\n";
+    for (input, line, says) in [
+        (
+            "maze 21\n".to_string(),
+            1,
+            "the map has 20 caves, the game 21",
+        ),
+        ("maze 0\n".to_string(), 1, "1 to 100000 caves"),
+        (
+            "game 20\n".to_string(),
+            1,
+            "expected maze, status, result or end",
+        ),
+        (
+            "status 0 0 0 0 tunnels ? ? ?\n".to_string(),
+            1,
+            "out of turn",
+        ),
+        (
+            "maze 20\nstatus 20 0 0 0 tunnels ? ? ?\n".to_string(),
+            2,
+            "cave 20 is not in a maze of 20 caves",
+        ),
+        (
+            "maze 20\nstatus 0 0 0 0 tunnels ? ?\n".to_string(),
+            2,
+            "expected 3 tunnels",
+        ),
+        (
+            "maze 20\nstatus 0 0 0 0 out 1 2 3 in 1\n".to_string(),
+            2,
+            "'tunnels'",
+        ),
+        (
+            "maze 20\nstatus 0 0 x 0 tunnels ? ? ?\n".to_string(),
+            2,
+            "not 0 or 1",
+        ),
+        (
+            format!("{start}result killed\n"),
+            3,
+            "'result killed' does not answer 'move",
+        ),
+        (
+            format!("{start}result snatched\n"),
+            3,
+            "unknown result 'snatched'",
+        ),
+        (
+            format!("{start}status 0 0 0 0 tunnels ? ? ?\n"),
+            3,
+            "out of turn",
+        ),
+        (
+            format!("{start}result moved\nresult moved\n"),
+            4,
+            "out of turn",
+        ),
+        (format!("{start}end lost 0\n"), 3, "unknown loss '0'"),
+        (format!("{start}end won\nend won\n"), 4, "out of turn"),
+    ] {
+        let (code, _, err) = run_maze_bot(&[], input.as_bytes());
+        assert_eq!(code, 2, "{input}: {err}");
+        assert!(
+            err.starts_with(&format!("wumpus: line {line}: ")) && err.contains(says),
+            "{input}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let (code, out, err) = run_maze_bot(
+        &[],
+        b"maze 20\nstatus 0 0 0 0 tunnels ? ? ?\nresult \xffmoved\n",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 3: not UTF-8"), "{err}");
+    assert_eq!(out.lines().count(), 1);
+    // A map the agent cannot play, or no map at all, is refused before any line.
+    let (code, _, err) = run_maze_bot(&["--map", "worlds/no-such-map.dat"], b"");
+    assert_eq!(code, 2, "{err}");
+    // Blank lines, \r\n, and a game left unfinished at the end of input are fine.
+    let (code, out, err) = run_maze_bot(
+        &[],
+        b"maze 20\r\n\nstatus 0 0 0 0 tunnels ? ? ?\r\nresult moved\nstatus 1 0 0 0 tunnels 0 ? ?\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 2);
+    assert!(
+        out.lines().all(|l| maze::parse_bot_line(l).is_ok()),
+        "{out}"
+    );
 }

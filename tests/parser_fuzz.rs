@@ -1,6 +1,7 @@
 //! Fuzz-style property tests, on stable Rust, for every grid-side parser of outside input:
 //! grid world files (`grid::parse_world`), `play` commands (`grid::parse_command`) and `--kb`
-//! rule files (`kb::rules::parse_rules`, then grounding and a short game with the rules).
+//! rule files (`kb::rules::parse_rules`, then grounding and a short game with the rules), and
+//! the bot protocol's host lines of both cave rule sets (`cave::protocol`, `cave::protocol::maze`).
 //!
 //! Each parser gets random bytes, random strings over its own vocabulary, and mutations of
 //! valid files (lines deleted, duplicated, swapped, characters flipped, keywords and stray
@@ -15,8 +16,14 @@ use std::sync::mpsc;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use wumpus::agent::cave::{CaveAgent, CaveAgentConfig};
-use wumpus::cave::protocol::{host_lines, parse_bot_line, parse_host_line, BotSession, HostLine};
+use wumpus::agent::grid::Insight;
+use wumpus::agent::maze::MazeAgent;
+use wumpus::cave::protocol::maze;
+use wumpus::cave::protocol::{
+    host_lines, parse_bot_line, parse_host_line, BotSession, HostLine, Line,
+};
 use wumpus::cave::{self, command, Action, CaveCommand, ClassicAgent, ClassicGame, RandomAgent};
+use wumpus::cave::{MazeAction, MazeGame};
 use wumpus::cave::{Rules, Variant};
 use wumpus::grid::{self, file::WorldFileErrorKind, Command};
 use wumpus::kb::rules::parse_rules;
@@ -707,6 +714,211 @@ proptest! {
         let map = (known && base < 2)
             .then(|| Arc::new(cave::parse_map(cave::STANDARD_MAP).unwrap()));
         check_host_stream(text, map);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The maze's bot protocol: host lines, and whole host streams fed to a maze bot's session
+
+/// Real maze host streams: the project's simulator hosting a few games for a simple player
+/// (tunnels in turn, a toss every fourth action).
+fn maze_host_streams() -> &'static [String] {
+    static STREAMS: OnceLock<Vec<String>> = OnceLock::new();
+    STREAMS.get_or_init(|| {
+        let map = Arc::new(cave::parse_map(cave::STANDARD_CAVES_DAT).unwrap());
+        let mut streams = Vec::new();
+        for first in [0u64, 10, 20, 30] {
+            let mut lines = Vec::new();
+            for seed in first..first + 3 {
+                let mut game = MazeGame::new(map.clone(), seed).unwrap();
+                lines.push(format!("maze {}", map.len()));
+                let status = maze::MazeStatus::of_view(&map, &game.view()).unwrap();
+                lines.push(status.protocol_line());
+                for step in 0..40u64 {
+                    let tunnel = ((seed + step) % 3 + 1) as usize;
+                    let action = if step % 4 == 3 {
+                        MazeAction::Toss(tunnel)
+                    } else {
+                        MazeAction::Move(tunnel)
+                    };
+                    let turn = game.act(action);
+                    lines.extend(maze::host_lines(&map, turn.result, &game.view()));
+                    if game.ending().is_some() {
+                        break;
+                    }
+                }
+            }
+            streams.push(lines.join("\n") + "\n");
+        }
+        streams
+    })
+}
+
+const MAZE_HOST_WORDS: &[&str] = &[
+    "maze",
+    "status",
+    "tunnels",
+    "result",
+    "end",
+    "moved",
+    "carried",
+    "no_such_tunnel",
+    "missed",
+    "killed",
+    "won",
+    "lost",
+    "pit",
+    "wumpus",
+    "out_of_grenades",
+    "?",
+    "??",
+    "0",
+    "1",
+    "2",
+    "3",
+    "15",
+    "19",
+    "20",
+    "21",
+    "100001",
+    "18446744073709551615",
+    "99999999999999999999999",
+    "-1",
+    "move",
+    "toss",
+    "game",
+    "out",
+    "MAZE",
+];
+
+const MAZE_HOST_PIECES: &[&str] = &["status 0 0 0 0 tunnels ? ? ", "? ", "tunnels ", "maze 20\n"];
+
+/// A maze host line that is nearly right: the right shape with random caves and warnings,
+/// or a maze line with a random cave count.
+fn plausible_maze_host_line() -> impl Strategy<Value = String> {
+    let cave = prop_oneof![8 => 0usize..21, 1 => Just(usize::MAX), 1 => 0usize..200_000];
+    let tunnel = prop_oneof![
+        3 => cave.clone().prop_map(|c| c.to_string()),
+        2 => Just("?".to_string()),
+    ];
+    let tunnels = prop::collection::vec(tunnel, 2..5).prop_map(|t| t.join(" "));
+    let flag = prop_oneof![9 => prop::sample::select(&["0", "1"][..]), 1 => Just("2")];
+    prop_oneof![
+        1 => prop_oneof![Just(20usize), 0usize..30, Just(100_001), Just(usize::MAX)]
+            .prop_map(|n| format!("maze {n}")),
+        6 => (cave, flag.clone(), flag.clone(), flag, tunnels)
+            .prop_map(|(c, s, h, f, t)| format!("status {c} {s} {h} {f} tunnels {t}")),
+        2 => prop::sample::select(
+            &["moved", "carried", "no_such_tunnel", "missed", "killed", "snatched"][..]
+        )
+        .prop_map(|w| format!("result {w}")),
+        1 => prop::sample::select(
+            &["end won", "end lost pit", "end lost wumpus", "end lost out_of_grenades",
+              "end lost 0", "end won 97", "end drawn"][..]
+        )
+        .prop_map(str::to_string),
+    ]
+}
+
+/// Feeds a maze host stream to a maze bot's session (the reasoning agent given the standard
+/// caves.dat) line by line, as `wumpus bot --rules maze` does. It must answer each status with
+/// a tunnel 1 to 3, or stop at the first bad line with an error that says what is wrong.
+fn check_maze_host_stream(text: String) {
+    let copy = text.clone();
+    let outcome = in_time("the maze bot session", move || {
+        let map = Arc::new(cave::parse_map(cave::STANDARD_CAVES_DAT).unwrap());
+        let mut session = BotSession::new(|caves: usize| -> Result<_, String> {
+            let agent =
+                MazeAgent::new(map.clone(), Insight::Decisions).map_err(|e| e.to_string())?;
+            maze::MazeBot::new(map.clone(), caves, agent)
+        });
+        for (i, line) in copy.lines().enumerate() {
+            match session.line(line) {
+                Ok(None) => {}
+                Ok(Some(reply)) => {
+                    if !matches!(maze::parse_host_line(line, None), Ok(Line::Status(_))) {
+                        return Err(format!("a reply to {line:?}"));
+                    }
+                    if let Err(e) = maze::parse_bot_line(&reply) {
+                        return Err(format!("a bad reply {reply:?} to {line:?}: {e}"));
+                    }
+                }
+                Err(e) => return Ok(Some((i + 1, e.to_string()))),
+            }
+        }
+        Ok(None)
+    });
+    match outcome {
+        Err(why) => panic!("{why} in {text:?}"),
+        Ok(Some((line, message))) => {
+            assert!((1..=lines_in(&text)).contains(&line));
+            assert!(!message.is_empty());
+        }
+        Ok(None) => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(1000))]
+
+    #[test]
+    fn maze_host_lines_from_random_text(line in any::<String>(), caves in prop::option::of(0usize..40)) {
+        let copy = line.clone();
+        let parsed = in_time("maze::parse_host_line", move || maze::parse_host_line(&copy, caves));
+        if let Err(e) = parsed {
+            prop_assert!(!e.to_string().is_empty());
+        }
+        let _ = maze::parse_bot_line(&line);
+    }
+
+    #[test]
+    fn maze_host_lines_from_host_words(
+        words in prop::collection::vec(prop::sample::select(MAZE_HOST_WORDS), 0..12),
+        caves in prop::option::of(0usize..40),
+    ) {
+        let line = words.join(" ");
+        match maze::parse_host_line(&line, caves) {
+            // A status that parses writes back as itself, its caves inside the maze.
+            Ok(Line::Status(s)) => {
+                prop_assert_eq!(s.protocol_line(), line.clone());
+                if let Some(n) = caves {
+                    prop_assert!(s.cave.index() < n);
+                    prop_assert!(s.tunnels.iter().flatten().all(|c| c.index() < n));
+                }
+            }
+            Ok(_) => {}
+            Err(e) => prop_assert!(!e.to_string().is_empty()),
+        }
+        let _ = maze::parse_bot_line(&line);
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(200))]
+
+    #[test]
+    fn maze_host_streams_from_random_bytes(text in bytes_text()) {
+        check_maze_host_stream(format!("maze 20\n{text}"));
+    }
+
+    #[test]
+    fn maze_host_streams_from_host_words(text in vocabulary_text(MAZE_HOST_WORDS)) {
+        check_maze_host_stream(text);
+    }
+
+    #[test]
+    fn maze_host_streams_of_plausible_lines(
+        lines in prop::collection::vec(plausible_maze_host_line(), 1..30),
+    ) {
+        check_maze_host_stream(format!("maze 20\n{}\n", lines.join("\n")));
+    }
+
+    #[test]
+    fn mutated_maze_host_streams(
+        base in 0usize..4,
+        edits in prop::collection::vec(mutation(MAZE_HOST_WORDS, MAZE_HOST_PIECES), 1..6),
+    ) {
+        check_maze_host_stream(mutate(&maze_host_streams()[base], &edits));
     }
 }
 

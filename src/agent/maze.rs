@@ -950,6 +950,16 @@ fn reason(rule: Rule, text: String) -> Reason {
     }
 }
 
+/// The agent behind the bot protocol (`wumpus bot --rules maze`): it takes in each view as
+/// [`run_maze_game`](crate::run::run_maze_game) does (a contradiction leaves it walking blind)
+/// and plays its decision.
+impl crate::cave::protocol::maze::MazePlayer for MazeAgent {
+    fn play(&mut self, last: Option<(MazeAction, MazeResult)>, view: &MazeView) -> MazeAction {
+        let _ = self.perceive(last.map(|l| l.0), last.map(|l| l.1), view);
+        self.decide().action
+    }
+}
+
 /// How a maze game ended, in words.
 pub fn ending_text(e: MazeEnding) -> &'static str {
     match e {

@@ -1,5 +1,6 @@
-//! The bot protocol: how an external game host drives a classic-cave player over lines of
-//! text, game after game (`docs/bot-protocol.md`).
+//! The bot protocol: how an external game host drives a player over lines of text, game after
+//! game (`docs/bot-protocol.md`). Two rule sets speak it: the classic cave (this module) and
+//! the `caves.dat` maze ([`maze`]).
 //!
 //! ```text
 //! host: game 20                                        a new game with 20 rooms
@@ -12,8 +13,11 @@
 //! A `status` follows every `result` while the game goes on; `end` replaces the result of the
 //! action that ended the game. [`parse_host_line`] and [`parse_bot_line`] read the two sides'
 //! lines into typed values, with errors that say what is wrong; [`BotSession`] plays the bot's
-//! side with any [`ClassicAgent`], and [`host_lines`] writes the host's side of a turn, so the
-//! project's own simulator can drive a bot (the tests drive the `wumpus bot` binary so).
+//! side with any [`BotPlayer`] (every [`ClassicAgent`] is one; [`maze::MazeBot`] is the
+//! maze's), keeping the turns in order, and [`host_lines`] writes the host's side of a turn, so
+//! the project's own simulator can drive a bot (the tests drive the `wumpus bot` binary so).
+
+pub mod maze;
 
 use super::agent::ClassicAgent;
 use super::classic::{
@@ -23,26 +27,35 @@ use super::classic::{
 use super::map::MAX_ROOMS;
 use crate::topology::Place;
 
-/// A line from the host.
+/// A line from the host, in either rule set: `S` is what the player is shown, `R` an action's
+/// result, `E` how a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum HostLine {
-    /// `game N`: a new game in a cave of `N` rooms.
+pub enum Line<S, R, E> {
+    /// `game N` (`maze N`): a new game in a cave of `N` rooms (caves).
     Game(usize),
-    /// `status ...`: what the hunter knows now; the bot answers with an action. The status's
-    /// arrows and moves are not sent; they read 0 here.
-    Status(Status),
+    /// `status ...`: what the player knows now; the bot answers with an action.
+    Status(S),
     /// `result ...`: the result of the bot's last action, the game going on.
-    Result(TurnResult),
-    /// `end won SCORE` or `end lost 0`: the game is over.
-    End(Ending),
+    Result(R),
+    /// `end ...`: the game is over.
+    End(E),
 }
+
+/// A line from the classic cave's host. The status's arrows and moves are not sent; they read
+/// 0 here.
+pub type HostLine = Line<Status, TurnResult, Ending>;
 
 /// A line that breaks the protocol.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProtocolError {
     /// The first word is not one the protocol knows.
-    #[error("unknown line '{0}' (expected game, status, result or end)")]
-    UnknownLine(String),
+    #[error("unknown line '{line}' (expected {expected})")]
+    UnknownLine {
+        /// The line.
+        line: String,
+        /// The first words the rule set's protocol knows.
+        expected: &'static str,
+    },
     /// The words after the first do not fit.
     #[error("malformed '{line}': {why}")]
     Malformed {
@@ -59,6 +72,22 @@ pub enum ProtocolError {
         /// The cave's size.
         rooms: usize,
     },
+    /// A cave number outside the maze.
+    #[error("cave {cave} is not in a maze of {caves} caves (caves are 0 to {})", caves.saturating_sub(1))]
+    NoSuchCave {
+        /// The cave number.
+        cave: usize,
+        /// The maze's size.
+        caves: usize,
+    },
+    /// A result that cannot answer the action the bot took (`result killed` after a `move`).
+    #[error("'{result}' does not answer '{action}'")]
+    WrongResult {
+        /// The result line.
+        result: String,
+        /// The bot's action.
+        action: String,
+    },
     /// A line that cannot come now (a status before any game, a result with no action).
     #[error("'{0}' comes out of turn")]
     OutOfTurn(String),
@@ -69,6 +98,10 @@ fn malformed(line: &str, why: impl Into<String>) -> ProtocolError {
         line: line.to_string(),
         why: why.into(),
     }
+}
+
+fn wrong_count(line: &str) -> ProtocolError {
+    malformed(line, "wrong number of words")
 }
 
 fn number(line: &str, word: &str) -> Result<usize, ProtocolError> {
@@ -144,9 +177,12 @@ pub fn parse_host_line(line: &str, rooms: Option<usize>) -> Result<HostLine, Pro
         // The protocol does not say how a game was lost.
         ["end", "lost", _] => Ok(HostLine::End(Ending::Lost(LossCause::Wumpus))),
         [first, ..] if ["game", "status", "result", "end"].contains(first) => {
-            Err(malformed(line, "wrong number of words"))
+            Err(wrong_count(line))
         }
-        _ => Err(ProtocolError::UnknownLine(line.trim().to_string())),
+        _ => Err(ProtocolError::UnknownLine {
+            line: line.trim().to_string(),
+            expected: "game, status, result or end",
+        }),
     }
 }
 
@@ -202,19 +238,62 @@ pub fn host_lines(result: TurnResult, status: Option<&Status>) -> Vec<String> {
     }
 }
 
-/// The bot's side of the protocol, game after game, with a fresh agent each game.
-pub struct BotSession<A, F> {
-    make_agent: F,
-    game: Option<(usize, A)>,
+/// A rule set's bot-side player: how its host lines read, and how it answers them. Every
+/// [`ClassicAgent`] is one (the classic cave's lines); [`maze::MazeBot`] is the maze's.
+pub trait BotPlayer {
+    /// What a `status` line tells.
+    type Status;
+    /// What a `result` line tells.
+    type Result;
+    /// What an `end` line tells.
+    type Ending;
+    /// Reads one host line; room (cave) numbers are checked against `size` while a game of
+    /// that size is going on.
+    #[allow(clippy::type_complexity)]
+    fn parse(
+        line: &str,
+        size: Option<usize>,
+    ) -> Result<Line<Self::Status, Self::Result, Self::Ending>, ProtocolError>;
+    /// The bot's line answering a status.
+    fn answer(&mut self, status: &Self::Status) -> String;
+    /// Takes in the result of the last answer; an error when it cannot answer that action.
+    fn observe(&mut self, result: &Self::Result) -> Result<(), ProtocolError>;
+}
+
+impl<A: ClassicAgent> BotPlayer for A {
+    type Status = Status;
+    type Result = TurnResult;
+    type Ending = Ending;
+
+    fn parse(line: &str, size: Option<usize>) -> Result<HostLine, ProtocolError> {
+        parse_host_line(line, size)
+    }
+
+    fn answer(&mut self, status: &Status) -> String {
+        bot_line(&self.act(status))
+    }
+
+    fn observe(&mut self, result: &TurnResult) -> Result<(), ProtocolError> {
+        ClassicAgent::observe(self, result);
+        Ok(())
+    }
+}
+
+/// The bot's side of the protocol, game after game, with a fresh player each game: it keeps
+/// the turns in order (a status, the bot's answer, a result, the next status...) for any rule
+/// set's [`BotPlayer`].
+pub struct BotSession<P, F> {
+    make_player: F,
+    game: Option<(usize, P)>,
     awaiting_result: bool,
     games: u64,
 }
 
-impl<A: ClassicAgent, E, F: FnMut(usize) -> Result<A, E>> BotSession<A, F> {
-    /// A session that makes each game's agent with `make_agent(rooms)`.
-    pub fn new(make_agent: F) -> BotSession<A, F> {
+impl<P: BotPlayer, E, F: FnMut(usize) -> Result<P, E>> BotSession<P, F> {
+    /// A session that makes each game's player with `make_player(size)`.
+    pub fn new(make_player: F) -> BotSession<P, F> {
         BotSession {
-            make_agent,
+            make_player,
             game: None,
             awaiting_result: false,
             games: 0,
@@ -232,40 +311,35 @@ impl<A: ClassicAgent, E, F: FnMut(usize) -> Result<A, E>> BotSession<A, F> {
         if line.trim().is_empty() {
             return Ok(None);
         }
-        let rooms = self.game.as_ref().map(|(n, _)| *n);
-        match parse_host_line(line, rooms)? {
-            HostLine::Game(n) => {
-                let agent = (self.make_agent)(n).map_err(BotError::Agent)?;
-                self.game = Some((n, agent));
+        let size = self.game.as_ref().map(|(n, _)| *n);
+        let out_of_turn = || BotError::Protocol(ProtocolError::OutOfTurn(line.trim().to_string()));
+        match P::parse(line, size)? {
+            Line::Game(n) => {
+                let player = (self.make_player)(n).map_err(BotError::Agent)?;
+                self.game = Some((n, player));
                 self.awaiting_result = false;
                 self.games += 1;
                 Ok(None)
             }
-            HostLine::Status(status) => {
-                let Some((_, agent)) = self.game.as_mut() else {
-                    return Err(ProtocolError::OutOfTurn(line.trim().to_string()).into());
-                };
-                if self.awaiting_result {
-                    return Err(ProtocolError::OutOfTurn(line.trim().to_string()).into());
+            Line::Status(status) => match self.game.as_mut() {
+                Some((_, player)) if !self.awaiting_result => {
+                    let answer = player.answer(&status);
+                    self.awaiting_result = true;
+                    Ok(Some(answer))
                 }
-                let action = agent.act(&status);
-                self.awaiting_result = true;
-                Ok(Some(bot_line(&action)))
-            }
-            HostLine::Result(result) => {
-                let Some((_, agent)) = self.game.as_mut() else {
-                    return Err(ProtocolError::OutOfTurn(line.trim().to_string()).into());
-                };
-                if !self.awaiting_result {
-                    return Err(ProtocolError::OutOfTurn(line.trim().to_string()).into());
+                _ => Err(out_of_turn()),
+            },
+            Line::Result(result) => match self.game.as_mut() {
+                Some((_, player)) if self.awaiting_result => {
+                    player.observe(&result)?;
+                    self.awaiting_result = false;
+                    Ok(None)
                 }
-                agent.observe(&result);
-                self.awaiting_result = false;
-                Ok(None)
-            }
-            HostLine::End(_) => {
+                _ => Err(out_of_turn()),
+            },
+            Line::End(_) => {
                 if self.game.take().is_none() {
-                    return Err(ProtocolError::OutOfTurn(line.trim().to_string()).into());
+                    return Err(out_of_turn());
                 }
                 self.awaiting_result = false;
                 Ok(None)
@@ -339,7 +413,7 @@ mod tests {
         let e = parse_host_line("game 18446744073709551615", None).unwrap_err();
         assert!(e.to_string().contains("1 to 100000 rooms"), "{e}");
         let e = parse_host_line("hello", None).unwrap_err();
-        assert!(matches!(e, ProtocolError::UnknownLine(_)));
+        assert!(matches!(e, ProtocolError::UnknownLine { .. }));
         let e = parse_host_line("result exploded", Some(20)).unwrap_err();
         assert!(e.to_string().contains("unknown result"), "{e}");
         assert!(parse_bot_line("shoot 1 2 3 4 5 6", 20).is_err());

@@ -1,45 +1,69 @@
-//! `wumpus bot`: the cave agent as a bot an external game host drives over standard input and
-//! output, game after game (the protocol is in `docs/bot-protocol.md`).
+//! `wumpus bot`: the cave and maze agents as bots an external game host drives over standard
+//! input and output, game after game (the protocols are in `docs/bot-protocol.md`).
 
 use super::bad_input;
-use super::cave::RulesArg;
+use super::cave::{load_map, RulesArg};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use wumpus::agent::cave::{CaveAgent, CaveAgentConfig};
-use wumpus::cave::protocol::{BotError, BotSession};
+use wumpus::agent::grid::Insight;
+use wumpus::agent::maze::MazeAgent;
+use wumpus::cave::protocol::maze::MazeBot;
+use wumpus::cave::protocol::{BotPlayer, BotSession};
+use wumpus::cave::Rules;
 
 #[derive(Args, Debug)]
 pub struct BotArgs {
-    /// The rule set; only the classic cave speaks the bot protocol.
+    /// The rule set: the classic cave (the default) or the caves.dat maze.
     #[arg(long, value_enum)]
     rules: Option<RulesArg>,
-    /// Give the agent this map up front (each game must have its room count); without it the
-    /// agent knows the room count and learns each room's tunnels by standing in it.
+    /// Classic cave: give the agent this map up front (each game must have its room count);
+    /// without it the agent knows the room count and learns each room's tunnels by standing
+    /// in it. Maze: the map (caves.dat format; the standard caves.dat without it), which the
+    /// agent is always given; each game must have its cave count.
     #[arg(long)]
     map: Option<PathBuf>,
 }
 
 pub fn run(args: BotArgs) -> Result<()> {
     match args.rules {
-        None | Some(RulesArg::Cave) => {}
-        Some(_) => {
-            return Err(bad_input(anyhow::anyhow!(
-                "the bot protocol is the classic cave's: use --rules cave"
-            )))
+        None | Some(RulesArg::Cave) => {
+            let map = match &args.map {
+                Some(path) => Some(Arc::new(wumpus::cave::read_map(path).map_err(bad_input)?)),
+                None => None,
+            };
+            serve(BotSession::new(|rooms: usize| -> Result<CaveAgent, String> {
+                let config = CaveAgentConfig::for_bot(rooms, map.as_ref())?;
+                CaveAgent::new(config).map_err(|e| e.to_string())
+            }))
         }
+        Some(RulesArg::Maze) => {
+            let (map, _) = load_map(args.map.as_deref(), Rules::Maze)?;
+            // A map the agent cannot play is refused before any line is read.
+            MazeAgent::new(map.clone(), Insight::Decisions).map_err(bad_input)?;
+            serve(BotSession::new(|caves: usize| -> Result<_, String> {
+                let agent =
+                    MazeAgent::new(map.clone(), Insight::Decisions).map_err(|e| e.to_string())?;
+                MazeBot::new(map.clone(), caves, agent)
+            }))
+        }
+        Some(RulesArg::Grid) => Err(bad_input(anyhow::anyhow!(
+            "the bot protocol is the classic cave's and the maze's: use --rules cave or --rules maze"
+        ))),
     }
-    let map = match &args.map {
-        Some(path) => Some(Arc::new(wumpus::cave::read_map(path).map_err(bad_input)?)),
-        None => None,
-    };
-    let make = |rooms: usize| -> Result<CaveAgent, String> {
-        let config = CaveAgentConfig::for_bot(rooms, map.as_ref())?;
-        CaveAgent::new(config).map_err(|e| e.to_string())
-    };
-    let mut session = BotSession::new(make);
+}
+
+/// Plays `session` on standard input and output until the end of input. A line that breaks
+/// the protocol (or is not UTF-8) stops it with `line N: what is wrong` (exit status 2).
+fn serve<P, E, F>(mut session: BotSession<P, F>) -> Result<()>
+where
+    P: BotPlayer,
+    E: std::fmt::Display,
+    F: FnMut(usize) -> Result<P, E>,
+{
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     let mut bytes = Vec::new();
@@ -66,12 +90,8 @@ pub fn run(args: BotArgs) -> Result<()> {
                 out.flush()?;
             }
             Ok(None) => {}
-            Err(BotError::Protocol(e)) => {
-                return Err(bad_input(anyhow::anyhow!("line {number}: {e}")))
-            }
-            Err(BotError::Agent(e)) => {
-                return Err(bad_input(anyhow::anyhow!("line {number}: {e}")))
-            }
+            // "line N: what is wrong", or "line N: cannot play this game: why".
+            Err(e) => return Err(bad_input(anyhow::anyhow!("line {number}: {e}"))),
         }
     }
     Ok(())

@@ -216,7 +216,7 @@ pub fn play_if_cave(
 }
 
 /// Loads the map a game asks for, or the built-in default for its rules, with a name to show.
-fn load_map(path: Option<&Path>, rules: Rules) -> Result<(Arc<CaveMap>, String)> {
+pub(super) fn load_map(path: Option<&Path>, rules: Rules) -> Result<(Arc<CaveMap>, String)> {
     match path {
         Some(path) => {
             let map = cave::read_map(path).map_err(bad_input)?;

@@ -92,18 +92,26 @@ Examples:
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Play the classic cave as a bot driven by a game host over standard input and output.
+    /// Play the classic cave or the maze as a bot driven by a game host over standard input
+    /// and output.
     #[command(after_help = "\
-The protocol (docs/bot-protocol.md), rooms 0-based:
+The protocols (docs/bot-protocol.md), rooms and caves 0-based. The classic cave:
   host: game 20
   host: status ROOM PIT BATS WUMPUS out R R R in R R ...
   bot:  move R   or   shoot R1 R2 ...
   host: result moved|snatched|not_an_exit|missed|too_crooked   (then a status)
   host: end won SCORE   or   end lost 0
+The maze (--rules maze; a cave's number stands for its name, ? for a tunnel not yet known):
+  host: maze 20
+  host: status CAVE SMELL HEAR FEEL tunnels T1 T2 T3
+  bot:  move T   or   toss T                                  (a tunnel, 1 to 3)
+  host: result moved|carried|no_such_tunnel|missed|killed     (then a status)
+  host: end won   or   end lost pit|wumpus|out_of_grenades
 
 Examples:
   printf 'game 20\nstatus 0 0 0 1 out 1 4 7 in 1 4 7\n' | wumpus bot
-  wumpus bot --map worlds/cave-risk.txt        the agent is given the map")]
+  wumpus bot --map worlds/cave-risk.txt        the agent is given the map
+  printf 'maze 20\nstatus 0 0 0 0 tunnels ? ? ?\n' | wumpus bot --rules maze")]
     Bot(bot::BotArgs),
 }
 
