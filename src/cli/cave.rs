@@ -7,6 +7,7 @@
 //! ends the game cleanly. The prompt is shown only when standard input is a terminal.
 
 use super::bad_input;
+use super::trace::StepPrinter;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use std::io::{BufRead, IsTerminal, Write};
@@ -1229,33 +1230,15 @@ pub fn trace(options: TraceOptions) -> Result<()> {
             map.len()
         )?;
     }
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock().lines();
-    let mut waiting = options.step;
-    let mut number = 0usize;
-    let mut failure: Option<std::io::Error> = None;
+    let mut printer = StepPrinter::new(&mut out, options.json, options.step);
     let end = wumpus::run::run_cave_game(game, config, |report| {
-        number += 1;
-        let written = if options.json {
-            writeln!(out, "{}", cave_step_json(&map, number, report))
-        } else {
-            write!(out, "{}", cave_step_text(&map, number, report))
-        };
-        if let Err(e) = written.and_then(|_| out.flush()) {
-            failure.get_or_insert(e);
-        }
-        if waiting {
-            let _ = write!(out, "(Enter for the next step) ");
-            let _ = out.flush();
-            if !matches!(input.next(), Some(Ok(_))) {
-                waiting = false;
-            }
-        }
+        printer.step(
+            |n| cave_step_json(&map, n, report).to_string(),
+            |n| cave_step_text(&map, n, report),
+        )
     })
     .map_err(bad_input)?;
-    if let Some(e) = failure {
-        return Err(e.into());
-    }
+    printer.finish()?;
     let (outcome, cause, score) = match end.ending {
         Some(Ending::Won { score }) => ("won", None, score),
         Some(Ending::Lost(cause)) => ("lost", Some(cause.name()), 0),
@@ -1464,34 +1447,16 @@ fn trace_maze(options: TraceOptions) -> Result<()> {
             map.len()
         )?;
     }
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock().lines();
-    let mut waiting = options.step;
-    let mut number = 0usize;
-    let mut failure: Option<std::io::Error> = None;
     let names = MazeAgent::new(map.clone(), Insight::Decisions).map_err(bad_input)?;
+    let mut printer = StepPrinter::new(&mut out, options.json, options.step);
     let record = wumpus::run::run_maze_game(game, seed, true, |r| {
-        number += 1;
-        let written = if options.json {
-            writeln!(out, "{}", maze_step_json(&names, number, r))
-        } else {
-            write!(out, "{}", maze_step_text(&names, number, r))
-        };
-        if let Err(e) = written.and_then(|_| out.flush()) {
-            failure.get_or_insert(e);
-        }
-        if waiting {
-            let _ = write!(out, "(Enter for the next step) ");
-            let _ = out.flush();
-            if !matches!(input.next(), Some(Ok(_))) {
-                waiting = false;
-            }
-        }
+        printer.step(
+            |n| maze_step_json(&names, n, r).to_string(),
+            |n| maze_step_text(&names, n, r),
+        )
     })
     .map_err(bad_input)?;
-    if let Some(e) = failure {
-        return Err(e.into());
-    }
+    printer.finish()?;
     let outcome = match record.ending {
         Some(e) => wumpus::agent::maze::ending_text(e),
         None => "unfinished",

@@ -101,34 +101,15 @@ pub fn run(args: TraceArgs) -> Result<()> {
             None => writeln!(out, "Trace of a {rows}x{cols} world.")?,
         }
     }
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock().lines();
-    let mut waiting = args.step;
-    let mut number = 0usize;
-    let mut failure: Option<std::io::Error> = None;
+    let mut printer = StepPrinter::new(&mut out, args.json, args.step);
     let record = run_grid_game(world, seed, &options, |report| {
-        number += 1;
-        let written = if args.json {
-            writeln!(out, "{}", step_json(&topology, number, report))
-        } else {
-            write!(out, "{}", step_text(&topology, number, report))
-        };
-        if let Err(e) = written.and_then(|_| out.flush()) {
-            failure.get_or_insert(e);
-        }
-        if waiting {
-            let _ = write!(out, "(Enter for the next step) ");
-            let _ = out.flush();
-            // At end of input, stop waiting and finish the game.
-            if !matches!(input.next(), Some(Ok(_))) {
-                waiting = false;
-            }
-        }
+        printer.step(
+            |n| step_json(&topology, n, report).to_string(),
+            |n| step_text(&topology, n, report),
+        )
     })
     .map_err(bad_input)?;
-    if let Some(e) = failure {
-        return Err(e.into());
-    }
+    printer.finish()?;
     let outcome = record.outcome.name();
     if args.json {
         writeln!(
@@ -276,4 +257,63 @@ pub fn odds_text(topology: &Topology, odds: &wumpus::agent::grid::Odds) -> Strin
     }
     s.push_str(&format!("    climb out now: expected {:.1}\n", odds.climb));
     s
+}
+
+/// Writes a traced game's steps as they come, as JSON Lines or text, numbered from 1; with
+/// `--step` it waits for Enter between steps (until the end of input). A failed write does not
+/// stop the game: the first failure is reported by [`StepPrinter::finish`]. Every `trace`
+/// (grid, cave, maze) prints through this.
+pub(crate) struct StepPrinter<'a> {
+    out: &'a mut dyn Write,
+    json: bool,
+    waiting: bool,
+    input: std::io::Lines<std::io::StdinLock<'static>>,
+    number: usize,
+    failure: Option<std::io::Error>,
+}
+
+impl<'a> StepPrinter<'a> {
+    pub(crate) fn new(out: &'a mut dyn Write, json: bool, step: bool) -> StepPrinter<'a> {
+        StepPrinter {
+            out,
+            json,
+            waiting: step,
+            input: std::io::stdin().lock().lines(),
+            number: 0,
+            failure: None,
+        }
+    }
+
+    /// Prints the next step: `json(number)` (one line) or `text(number)`.
+    pub(crate) fn step(
+        &mut self,
+        json: impl FnOnce(usize) -> String,
+        text: impl FnOnce(usize) -> String,
+    ) {
+        self.number += 1;
+        let written = if self.json {
+            writeln!(self.out, "{}", json(self.number))
+        } else {
+            write!(self.out, "{}", text(self.number))
+        };
+        if let Err(e) = written.and_then(|_| self.out.flush()) {
+            self.failure.get_or_insert(e);
+        }
+        if self.waiting {
+            let _ = write!(self.out, "(Enter for the next step) ");
+            let _ = self.out.flush();
+            // At end of input, stop waiting and finish the game.
+            if !matches!(self.input.next(), Some(Ok(_))) {
+                self.waiting = false;
+            }
+        }
+    }
+
+    /// The first write failure, if any.
+    pub(crate) fn finish(self) -> Result<()> {
+        match self.failure {
+            Some(e) => Err(e.into()),
+            None => Ok(()),
+        }
+    }
 }
