@@ -1,6 +1,7 @@
 //! The `wumpus` command line: parse the flags, run, and turn an error into an exit status.
 //!
-//! Status 0 is success, 2 is bad input (a malformed file, a bad flag), 1 anything else.
+//! Status 0 is success, 2 is bad input (a malformed file, a bad flag), 130 a `solve` batch
+//! stopped by Ctrl-C (after its summary), 1 anything else.
 
 mod cli;
 

@@ -1,11 +1,14 @@
 //! Running agents on games: one game step by step, or a batch of seeded worlds with statistics.
-//! The classic cave's reasoning agent runs here too, one traced game at a time
-//! ([`run_cave_game`]); its batches go through [`crate::cave::batch`].
+//! The classic cave's and the maze's agents run here too, one traced game at a time
+//! ([`run_cave_game`], [`run_maze_game`]) or in batches ([`play_cave_games`],
+//! [`play_maze_games`]).
 //!
 //! The runner is the only code that holds both a simulator and an agent, and it hands the agent
 //! turns only. One game is [`run_grid_game`], which reports each decision through a callback so
 //! that `trace` can show it; [`solve_grid`] plays a batch (in parallel with rayon; game `i` uses
-//! seed `base + i`, so results do not depend on the number of threads) and sums it up.
+//! seed `base + i`, so results do not depend on the number of threads) and sums it up. The
+//! three rule sets' batches share one loop, so that a [`BatchSink`] (the CLI's progress bar,
+//! Ctrl-C and CSV rows) works the same for each: only the game played and the sums differ.
 
 use crate::agent::grid::{default_rules, GridAgent, Insight, Odds, Strategy};
 use crate::agent::{Conclusion, Reason};
@@ -587,8 +590,10 @@ pub fn merge(parts: &[Summary]) -> Result<Summary, MergeError> {
 }
 
 /// What a batch reports as it goes, and how it is stopped: the CLI draws a progress bar,
-/// writes CSV rows and listens for Ctrl-C through this; the library prints nothing.
-pub trait BatchSink: Sync {
+/// writes CSV rows and listens for Ctrl-C through this; the library prints nothing. `R` is the
+/// record of one game: [`GameRecord`] on the grid, [`crate::cave::GameRecord`] in the classic
+/// cave, [`MazeRecord`] in the maze, so that one sink serves the three rule sets' batches.
+pub trait BatchSink<R = GameRecord>: Sync {
     /// `games` more games finished (called from the worker threads).
     fn progress(&self, games: u64) {
         let _ = games;
@@ -606,7 +611,7 @@ pub trait BatchSink: Sync {
 
     /// One finished game, in seed order; return false to stop the batch (e.g. the output is
     /// closed). Only records of a chunk of games are held at a time.
-    fn record(&mut self, record: &GameRecord) -> bool {
+    fn record(&mut self, record: &R) -> bool {
         let _ = record;
         true
     }
@@ -615,10 +620,122 @@ pub trait BatchSink: Sync {
 /// A sink that wants nothing and never stops.
 pub struct Quiet;
 
-impl BatchSink for Quiet {}
+impl<R> BatchSink<R> for Quiet {}
 
 /// Games played between two reports of records; bounds the memory a batch holds.
 const CHUNK: u64 = 8192;
+
+/// Sums of games of type `R` that add up in any order: a chunk is summed on many threads and
+/// the pieces merged, which must give exactly what one thread summing in seed order gives.
+trait Tally<R>: Default + Send {
+    /// Counts one game.
+    fn count(&mut self, record: &R);
+    /// Adds another piece's sums.
+    fn absorb(&mut self, other: &Self);
+}
+
+impl Tally<GameRecord> for Totals {
+    fn count(&mut self, record: &GameRecord) {
+        self.add(record);
+    }
+    fn absorb(&mut self, other: &Totals) {
+        self.merge(other);
+    }
+}
+
+impl Tally<crate::cave::GameRecord> for CaveTally {
+    fn count(&mut self, record: &crate::cave::GameRecord) {
+        self.add_cave(record);
+    }
+    fn absorb(&mut self, other: &CaveTally) {
+        self.add(other);
+    }
+}
+
+impl Tally<MazeRecord> for CaveTally {
+    fn count(&mut self, record: &MazeRecord) {
+        self.add_maze(record);
+    }
+    fn absorb(&mut self, other: &CaveTally) {
+        self.add(other);
+    }
+}
+
+/// Runs `f` on `pool`, or on the pool the caller is already in.
+fn in_pool<T: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(pool) => pool.install(f),
+        None => f(),
+    }
+}
+
+/// The one batch loop of every rule set: plays games `range` a chunk at a time in parallel
+/// with `play(i, stop)`, which plays game `i` and gives up (`None`) once `stop()` says so, and
+/// sums them. `sink` sees progress from the workers, is asked whether to stop before each game
+/// (and, through `stop`, as the game goes), and gets the records in seed order when it wants
+/// them; without records the sums are folded on the workers, which gives the same integers.
+/// A batch that was stopped sums the games that finished: fewer than `range` holds.
+fn play_batch<R, T, E>(
+    range: Range<u64>,
+    pool: Option<&rayon::ThreadPool>,
+    sink: &mut dyn BatchSink<R>,
+    play: impl Fn(u64, &dyn Fn() -> bool) -> Result<Option<R>, E> + Sync,
+) -> Result<T, E>
+where
+    R: Send,
+    T: Tally<R>,
+    E: Send,
+{
+    let mut tally = T::default();
+    let mut stopped = false;
+    let mut at = range.start;
+    while at < range.end && !stopped {
+        let end = range.end.min(at.saturating_add(CHUNK));
+        let shared: &dyn BatchSink<R> = &*sink;
+        let one = |i: u64| -> Result<Option<R>, E> {
+            if shared.stopped() {
+                return Ok(None);
+            }
+            let record = play(i, &|| shared.stopped())?;
+            if record.is_some() {
+                shared.progress(1);
+            }
+            Ok(record)
+        };
+        if sink.wants_records() {
+            let records: Vec<Option<R>> = in_pool(pool, || {
+                (at..end).into_par_iter().map(one).collect::<Result<_, _>>()
+            })?;
+            for record in records.iter().flatten() {
+                tally.count(record);
+                if !sink.record(record) {
+                    stopped = true;
+                    break;
+                }
+            }
+        } else {
+            let chunk: T = in_pool(pool, || {
+                (at..end)
+                    .into_par_iter()
+                    .map(one)
+                    .try_fold(T::default, |mut t, r| {
+                        if let Some(r) = r? {
+                            t.count(&r);
+                        }
+                        Ok::<_, E>(t)
+                    })
+                    .try_reduce(T::default, |mut a, b| {
+                        a.absorb(&b);
+                        Ok(a)
+                    })
+            })?;
+            tally.absorb(&chunk);
+        }
+        stopped |= sink.stopped();
+        at = end;
+    }
+    Ok(tally)
+}
 
 /// Plays a batch (or the batch's shard) and sums it up. Same batch, same numbers (but for the
 /// timings), whatever the number of threads. Memory stays flat however many games: games are
@@ -640,67 +757,16 @@ pub fn solve_grid(batch: &Batch, sink: &mut dyn BatchSink) -> Result<Summary, Kb
         Some(shard) => shard.range(batch.worlds),
         None => 0..batch.worlds,
     };
-    let mut totals = Totals::default();
-    let mut stopped = false;
-    let mut at = range.start;
-    while at < range.end && !stopped {
-        let end = (at + CHUNK).min(range.end);
-        let shared: &dyn BatchSink = &*sink;
-        let play = |i: u64| -> Result<Option<GameRecord>, KbError> {
-            if shared.stopped() {
-                return Ok(None);
-            }
-            let seed = game_seed(batch.seed, i);
-            let world = GridWorld::random(topology.clone(), batch.pit_prob, &mut seeded(seed));
-            let record = play_until(world, Some(seed), &batch.game, &grounding, |_| {}, &|| {
-                shared.stopped()
-            })
-            .map_err(|e| match e {
-                KbError::Contradiction(why) => KbError::Contradiction(format!(
-                    "{why} in the world of seed {seed} (trace --seed {seed} names them)"
-                )),
-                e => e,
-            })?;
-            if record.is_some() {
-                shared.progress(1);
-            }
-            Ok(record)
-        };
-        if sink.wants_records() {
-            let records: Vec<Option<GameRecord>> = pool.install(|| {
-                (at..end)
-                    .into_par_iter()
-                    .map(play)
-                    .collect::<Result<_, _>>()
-            })?;
-            for record in records.iter().flatten() {
-                totals.add(record);
-                if !sink.record(record) {
-                    stopped = true;
-                    break;
-                }
-            }
-        } else {
-            let chunk = pool.install(|| {
-                (at..end)
-                    .into_par_iter()
-                    .map(play)
-                    .try_fold(Totals::default, |mut t, r| {
-                        if let Some(r) = r? {
-                            t.add(&r);
-                        }
-                        Ok::<_, KbError>(t)
-                    })
-                    .try_reduce(Totals::default, |mut a, b| {
-                        a.merge(&b);
-                        Ok(a)
-                    })
-            })?;
-            totals.merge(&chunk);
-        }
-        stopped |= sink.stopped();
-        at = end;
-    }
+    let totals: Totals = play_batch(range.clone(), Some(&pool), sink, |i, stop| {
+        let seed = game_seed(batch.seed, i);
+        let world = GridWorld::random(topology.clone(), batch.pit_prob, &mut seeded(seed));
+        play_until(world, Some(seed), &batch.game, &grounding, |_| {}, stop).map_err(|e| match e {
+            KbError::Contradiction(why) => KbError::Contradiction(format!(
+                "{why} in the world of seed {seed} (trace --seed {seed} names them)"
+            )),
+            e => e,
+        })
+    })?;
     let seconds = start.elapsed().as_secs_f64();
     let frame = Summary {
         agent: batch.game.agent,
@@ -734,6 +800,7 @@ pub fn solve_grid(batch: &Batch, sink: &mut dyn BatchSink) -> Result<Summary, Kb
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cave::MazeGame;
 
     #[test]
     fn shards_cover_the_batch_once_in_order() {
@@ -806,9 +873,10 @@ mod tests {
         ));
     }
 
+    /// Counts the games finished and stops the batch after the given number.
     struct StopAfter(std::sync::atomic::AtomicU64, u64);
 
-    impl BatchSink for StopAfter {
+    impl<R> BatchSink<R> for StopAfter {
         fn progress(&self, games: u64) {
             self.0.fetch_add(games, std::sync::atomic::Ordering::SeqCst);
         }
@@ -824,6 +892,198 @@ mod tests {
         assert!(s.interrupted);
         assert!(s.games >= 50 && s.games < 100_000, "{}", s.games);
         assert_eq!(s.games, sink.0.into_inner());
+    }
+
+    /// Keeps every record handed to it, and stops the batch after `stop_after` games.
+    struct Recorder<R> {
+        records: Vec<R>,
+        finished: StopAfter,
+    }
+
+    impl<R> Recorder<R> {
+        fn stopping_after(games: u64) -> Recorder<R> {
+            Recorder {
+                records: Vec::new(),
+                finished: StopAfter(Default::default(), games),
+            }
+        }
+    }
+
+    impl<R: Clone + Sync> BatchSink<R> for Recorder<R> {
+        fn progress(&self, games: u64) {
+            BatchSink::<R>::progress(&self.finished, games);
+        }
+        fn stopped(&self) -> bool {
+            BatchSink::<R>::stopped(&self.finished)
+        }
+        fn wants_records(&self) -> bool {
+            true
+        }
+        fn record(&mut self, record: &R) -> bool {
+            self.records.push(record.clone());
+            true
+        }
+    }
+
+    fn cave_map() -> Arc<crate::cave::CaveMap> {
+        Arc::new(crate::cave::parse_map(crate::cave::STANDARD_MAP).unwrap())
+    }
+
+    fn maze_map() -> Arc<crate::cave::CaveMap> {
+        Arc::new(crate::cave::parse_map(crate::cave::STANDARD_CAVES_DAT).unwrap())
+    }
+
+    fn random_cave(
+        games: Range<u64>,
+        sink: &mut dyn BatchSink<crate::cave::GameRecord>,
+    ) -> CaveTally {
+        let map = cave_map();
+        let variant = crate::cave::Variant::Event;
+        play_cave_games(
+            &map,
+            variant,
+            40,
+            games,
+            crate::cave::RandomAgent::for_game,
+            sink,
+        )
+        .unwrap()
+    }
+
+    // The cave and maze batches now go through the grid's loop, which folds sums on the
+    // workers when no records are wanted: that must give what summing in seed order gives,
+    // over several chunks, as the unshared loop did.
+    #[test]
+    fn cave_and_maze_sums_are_the_same_with_records_or_without() {
+        let games = 100..(100 + 2 * CHUNK + 5);
+        let quiet = random_cave(games.clone(), &mut Quiet);
+        let mut recorder = Recorder::stopping_after(u64::MAX);
+        assert_eq!(random_cave(games.clone(), &mut recorder), quiet);
+        let seeds: Vec<u64> = recorder.records.iter().map(|r| r.seed).collect();
+        let want: Vec<u64> = games.clone().map(|i| game_seed(40, i)).collect();
+        assert_eq!(seeds, want);
+        let mut alone = CaveTally::default();
+        for r in &recorder.records {
+            alone.add_cave(r);
+        }
+        assert_eq!(alone, quiet);
+        assert_eq!(quiet.games, games.end - games.start);
+
+        let map = maze_map();
+        let quiet = play_maze_games(&map, 7, 0..30, &mut Quiet).unwrap();
+        let mut recorder = Recorder::stopping_after(u64::MAX);
+        assert_eq!(
+            play_maze_games(&map, 7, 0..30, &mut recorder).unwrap(),
+            quiet
+        );
+        let mut alone = CaveTally::default();
+        for r in &recorder.records {
+            assert_eq!(
+                *r,
+                run_maze_game(
+                    MazeGame::new(map.clone(), r.seed).unwrap(),
+                    r.seed,
+                    false,
+                    |_| {}
+                )
+                .unwrap()
+            );
+            alone.add_maze(r);
+        }
+        assert_eq!(alone, quiet);
+        assert_eq!(quiet.games, 30);
+    }
+
+    #[test]
+    fn a_stopped_cave_or_maze_batch_sums_the_games_it_finished() {
+        // Once the sink says stop, no game starts and the games under way are given up at
+        // their next action: at most one a thread finishes past the limit.
+        let threads = rayon::current_num_threads() as u64;
+        let all = 3 * CHUNK;
+        let mut sink = StopAfter(Default::default(), 50);
+        let tally = random_cave(0..all, &mut sink);
+        assert!(
+            tally.games >= 50 && tally.games <= 50 + threads,
+            "{}",
+            tally.games
+        );
+        assert_eq!(tally.games, sink.0.into_inner());
+
+        // With records: those handed over are the games summed, in seed order.
+        let mut recorder = Recorder::stopping_after(50);
+        let tally = random_cave(0..all, &mut recorder);
+        assert!(
+            tally.games >= 50 && tally.games <= 50 + threads,
+            "{}",
+            tally.games
+        );
+        assert_eq!(recorder.records.len() as u64, tally.games);
+        assert!(recorder.records.windows(2).all(|w| w[0].seed < w[1].seed));
+
+        let map = maze_map();
+        let mut sink = StopAfter(Default::default(), 5);
+        let tally = play_maze_games(&map, 0, 0..1000, &mut sink).unwrap();
+        assert!(
+            tally.games >= 5 && tally.games <= 5 + threads,
+            "{}",
+            tally.games
+        );
+        assert_eq!(tally.games, sink.0.into_inner());
+
+        // A game is given up between two actions, not only before it starts.
+        let game = MazeGame::new(map.clone(), 3).unwrap();
+        assert_eq!(
+            maze_game_until(game, 3, false, |_| {}, &|| true).unwrap(),
+            None
+        );
+        let cave = cave_map();
+        let mut agent = crate::cave::RandomAgent::for_game(3);
+        let variant = crate::cave::Variant::Event;
+        let given_up = crate::cave::play_game_until(&cave, variant, 3, &mut agent, &|| true);
+        assert_eq!(given_up.unwrap(), None);
+    }
+
+    #[test]
+    fn an_interrupted_cave_shard_does_not_merge() {
+        let parts: Vec<CaveBatch> = (1..=2)
+            .map(|k| {
+                let shard = Shard::new(k, 2).unwrap();
+                CaveBatch {
+                    rules: "cave".to_string(),
+                    map: "the standard dodecahedron".to_string(),
+                    agent: "random".to_string(),
+                    map_known: false,
+                    variant: "event".to_string(),
+                    seed: 40,
+                    worlds: 100,
+                    shard: Some(shard),
+                    interrupted: false,
+                    totals: random_cave(shard.range(100), &mut Quiet),
+                    elapsed_seconds: 0.0,
+                }
+            })
+            .collect();
+        let whole = merge_cave(&parts).unwrap();
+        assert_eq!(whole.totals, random_cave(0..100, &mut Quiet));
+        assert!(!whole.interrupted);
+
+        let mut stopped = parts.clone();
+        stopped[1].interrupted = true;
+        assert_eq!(
+            merge_cave(&stopped),
+            Err(MergeError::Interrupted("2/2".to_string(), 50))
+        );
+        // A summary written before the flag existed reads as not interrupted, and a short
+        // count still gives it away.
+        let mut old = serde_json::to_value(&parts[0]).unwrap();
+        old.as_object_mut().unwrap().remove("interrupted");
+        let mut old: CaveBatch = serde_json::from_value(old).unwrap();
+        assert!(!old.interrupted);
+        old.totals.games -= 1;
+        assert_eq!(
+            merge_cave(&[old, parts[1].clone()]),
+            Err(MergeError::Interrupted("1/2".to_string(), 49))
+        );
     }
 }
 
@@ -929,11 +1189,24 @@ pub const MAZE_ACTION_LIMIT: u32 = 2_000;
 /// Plays `game` (dealt from `seed`) with a fresh maze agent, reporting each decision when
 /// `explain` is set.
 pub fn run_maze_game(
+    game: crate::cave::MazeGame,
+    seed: u64,
+    explain: bool,
+    on_step: impl FnMut(&MazeStepReport),
+) -> Result<MazeRecord, crate::agent::maze::MazeAgentError> {
+    let record = maze_game_until(game, seed, explain, on_step, &|| false)?;
+    Ok(record.expect("a game nobody stops ends"))
+}
+
+/// [`run_maze_game`], given up (`None`) once `stop` says so. It is asked before each decision,
+/// as the grid's games ask it, so that Ctrl-C ends a batch even in the middle of long games.
+fn maze_game_until(
     mut game: crate::cave::MazeGame,
     seed: u64,
     explain: bool,
     mut on_step: impl FnMut(&MazeStepReport),
-) -> Result<MazeRecord, crate::agent::maze::MazeAgentError> {
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<MazeRecord>, crate::agent::maze::MazeAgentError> {
     use crate::agent::maze::MazeAgent;
     let insight = if explain {
         Insight::Explained
@@ -944,6 +1217,9 @@ pub fn run_maze_game(
     let (mut last, mut result, mut events) = (None, None, Vec::new());
     let mut actions = 0;
     while game.ending().is_none() && actions < MAZE_ACTION_LIMIT {
+        if stop() {
+            return Ok(None);
+        }
         let view = game.view();
         // A contradiction leaves the agent walking blind; it shows in its reasons.
         let learned = agent.perceive(last, result, &view).unwrap_or_default();
@@ -964,12 +1240,12 @@ pub fn run_maze_game(
         result = Some(turn.result);
         actions += 1;
     }
-    Ok(MazeRecord {
+    Ok(Some(MazeRecord {
         seed,
         ending: game.ending(),
         moves: game.moves(),
         grenades: game.tosses(),
-    })
+    }))
 }
 
 /// What a batch of maze games came to.
@@ -1010,7 +1286,7 @@ pub fn solve_maze(
     seed: u64,
 ) -> Result<MazeSummary, crate::agent::maze::MazeAgentError> {
     let start = Instant::now();
-    let tally = play_maze_games(map, seed, 0..games, |_| true)?;
+    let tally = play_maze_games(map, seed, 0..games, &mut Quiet)?;
     Ok(tally.maze_summary(seed, start.elapsed().as_secs_f64()))
 }
 
@@ -1160,77 +1436,42 @@ pub fn maze_loss_name(loss: crate::cave::MazeLoss) -> &'static str {
     }
 }
 
-/// Games are played this many at a time, in parallel; their records reach the caller in seed
-/// order, and only one chunk's records are held at a time.
-const CAVE_CHUNK: u64 = 8_192;
-
 /// Plays games `games` (game `i` dealt from seed `seed + i`) of the classic cave with the agent
-/// `make_agent(seed)`, in parallel, handing each record to `on_record` in seed order; returns
-/// their sums. `stop` is asked between chunks.
+/// `make_agent(seed)`, in parallel, and returns their sums. `sink` is the grid's
+/// ([`solve_grid`]): it sees progress, can stop the batch (the sums then cover the games
+/// finished, fewer than `games`) and gets each record in seed order when it wants them.
 pub fn play_cave_games<A, F>(
     map: &Arc<crate::cave::CaveMap>,
     variant: crate::cave::Variant,
     seed: u64,
     games: Range<u64>,
     make_agent: F,
-    mut on_record: impl FnMut(&crate::cave::GameRecord) -> bool,
+    sink: &mut dyn BatchSink<crate::cave::GameRecord>,
 ) -> Result<CaveTally, crate::cave::HazardError>
 where
     A: crate::cave::ClassicAgent,
     F: Fn(u64) -> A + Sync,
 {
-    let mut tally = CaveTally::default();
-    let mut at = games.start;
-    while at < games.end {
-        let end = games.end.min(at.saturating_add(CAVE_CHUNK));
-        let records: Vec<crate::cave::GameRecord> = (at..end)
-            .into_par_iter()
-            .map(|i| {
-                let s = game_seed(seed, i);
-                crate::cave::play_game(map, variant, s, &mut make_agent(s))
-            })
-            .collect::<Result<_, _>>()?;
-        for r in &records {
-            tally.add_cave(r);
-            if !on_record(r) {
-                return Ok(tally);
-            }
-        }
-        at = end;
-    }
-    Ok(tally)
+    play_batch(games, None, sink, |i, stop| {
+        let s = game_seed(seed, i);
+        crate::cave::play_game_until(map, variant, s, &mut make_agent(s), stop)
+    })
 }
 
 /// Plays maze games `games` (game `i` from seed `seed + i`) with the maze agent, in parallel,
-/// handing each record to `on_record` in seed order; returns their sums.
+/// and returns their sums; `sink` as for [`play_cave_games`].
 pub fn play_maze_games(
     map: &Arc<crate::cave::CaveMap>,
     seed: u64,
     games: Range<u64>,
-    mut on_record: impl FnMut(&MazeRecord) -> bool,
+    sink: &mut dyn BatchSink<MazeRecord>,
 ) -> Result<CaveTally, crate::agent::maze::MazeAgentError> {
-    let mut tally = CaveTally::default();
-    let mut at = games.start;
-    while at < games.end {
-        let end = games.end.min(at.saturating_add(CAVE_CHUNK));
-        let records: Vec<MazeRecord> = (at..end)
-            .into_par_iter()
-            .map(|i| {
-                let s = game_seed(seed, i);
-                let game = crate::cave::MazeGame::new(map.clone(), s)
-                    .map_err(|e| KbError::NotObservable(e.to_string()))?;
-                run_maze_game(game, s, false, |_| {})
-            })
-            .collect::<Result<_, _>>()?;
-        for r in &records {
-            tally.add_maze(r);
-            if !on_record(r) {
-                return Ok(tally);
-            }
-        }
-        at = end;
-    }
-    Ok(tally)
+    play_batch(games, None, sink, |i, stop| {
+        let s = game_seed(seed, i);
+        let game = crate::cave::MazeGame::new(map.clone(), s)
+            .map_err(|e| KbError::NotObservable(e.to_string()))?;
+        maze_game_until(game, s, false, |_| {}, stop)
+    })
 }
 
 /// A batch (or a shard of one) of classic-cave or maze games as `solve --rules cave|maze
@@ -1257,10 +1498,21 @@ pub struct CaveBatch {
     pub worlds: u64,
     /// The shard this covers, if one.
     pub shard: Option<Shard>,
+    /// True when the batch was stopped (Ctrl-C) before every game was played: `totals` cover
+    /// the games finished. (Absent from summaries written before batches could be stopped.)
+    #[serde(default)]
+    pub interrupted: bool,
     /// The sums.
     pub totals: CaveTally,
     /// Wall-clock seconds.
     pub elapsed_seconds: f64,
+}
+
+impl CaveBatch {
+    /// The games `lo..hi` of the batch this covers.
+    pub fn range(&self) -> Range<u64> {
+        self.shard.map_or(0..self.worlds, |s| s.range(self.worlds))
+    }
 }
 
 /// Checks part `n` (from 1) of `parts` being merged: every field in `same` must agree with
@@ -1315,10 +1567,10 @@ pub fn merge_cave(parts: &[CaveBatch]) -> Result<CaveBatch, MergeError> {
             ),
         ];
         claim_part(n, parts.len(), &same, p.shard, &mut seen)?;
-        let expected = p.shard.map_or(p.worlds, |s| {
-            s.range(p.worlds).end - s.range(p.worlds).start
-        });
-        if p.totals.games != expected {
+        // The flag is what the grid's merge goes by; the count also catches a summary from
+        // before the flag existed, or one edited by hand.
+        let expected = p.range().end - p.range().start;
+        if p.interrupted || p.totals.games != expected {
             let name = p.shard.map_or("the batch".to_string(), |s| s.to_string());
             return Err(MergeError::Interrupted(name, p.totals.games));
         }
@@ -1333,6 +1585,7 @@ pub fn merge_cave(parts: &[CaveBatch]) -> Result<CaveBatch, MergeError> {
     }
     Ok(CaveBatch {
         shard: None,
+        interrupted: false,
         totals,
         elapsed_seconds: seconds,
         ..first.clone()

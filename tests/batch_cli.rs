@@ -132,18 +132,12 @@ fn merged_shards_equal_the_unsharded_run() {
         .stderr(predicate::str::contains("not a shard"));
 }
 
-#[test]
-fn ctrl_c_prints_the_partial_summary_and_exits_130() {
+/// Runs `wumpus ARGS` on a batch far too long to finish, sends it SIGINT (what Ctrl-C sends)
+/// after a while, and returns what it printed and its status.
+fn interrupt(args: &[&str]) -> std::process::Output {
     let bin = assert_cmd::cargo::cargo_bin("wumpus");
     let child = std::process::Command::new(bin)
-        .args([
-            "solve",
-            "--worlds",
-            "1000000000",
-            "--threads",
-            "1",
-            "--json",
-        ])
+        .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -155,7 +149,32 @@ fn ctrl_c_prints_the_partial_summary_and_exits_130() {
         .unwrap();
     assert!(killed.success());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{out:?}");
+    assert_eq!(out.status.code(), Some(130), "{args:?}: {out:?}");
+    out
+}
+
+/// `wumpus merge FILE` of one interrupted summary: refused, as a shard that must be run again.
+fn merge_refuses_interrupted(dir: &std::path::Path, summary: &[u8]) {
+    let file = dir.join("interrupted.json");
+    std::fs::write(&file, summary).unwrap();
+    wumpus()
+        .arg("merge")
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("was interrupted"));
+}
+
+#[test]
+fn ctrl_c_prints_the_partial_summary_and_exits_130() {
+    let out = interrupt(&[
+        "solve",
+        "--worlds",
+        "1000000000",
+        "--threads",
+        "1",
+        "--json",
+    ]);
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["interrupted"], true);
     let games = summary["games"].as_u64().unwrap();
@@ -163,6 +182,78 @@ fn ctrl_c_prints_the_partial_summary_and_exits_130() {
     assert_eq!(summary["totals"]["games"].as_u64().unwrap(), games);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("interrupted"), "{err}");
+    merge_refuses_interrupted(tempfile::tempdir().unwrap().path(), &out.stdout);
+}
+
+/// Ctrl-C in `solve --rules cave|maze`, as on the grid: the JSON summary of the games finished
+/// marked `interrupted`, the CSV file saved with their rows, status 130, a summary `merge`
+/// refuses; and the text summary says it covers only the games finished.
+fn ctrl_c_stops_a_cave_batch(rules: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("rows.csv");
+    let csv_arg = csv.to_str().unwrap();
+    let out = interrupt(&[
+        "solve",
+        "--rules",
+        rules,
+        "--worlds",
+        "1000000000",
+        "--threads",
+        "1",
+        "--json",
+        "--csv",
+        csv_arg,
+    ]);
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["interrupted"], true, "{summary}");
+    let games = summary["totals"]["games"].as_u64().unwrap();
+    assert!(games > 0 && games < 1_000_000_000, "{games}");
+    assert_eq!(summary["summary"]["games"].as_u64().unwrap(), games);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("interrupted: {games} of 1000000000 games played")),
+        "{err}"
+    );
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.lines().count() as u64, games + 1, "{rows}");
+    merge_refuses_interrupted(dir.path(), &out.stdout);
+
+    // The text summary, with the rows on standard output and the summary on standard error.
+    let out = interrupt(&[
+        "solve",
+        "--rules",
+        rules,
+        "--worlds",
+        "1000000000",
+        "--threads",
+        "1",
+        "--csv",
+        "-",
+    ]);
+    let rows = String::from_utf8_lossy(&out.stdout);
+    let games = rows.lines().count() as u64 - 1;
+    assert!(games > 0, "{rows}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with(&format!(
+            "interrupted: the summary covers the {games} games finished of 1000000000\n"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("games          {games} (seeds 0 to 999999999)")),
+        "{err}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_classic_cave_batch() {
+    ctrl_c_stops_a_cave_batch("cave");
+}
+
+#[test]
+fn ctrl_c_stops_a_maze_batch() {
+    ctrl_c_stops_a_cave_batch("maze");
 }
 
 #[test]

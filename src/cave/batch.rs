@@ -55,20 +55,37 @@ pub fn play_game<A: ClassicAgent>(
     seed: u64,
     agent: &mut A,
 ) -> Result<GameRecord, HazardError> {
+    let record = play_game_until(map, variant, seed, agent, &|| false)?;
+    Ok(record.expect("a game nobody stops ends"))
+}
+
+/// [`play_game`], given up (`None`) once `stop` says so. It is asked before each action, so
+/// that a stopped batch (Ctrl-C in `solve`) ends promptly even while a slow agent is in the
+/// middle of a game.
+pub fn play_game_until<A: ClassicAgent>(
+    map: &Arc<CaveMap>,
+    variant: Variant,
+    seed: u64,
+    agent: &mut A,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<GameRecord>, HazardError> {
     let mut game = ClassicGame::new(map.clone(), variant, seed)?;
     let mut actions = 0;
     while game.ending().is_none() && actions < MAX_ACTIONS {
+        if stop() {
+            return Ok(None);
+        }
         let action = agent.act(&game.status());
         let turn = game.act(&action);
         agent.observe(&turn.result);
         actions += 1;
     }
-    Ok(GameRecord {
+    Ok(Some(GameRecord {
         seed,
         ending: game.ending(),
         moves: game.moves(),
         shots: game.shots(),
-    })
+    }))
 }
 
 /// Losses counted by cause.

@@ -17,7 +17,9 @@ pub mod maze;
 pub mod protocol;
 
 pub use agent::{ClassicAgent, RandomAgent};
-pub use batch::{play_game, run_batch, BatchConfig, BatchReport, BatchSummary, GameRecord};
+pub use batch::{
+    play_game, play_game_until, run_batch, BatchConfig, BatchReport, BatchSummary, GameRecord,
+};
 pub use classic::{
     Action, ArrowPath, ClassicGame, Ending, Event, LossCause, MoveResult, ShotResult, Status, Turn,
     TurnResult, Variant,

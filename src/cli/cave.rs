@@ -7,6 +7,7 @@
 //! ends the game cleanly. The prompt is shown only when standard input is a terminal.
 
 use super::bad_input;
+use super::batch::{check_interrupted, interrupted_line, BatchCli};
 use super::trace::StepPrinter;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
@@ -760,39 +761,35 @@ pub fn solve(options: SolveOptions) -> Result<()> {
     let games = options
         .shard
         .map_or(0..options.games, |s| s.range(options.games));
-    let mut rows = CsvRows::open(options.csv.as_deref(), "seed,outcome,score,moves,arrows")?;
+    let mut sink = BatchCli::new(
+        games.end - games.start,
+        options.csv.as_deref(),
+        "seed,outcome,score,moves,arrows",
+        cave_row,
+    )?;
     let start = std::time::Instant::now();
-    let row = |r: &cave::GameRecord| {
-        let (outcome, score) = match r.ending {
-            Some(Ending::Won { score }) => ("won", score),
-            Some(Ending::Lost(cause)) => (cause.name(), 0),
-            None => ("unfinished", 0),
-        };
-        format!("{},{outcome},{score},{},{}", r.seed, r.moves, r.shots)
-    };
     let (variant, seed) = (options.variant, options.seed);
     let totals = match options.agent {
         AgentArg::Random => wumpus::run::play_cave_games(
             &map,
             variant,
             seed,
-            games,
+            games.clone(),
             cave::RandomAgent::for_game,
-            |r| rows.write(&row(r)),
+            &mut sink,
         ),
         AgentArg::Logic => wumpus::run::play_cave_games(
             &map,
             variant,
             seed,
-            games,
+            games.clone(),
             |_| CaveAgent::new(agent_config.clone()).expect("checked above"),
-            |r| rows.write(&row(r)),
+            &mut sink,
         ),
     }
     .map_err(bad_input)?;
     let elapsed_seconds = start.elapsed().as_secs_f64();
-    let to_stdout = rows.to_stdout();
-    rows.finish()?;
+    sink.finish()?;
     let batch = wumpus::run::CaveBatch {
         rules: "cave".to_string(),
         map: map_name,
@@ -802,68 +799,40 @@ pub fn solve(options: SolveOptions) -> Result<()> {
         seed,
         worlds: options.games,
         shard: options.shard,
+        interrupted: totals.games < games.end - games.start,
         totals,
         elapsed_seconds,
     };
-    print_batch(&batch, options.output == OutputFormat::Json, to_stdout)
+    print_batch(
+        &batch,
+        options.output == OutputFormat::Json,
+        sink.csv_to_stdout(),
+    )?;
+    check_interrupted(
+        batch.interrupted,
+        batch.totals.games,
+        games.end - games.start,
+    )
 }
 
-/// Where `solve --csv` rows go: a file saved atomically, or standard output.
-enum CsvRows {
-    None,
-    Stdout(std::io::BufWriter<std::io::Stdout>, Option<std::io::Error>),
-    File(wumpus::files::AtomicFile, Option<std::io::Error>),
+/// A classic cave game's CSV row (the score is 0 for a loss).
+fn cave_row(r: &cave::GameRecord) -> String {
+    let (outcome, score) = match r.ending {
+        Some(Ending::Won { score }) => ("won", score),
+        Some(Ending::Lost(cause)) => (cause.name(), 0),
+        None => ("unfinished", 0),
+    };
+    format!("{},{outcome},{score},{},{}", r.seed, r.moves, r.shots)
 }
 
-impl CsvRows {
-    fn open(path: Option<&Path>, header: &str) -> Result<CsvRows> {
-        let mut rows = match path {
-            None => return Ok(CsvRows::None),
-            Some(p) if p == Path::new("-") => {
-                CsvRows::Stdout(std::io::BufWriter::new(std::io::stdout()), None)
-            }
-            Some(p) => CsvRows::File(
-                wumpus::files::AtomicFile::create(p).map_err(bad_input)?,
-                None,
-            ),
-        };
-        rows.write(header);
-        Ok(rows)
-    }
-
-    fn to_stdout(&self) -> bool {
-        matches!(self, CsvRows::Stdout(..))
-    }
-
-    /// Writes a row; false (stop the batch) once writing has failed.
-    fn write(&mut self, row: &str) -> bool {
-        let (w, failure): (&mut dyn Write, _) = match self {
-            CsvRows::None => return true,
-            CsvRows::Stdout(w, f) => (w, f),
-            CsvRows::File(w, f) => (w, f),
-        };
-        if failure.is_some() {
-            return false;
-        }
-        match writeln!(w, "{row}") {
-            Ok(()) => true,
-            Err(e) => {
-                *failure = Some(e);
-                false
-            }
-        }
-    }
-
-    fn finish(self) -> Result<()> {
-        match self {
-            CsvRows::None => Ok(()),
-            CsvRows::Stdout(_, Some(e)) | CsvRows::File(_, Some(e)) => {
-                Err(anyhow::Error::new(e).context("cannot write the CSV rows"))
-            }
-            CsvRows::Stdout(mut w, None) => w.flush().context("cannot write the CSV rows"),
-            CsvRows::File(f, None) => f.commit().map_err(bad_input),
-        }
-    }
+/// A maze game's CSV row (the maze keeps no score).
+fn maze_row(r: &wumpus::run::MazeRecord) -> String {
+    let outcome = match r.ending {
+        Some(MazeEnding::Won) => "won",
+        Some(MazeEnding::Lost(loss)) => wumpus::run::maze_loss_name(loss),
+        None => "unfinished",
+    };
+    format!("{},{outcome},{},{}", r.seed, r.moves, r.grenades)
 }
 
 /// Prints a cave or maze batch (or shard, or merged shards): a JSON object, or the summary
@@ -898,9 +867,15 @@ pub fn print_batch(batch: &wumpus::run::CaveBatch, json: bool, csv_on_stdout: bo
     }
 }
 
+/// The grid's warning line for an interrupted batch, so that all three read alike.
+fn interrupted_text(b: &wumpus::run::CaveBatch) -> String {
+    let range = b.range();
+    interrupted_line(b.interrupted, b.totals.games, range.end - range.start)
+}
+
 /// The seeds a batch or shard covers, and the shard.
 fn seeds_text(b: &wumpus::run::CaveBatch) -> String {
-    let range = b.shard.map_or(0..b.worlds, |s| s.range(b.worlds));
+    let range = b.range();
     let shard = match b.shard {
         Some(s) => format!(", shard {s} of {} games", b.worlds),
         None => String::new(),
@@ -921,8 +896,10 @@ fn cave_text(b: &wumpus::run::CaveBatch) -> String {
         ("logic", false) => ", map discovered",
         _ => "",
     };
-    let mut t = format!(
-        "classic cave ({} rules) on {}, agent {}{knows}\n",
+    let mut t = interrupted_text(b);
+    let _ = writeln!(
+        t,
+        "classic cave ({} rules) on {}, agent {}{knows}",
         b.variant, b.map, b.agent
     );
     t += &seeds_text(b);
@@ -960,8 +937,10 @@ fn maze_text(b: &wumpus::run::CaveBatch) -> String {
     use std::fmt::Write as _;
     let s = b.totals.maze_summary(b.seed, b.elapsed_seconds);
     let pct = |n: u64| 100.0 * n as f64 / s.games.max(1) as f64;
-    let mut t = format!(
-        "the caves.dat maze on {}, agent logic (given the map)\n",
+    let mut t = interrupted_text(b);
+    let _ = writeln!(
+        t,
+        "the caves.dat maze on {}, agent logic (given the map)",
         b.map
     );
     t += &seeds_text(b);
@@ -1394,20 +1373,17 @@ pub fn solve_maze(
     let (map, map_name) = load_map(map.as_deref(), Rules::Maze)?;
     MazeAgent::new(map.clone(), Insight::Decisions).map_err(bad_input)?;
     let range = shard.map_or(0..games, |s| s.range(games));
-    let mut rows = CsvRows::open(csv.as_deref(), "seed,outcome,moves,grenades")?;
+    let mut sink = BatchCli::new(
+        range.end - range.start,
+        csv.as_deref(),
+        "seed,outcome,moves,grenades",
+        maze_row,
+    )?;
     let start = std::time::Instant::now();
-    let totals = wumpus::run::play_maze_games(&map, seed, range, |r| {
-        let outcome = match r.ending {
-            Some(MazeEnding::Won) => "won",
-            Some(MazeEnding::Lost(loss)) => wumpus::run::maze_loss_name(loss),
-            None => "unfinished",
-        };
-        rows.write(&format!("{},{outcome},{},{}", r.seed, r.moves, r.grenades))
-    })
-    .map_err(bad_input)?;
+    let totals =
+        wumpus::run::play_maze_games(&map, seed, range.clone(), &mut sink).map_err(bad_input)?;
     let elapsed_seconds = start.elapsed().as_secs_f64();
-    let to_stdout = rows.to_stdout();
-    rows.finish()?;
+    sink.finish()?;
     let batch = wumpus::run::CaveBatch {
         rules: "maze".to_string(),
         map: map_name,
@@ -1417,10 +1393,16 @@ pub fn solve_maze(
         seed,
         worlds: games,
         shard,
+        interrupted: totals.games < range.end - range.start,
         totals,
         elapsed_seconds,
     };
-    print_batch(&batch, json, to_stdout)
+    print_batch(&batch, json, sink.csv_to_stdout())?;
+    check_interrupted(
+        batch.interrupted,
+        batch.totals.games,
+        range.end - range.start,
+    )
 }
 
 /// `trace --rules maze`: one game of the maze agent, step by step.

@@ -1,6 +1,7 @@
 //! Command-line definitions (clap) and dispatch. Clap types stay here; each subcommand turns
 //! its flags into the library's plain types and calls the library.
 
+mod batch;
 mod bot;
 mod cave;
 mod kb;

@@ -1,18 +1,13 @@
 //! `wumpus solve`: the agent on a batch of random worlds, summed up.
 
+use super::batch::{check_interrupted, interrupted_line, BatchCli};
 use super::cave::{self, RulesArg, VariantArg};
 use super::{bad_input, parse_probability, AgentArg, GridSize, ScoringArg};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use wumpus::files::AtomicFile;
-use wumpus::run::{
-    solve_grid, AgentKind, Batch, BatchSink, GameOptions, GameRecord, Shard, Summary,
-};
+use wumpus::run::{solve_grid, AgentKind, Batch, GameOptions, GameRecord, Shard, Summary};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -83,17 +78,13 @@ pub fn run(args: SolveArgs) -> Result<()> {
 
 fn run_on_pool(args: SolveArgs) -> Result<()> {
     let refuse = |why: &str| Err(bad_input(anyhow::anyhow!("{why}")));
+    if args.json && args.csv.as_deref() == Some(std::path::Path::new("-")) {
+        return refuse("--csv - writes rows to standard output: give --csv a file to keep --json");
+    }
     match (args.rules, args.agent) {
         (RulesArg::Grid, None | Some(AgentArg::Logic | AgentArg::Risk)) => {}
         (RulesArg::Grid, Some(AgentArg::Random)) => {
             return refuse("the random agent plays the cave: use --rules cave")
-        }
-        (RulesArg::Cave | RulesArg::Maze, _)
-            if args.json && args.csv.as_deref() == Some(std::path::Path::new("-")) =>
-        {
-            return refuse(
-                "--csv - writes rows to standard output: give --csv a file to keep --json",
-            );
         }
         (RulesArg::Cave, agent) => {
             return cave::solve(cave::SolveOptions {
@@ -158,148 +149,32 @@ fn run_on_pool(args: SolveArgs) -> Result<()> {
         threads: args.threads,
         shard: args.shard,
     };
-    let csv_to_stdout = args.csv.as_deref() == Some(std::path::Path::new("-"));
-    if csv_to_stdout && args.json {
-        return refuse("--csv - writes rows to standard output: give --csv a file to keep --json");
-    }
-    let csv = match &args.csv {
-        None => None,
-        Some(_) if csv_to_stdout => Some(Csv::Stdout(std::io::BufWriter::new(std::io::stdout()))),
-        Some(path) => Some(Csv::File(AtomicFile::create(path).map_err(bad_input)?)),
-    };
     let games = match batch.shard {
         Some(shard) => shard.range(batch.worlds),
         None => 0..batch.worlds,
     };
-    let mut sink = Cli::new(games.end - games.start, csv);
+    let mut sink = BatchCli::new(
+        games.end - games.start,
+        args.csv.as_deref(),
+        "seed,outcome,score,moves",
+        grid_row,
+    )?;
     let summary = solve_grid(&batch, &mut sink).map_err(bad_input)?;
-    sink.bar.finish_and_clear();
     sink.finish()?;
     if args.json {
         super::out(serde_json::to_string(&summary)? + "\n")?;
-    } else if csv_to_stdout {
+    } else if sink.csv_to_stdout() {
         eprint!("{}", table(&summary));
     } else {
         super::out(table(&summary))?;
     }
-    if summary.interrupted {
-        return Err(anyhow::Error::new(super::Interrupted(format!(
-            "interrupted: {} of {} games played",
-            summary.games,
-            games.end - games.start
-        ))));
-    }
-    Ok(())
+    check_interrupted(summary.interrupted, summary.games, games.end - games.start)
 }
 
-/// Where the CSV rows go.
-enum Csv {
-    Stdout(std::io::BufWriter<std::io::Stdout>),
-    File(AtomicFile),
-}
-
-impl Csv {
-    fn writer(&mut self) -> &mut dyn Write {
-        match self {
-            Csv::Stdout(w) => w,
-            Csv::File(f) => f,
-        }
-    }
-}
-
-/// The command line's side of a batch: the progress bar, Ctrl-C and the CSV rows.
-struct Cli {
-    bar: ProgressBar,
-    stop: Arc<AtomicBool>,
-    csv: Option<Csv>,
-    failure: Option<std::io::Error>,
-}
-
-impl Cli {
-    fn new(games: u64, mut csv: Option<Csv>) -> Cli {
-        // The bar is drawn only on a terminal, so logs and pipes stay clean.
-        let bar = if std::io::stderr().is_terminal() {
-            let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} games, {elapsed} so far, {eta} left (Ctrl-C: stop and sum up)",
-                )
-                .expect("a valid template"),
-            );
-            bar
-        } else {
-            ProgressBar::hidden()
-        };
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
-        // The first Ctrl-C stops the batch and sums up the games finished; a second one ends
-        // the program at once. (The handler can be set once a process, which is all `solve`
-        // needs; if it cannot, Ctrl-C simply ends the program as usual.)
-        let _ = ctrlc::set_handler(move || {
-            if flag.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        });
-        let mut failure = None;
-        if let Some(csv) = &mut csv {
-            if let Err(e) = writeln!(csv.writer(), "seed,outcome,score,moves") {
-                failure = Some(e);
-            }
-        }
-        Cli {
-            bar,
-            stop,
-            csv,
-            failure,
-        }
-    }
-
-    /// Flushes and saves the rows; reports a write failure.
-    fn finish(&mut self) -> Result<()> {
-        if let Some(e) = self.failure.take() {
-            return Err(anyhow::Error::new(e).context("cannot write the CSV rows"));
-        }
-        match self.csv.take() {
-            Some(Csv::Stdout(mut w)) => w.flush().context("cannot write the CSV rows")?,
-            Some(Csv::File(f)) => f.commit().map_err(bad_input)?,
-            None => {}
-        }
-        Ok(())
-    }
-}
-
-impl BatchSink for Cli {
-    fn progress(&self, games: u64) {
-        self.bar.inc(games);
-    }
-
-    fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    fn wants_records(&self) -> bool {
-        self.csv.is_some()
-    }
-
-    fn record(&mut self, r: &GameRecord) -> bool {
-        let Some(csv) = &mut self.csv else {
-            return true;
-        };
-        let seed = r.seed.map_or(String::new(), |s| s.to_string());
-        match writeln!(
-            csv.writer(),
-            "{seed},{},{},{}",
-            r.outcome.name(),
-            r.score,
-            r.moves
-        ) {
-            Ok(()) => true,
-            Err(e) => {
-                self.failure = Some(e);
-                false
-            }
-        }
-    }
+/// A grid game's CSV row.
+fn grid_row(r: &GameRecord) -> String {
+    let seed = r.seed.map_or(String::new(), |s| s.to_string());
+    format!("{seed},{},{},{}", r.outcome.name(), r.score, r.moves)
 }
 
 /// Flags of `wumpus merge`.
@@ -367,16 +242,7 @@ fn table(s: &Summary) -> String {
         Some(shard) => format!(", shard {shard} of {} worlds", s.worlds),
         None => String::new(),
     };
-    let interrupted = if s.interrupted {
-        format!(
-            "interrupted: the summary covers the {} games finished of {}\n",
-            s.games,
-            range.end - range.start
-        )
-    } else {
-        String::new()
-    };
-    interrupted
+    interrupted_line(s.interrupted, s.games, range.end - range.start)
         + &format!(
             "agent {} on {} {} worlds (pit probability {}, seeds {}..{}{shard}), {} scoring\n\
          games                     {}\n\
