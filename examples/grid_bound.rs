@@ -555,7 +555,7 @@ fn main() {
         }
     }
     println!(
-        "{rows}x{cols}, pit {pit}, {} scoring: bound on the mean score {:.3} (wins {:.2}%, deaths {:.2}%); {} belief states, {:.1} s",
+        "{rows}x{cols}, pit {pit}, {} scoring: bound on the mean score {:.3} (wins {:.2}%, {}); {} belief states, {:.1} s",
         match scoring {
             Scoring::Aima => "aima",
             Scoring::Standard => "standard",
@@ -563,7 +563,11 @@ fn main() {
         },
         total.score,
         100.0 * total.win,
-        100.0 * total.death,
+        if total.death.is_nan() {
+            "deaths not kept".to_string()
+        } else {
+            format!("deaths {:.2}%", 100.0 * total.death)
+        },
         solver.memo.len() + solver.compact.as_ref().map_or(0, |m| m.len()),
         started.elapsed().as_secs_f64()
     );
