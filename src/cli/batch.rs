@@ -115,6 +115,16 @@ impl<R> BatchCli<R> {
     }
 }
 
+impl<R> Drop for BatchCli<R> {
+    /// A batch that ends in an error never reaches `finish`; the bar is cleared all the same,
+    /// so the error is not printed after a half-drawn bar.
+    fn drop(&mut self) {
+        if !self.bar.is_finished() {
+            self.bar.finish_and_clear();
+        }
+    }
+}
+
 impl<R> BatchSink<R> for BatchCli<R> {
     fn progress(&self, games: u64) {
         self.bar.inc(games);
