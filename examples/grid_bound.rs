@@ -25,7 +25,8 @@
 //!
 //! With `wins`, moves cost nothing, so a step into a cell proven safe is taken as soon as one
 //! exists (see `options`); that is exact, not a further relaxation, and it is what makes 5x5
-//! tractable: 1.4 M belief states and about a minute without the wumpus.
+//! tractable: 1.4 M belief states and about a minute without the wumpus, 96 M states, 15 GB
+//! and over half an hour with it.
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 use wumpus::grid::GridWorld;
