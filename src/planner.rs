@@ -4,8 +4,10 @@
 //! The planner knows nothing of clauses or percepts. It is handed the topology and a set of
 //! walkable places (visited or proven safe) and answers "which way to the nearest place of a
 //! kind, and how far" with petgraph's A* search, whose goal test may match many places (with a
-//! zero estimate, A* is Dijkstra stopping at the first goal reached). For arrows it lists every
-//! path of a few rooms along the graph's edges, taken either way ([`arrow_paths`]).
+//! zero estimate, A* is Dijkstra stopping at the first goal reached). An agent that replans
+//! every turn on a big grid keeps a [`Searcher`] instead, which finds the very same routes
+//! with tables kept between searches. For arrows it lists every path of a few rooms along the
+//! graph's edges, taken either way ([`arrow_paths`]).
 
 use crate::topology::{Link, Place, Topology};
 use petgraph::algo::astar;
@@ -50,6 +52,133 @@ pub fn nearest(
 ) -> Option<Route> {
     let graph = NodeFiltered::from_fn(topology.graph(), |p| p == from || walkable(p));
     let (_, places) = astar(&graph, from, &mut is_goal, |_| 1u32, |_| 0u32)?;
+    Some(route_along(topology, places))
+}
+
+/// A place waiting in [`Searcher`]'s open set, ordered like petgraph's `MinScored` in its A*:
+/// by cost alone, the cheapest greatest, equal costs equal whatever the place. The heap then
+/// makes exactly A*'s moves, so equally near goals and equally short paths are chosen alike.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    cost: u32,
+    place: u32,
+}
+
+impl PartialEq for Open {
+    fn eq(&self, other: &Open) -> bool {
+        self.cost == other.cost
+    }
+}
+
+impl Eq for Open {}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Open) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Open {
+    fn cmp(&self, other: &Open) -> std::cmp::Ordering {
+        other.cost.cmp(&self.cost)
+    }
+}
+
+/// [`nearest`] with its tables kept between searches: the same route for the same question
+/// (it replays petgraph's A* step for step, with a zero estimate and unit costs), but with
+/// dense per-place tables, cleared by a generation count, in place of the hash maps and the
+/// filtered graph A* builds on every call. An agent that replans after nearly every step of
+/// a big grid spends most of a search on that set-up when the goal is a step or two away.
+#[derive(Clone, Debug, Default)]
+pub struct Searcher {
+    /// The generation in which each place was reached (stale entries are ignored).
+    reached: Vec<u32>,
+    /// The best cost found for each place reached.
+    cost: Vec<u32>,
+    /// The place each place reached was first reached from (`u32::MAX` for the start).
+    came_from: Vec<u32>,
+    generation: u32,
+    open: std::collections::BinaryHeap<Open>,
+}
+
+impl Searcher {
+    /// A searcher with empty tables (they grow to the topology on first use).
+    pub fn new() -> Searcher {
+        Searcher::default()
+    }
+
+    /// Exactly [`nearest`]`(topology, from, walkable, is_goal)`.
+    ///
+    /// Complexity: O((V + E) log V) over the walkable part of the graph searched, with no
+    /// allocation but the route once the tables have grown to the topology.
+    pub fn nearest(
+        &mut self,
+        topology: &Topology,
+        from: Place,
+        walkable: impl Fn(Place) -> bool,
+        mut is_goal: impl FnMut(Place) -> bool,
+    ) -> Option<Route> {
+        let n = topology.len();
+        if self.reached.len() != n {
+            self.reached = vec![0; n];
+            self.cost = vec![0; n];
+            self.came_from = vec![u32::MAX; n];
+            self.generation = 0;
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // After 2^32 searches every stale mark could look current: start over.
+            self.reached.fill(0);
+            self.generation = 1;
+        }
+        let generation = self.generation;
+        self.open.clear();
+        let start = from.index();
+        self.reached[start] = generation;
+        self.cost[start] = 0;
+        self.came_from[start] = u32::MAX;
+        self.open.push(Open {
+            cost: 0,
+            place: start as u32,
+        });
+        // As in petgraph's astar: the goal test when a place leaves the open set, and a
+        // neighbour's cost and predecessor replaced only by a strictly cheaper one.
+        while let Some(Open { cost, place }) = self.open.pop() {
+            let here = Place::new(place as usize);
+            if is_goal(here) {
+                let mut places = vec![here];
+                let mut at = place;
+                while self.came_from[at as usize] != u32::MAX {
+                    at = self.came_from[at as usize];
+                    places.push(Place::new(at as usize));
+                }
+                places.reverse();
+                return Some(route_along(topology, places));
+            }
+            for (_, next) in topology.exits(here) {
+                if !(next == from || walkable(next)) {
+                    continue;
+                }
+                let i = next.index();
+                let next_cost = cost + 1;
+                if self.reached[i] == generation && next_cost >= self.cost[i] {
+                    continue;
+                }
+                self.reached[i] = generation;
+                self.cost[i] = next_cost;
+                self.came_from[i] = place;
+                self.open.push(Open {
+                    cost: next_cost,
+                    place: i as u32,
+                });
+            }
+        }
+        None
+    }
+}
+
+/// The route through `places`, each joined to the next by the first exit leading there.
+fn route_along(topology: &Topology, places: Vec<Place>) -> Route {
     let links = places
         .windows(2)
         .map(|w| {
@@ -60,7 +189,7 @@ pub fn nearest(
                 .expect("consecutive places of a path are joined")
         })
         .collect();
-    Some(Route { places, links })
+    Route { places, links }
 }
 
 /// Distances (in steps) from one place to the walkable places it can reach, indexed by place
@@ -208,6 +337,42 @@ mod tests {
         let t = Topology::grid(2, 2).unwrap();
         let goal = t.cell(1, 1).unwrap();
         assert!(nearest(&t, t.cell(0, 0).unwrap(), |p| p != goal, |p| p == goal).is_none());
+    }
+
+    #[test]
+    fn the_searcher_finds_the_very_routes_astar_finds() {
+        use rand::Rng;
+        // Random walls and many goals, so that ties between equally near goals and equally
+        // short paths are common: the searcher must break them as A* does.
+        let mut rng = crate::rng::seeded(7);
+        let mut searcher = Searcher::new();
+        for round in 0..400 {
+            let (rows, cols) = (rng.random_range(2..12), rng.random_range(2..12));
+            let t = Topology::grid(rows, cols).unwrap();
+            let wall_prob = rng.random_range(0.0..0.4);
+            let goal_prob = rng.random_range(0.0..0.3);
+            let walkable: Vec<bool> = t.places().map(|_| !rng.random_bool(wall_prob)).collect();
+            let goal: Vec<bool> = t.places().map(|_| rng.random_bool(goal_prob)).collect();
+            let from = Place::new(rng.random_range(0..t.len()));
+            let expected = nearest(&t, from, |p| walkable[p.index()], |p| goal[p.index()]);
+            let found = searcher.nearest(&t, from, |p| walkable[p.index()], |p| goal[p.index()]);
+            assert_eq!(found, expected, "round {round}");
+        }
+        // On a cave, with one-way tunnels and a room with two tunnels to the same room.
+        let t = Topology::cave(
+            &[vec![1, 2, 2], vec![3], vec![3], vec![0]],
+            0,
+            vec![None; 4],
+            vec![None; 4],
+        );
+        for from in t.places() {
+            for goal in t.places() {
+                assert_eq!(
+                    searcher.nearest(&t, from, |_| true, |p| p == goal),
+                    nearest(&t, from, |_| true, |p| p == goal)
+                );
+            }
+        }
     }
 
     #[test]

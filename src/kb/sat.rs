@@ -12,10 +12,24 @@
 //!   components that share no variable constrain each other only through overall consistency,
 //!   which is checked separately.
 //!
+//! - **Who is waiting for which change.** A caller can [`Sat::watch`] a literal with a token:
+//!   the token comes back from [`Sat::drain_changed`] once the literal's component is stamped
+//!   after the time given. Watches move with their component when components merge, and only
+//!   components someone watches are logged, so a caller with many open questions finds the few
+//!   whose answers can have changed without looking at the rest.
+//!
 //! Why this matters: a solver call must assign every variable, so its cost grows with the
 //! formula; most questions each turn are about places nothing new was learnt about.
 
+use rustc_hash::FxHashMap;
 use varisat::{ExtendFormula, Lit, Solver};
+
+/// A caller's token waiting for a change after a time.
+#[derive(Clone, Copy, Debug)]
+struct Watch {
+    token: u32,
+    since: u64,
+}
 
 /// A total assignment found by the solver, as a bitset over variable indices.
 #[derive(Clone, Debug)]
@@ -56,6 +70,12 @@ pub(crate) struct Sat {
     clock: u64,
     models: Vec<Model>,
     clauses: Vec<Vec<Lit>>,
+    /// Watches by component representative; a component nobody watches has no entry, so
+    /// callers that never watch pay one failed lookup per clause.
+    watches: FxHashMap<u32, Vec<Watch>>,
+    /// Watched components stamped since the last [`Sat::drain_changed`] (repeats allowed;
+    /// each is looked up again there, as it may have merged into another since).
+    stamped: Vec<u32>,
     /// Solver calls made, for statistics and benchmarks.
     pub(crate) calls: u64,
 }
@@ -73,6 +93,8 @@ impl Sat {
             clock: 1,
             models: Vec::new(),
             clauses: Vec::new(),
+            watches: FxHashMap::default(),
+            stamped: Vec::new(),
             calls: 0,
         }
     }
@@ -121,15 +143,32 @@ impl Sat {
                 Some(q) if q == r => q,
                 Some(q) => {
                     self.parent[r] = q as u32;
+                    self.merge_watches(r, q);
                     q
                 }
             });
         }
         if let Some(r) = root {
             self.stamp[r] = self.clock;
+            if self.watches.contains_key(&(r as u32)) {
+                self.stamped.push(r as u32);
+            }
         }
         self.solver.add_clause(lits);
         self.clauses.push(lits.to_vec());
+    }
+
+    /// Moves the watches of component `from` to `into`, which it has just joined (the longer
+    /// list is kept and the shorter appended, so a watch moves O(log n) times in all).
+    fn merge_watches(&mut self, from: usize, into: usize) {
+        let Some(mut moved) = self.watches.remove(&(from as u32)) else {
+            return;
+        };
+        let kept = self.watches.entry(into as u32).or_default();
+        if kept.len() < moved.len() {
+            std::mem::swap(kept, &mut moved);
+        }
+        kept.append(&mut moved);
     }
 
     fn find(&mut self, mut i: usize) -> usize {
@@ -151,6 +190,47 @@ impl Sat {
     pub(crate) fn changed_since(&mut self, lit: Lit, since: u64) -> bool {
         let root = self.find(lit.index());
         self.stamp[root] > since
+    }
+
+    /// Hands `token` back from [`Sat::drain_changed`] once a clause touching `lit`'s component
+    /// is added after time `since` (at once when one already has been). A watch fires once.
+    pub(crate) fn watch(&mut self, lit: Lit, token: u32, since: u64, fired: &mut Vec<u32>) {
+        let root = self.find(lit.index());
+        if self.stamp[root] > since {
+            fired.push(token);
+        } else {
+            self.watches
+                .entry(root as u32)
+                .or_default()
+                .push(Watch { token, since });
+        }
+    }
+
+    /// Appends to `fired` the token of every watch whose component was stamped after the
+    /// watch's time, and drops those watches. Costs the watches of the components stamped
+    /// since the last call, not all of them.
+    pub(crate) fn drain_changed(&mut self, fired: &mut Vec<u32>) {
+        let stamped = std::mem::take(&mut self.stamped);
+        for &r in &stamped {
+            let root = self.find(r as usize);
+            let stamp = self.stamp[root];
+            let Some(list) = self.watches.get_mut(&(root as u32)) else {
+                continue;
+            };
+            list.retain(|w| {
+                let changed = stamp > w.since;
+                if changed {
+                    fired.push(w.token);
+                }
+                !changed
+            });
+            if list.is_empty() {
+                self.watches.remove(&(root as u32));
+            }
+        }
+        // Keep the log's allocation for the next turn.
+        self.stamped = stamped;
+        self.stamped.clear();
     }
 
     /// True when a kept model satisfies all of `lits`.
@@ -224,5 +304,31 @@ mod tests {
         assert!(s.changed_since(c, t));
         s.add_clause(&[b, c]);
         assert!(s.changed_since(a, t), "a joined c's component");
+    }
+
+    #[test]
+    fn watches_fire_once_after_their_component_changes() {
+        let mut s = Sat::new();
+        let (a, b, c, d) = (s.new_lit(), s.new_lit(), s.new_lit(), s.new_lit());
+        s.add_clause(&[a, b]);
+        let t = s.now();
+        let mut fired = Vec::new();
+        s.watch(a, 1, t, &mut fired);
+        s.watch(c, 2, t, &mut fired);
+        s.watch(d, 3, 0, &mut fired);
+        assert_eq!(fired, vec![3], "d was created after time 0");
+        fired.clear();
+        s.add_clause(&[!c]);
+        s.drain_changed(&mut fired);
+        assert_eq!(fired, vec![2]);
+        fired.clear();
+        // a's watch moves into c's component when they merge, then fires.
+        s.add_clause(&[b, c]);
+        s.drain_changed(&mut fired);
+        assert_eq!(fired, vec![1]);
+        fired.clear();
+        s.add_clause(&[a, c]);
+        s.drain_changed(&mut fired);
+        assert!(fired.is_empty(), "a watch fires once");
     }
 }
