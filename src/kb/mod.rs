@@ -345,7 +345,12 @@ impl KnowledgeBase {
         let mut kb = KnowledgeBase {
             grounding: grounding.clone(),
             proofs,
-            sat: Sat::new(),
+            // Explanations need one solver over the whole formula (see sat.rs); answers
+            // alone are cheaper from one solver per component.
+            sat: match proofs {
+                Proofs::Fast => Sat::split(),
+                Proofs::Explained => Sat::whole(),
+            },
             mentioned: vec![Vec::new(); rules.predicates.len()],
             fixed_true: vec![Vec::new(); rules.predicates.len()],
             unfixed: vec![Vec::new(); rules.predicates.len()],
@@ -998,7 +1003,7 @@ impl KnowledgeBase {
         if let Some(v) = state.fixed {
             return Some(v);
         }
-        self.sat.last_model()?.value(state.lit?)
+        self.sat.model_value(state.lit?)
     }
 
     /// The observations (as indices into [`KnowledgeBase::observations`]) that make `conj`
