@@ -84,25 +84,34 @@ impl Ord for Open {
     }
 }
 
+/// What [`Searcher`] knows of one place in one search, kept together so that a place costs
+/// one memory access.
+#[derive(Clone, Copy, Debug, Default)]
+struct Mark {
+    /// The search that reached the place (older marks are stale).
+    generation: u32,
+    /// The best cost found.
+    cost: u32,
+    /// The place it was first reached from (`u32::MAX` for the start).
+    came_from: u32,
+}
+
 /// [`nearest`] with its tables kept between searches: the same route for the same question
-/// (it replays petgraph's A* step for step, with a zero estimate and unit costs), but with
-/// dense per-place tables, cleared by a generation count, in place of the hash maps and the
-/// filtered graph A* builds on every call. An agent that replans after nearly every step of
-/// a big grid spends most of a search on that set-up when the goal is a step or two away.
+/// (it replays petgraph's A* step for step, with a zero estimate and unit costs), but with a
+/// dense per-place table, cleared by a generation count, in place of the hash maps and the
+/// filtered graph A* builds on every call, and with a grid's neighbours computed rather than
+/// read from the graph. An agent that replans after nearly every step of a big grid spends
+/// most of a search on that overhead when the goal is a step or two away, and the walk home
+/// with the gold replans across the whole explored region whenever it passes new ground.
 #[derive(Clone, Debug, Default)]
 pub struct Searcher {
-    /// The generation in which each place was reached (stale entries are ignored).
-    reached: Vec<u32>,
-    /// The best cost found for each place reached.
-    cost: Vec<u32>,
-    /// The place each place reached was first reached from (`u32::MAX` for the start).
-    came_from: Vec<u32>,
+    marks: Vec<Mark>,
     generation: u32,
     open: std::collections::BinaryHeap<Open>,
 }
 
 impl Searcher {
-    /// A searcher with empty tables (they grow to the topology on first use).
+    /// A searcher with an empty table (it grows to the topology on first use).
     pub fn new() -> Searcher {
         Searcher::default()
     }
@@ -110,7 +119,7 @@ impl Searcher {
     /// Exactly [`nearest`]`(topology, from, walkable, is_goal)`.
     ///
     /// Complexity: O((V + E) log V) over the walkable part of the graph searched, with no
-    /// allocation but the route once the tables have grown to the topology.
+    /// allocation but the route once the table has grown to the topology.
     pub fn nearest(
         &mut self,
         topology: &Topology,
@@ -118,59 +127,82 @@ impl Searcher {
         walkable: impl Fn(Place) -> bool,
         mut is_goal: impl FnMut(Place) -> bool,
     ) -> Option<Route> {
-        let n = topology.len();
-        if self.reached.len() != n {
-            self.reached = vec![0; n];
-            self.cost = vec![0; n];
-            self.came_from = vec![u32::MAX; n];
+        if self.marks.len() != topology.len() {
+            self.marks = vec![Mark::default(); topology.len()];
             self.generation = 0;
         }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            // After 2^32 searches every stale mark could look current: start over.
-            self.reached.fill(0);
+            // After 2^32 searches a stale mark could look current: start over.
+            self.marks.fill(Mark::default());
             self.generation = 1;
         }
         let generation = self.generation;
-        self.open.clear();
+        let grid = topology.grid_size();
+        let (marks, open) = (&mut self.marks, &mut self.open);
+        open.clear();
         let start = from.index();
-        self.reached[start] = generation;
-        self.cost[start] = 0;
-        self.came_from[start] = u32::MAX;
-        self.open.push(Open {
+        marks[start] = Mark {
+            generation,
+            cost: 0,
+            came_from: u32::MAX,
+        };
+        open.push(Open {
             cost: 0,
             place: start as u32,
         });
         // As in petgraph's astar: the goal test when a place leaves the open set, and a
         // neighbour's cost and predecessor replaced only by a strictly cheaper one.
-        while let Some(Open { cost, place }) = self.open.pop() {
+        while let Some(Open { cost, place }) = open.pop() {
             let here = Place::new(place as usize);
             if is_goal(here) {
                 let mut places = vec![here];
                 let mut at = place;
-                while self.came_from[at as usize] != u32::MAX {
-                    at = self.came_from[at as usize];
+                while marks[at as usize].came_from != u32::MAX {
+                    at = marks[at as usize].came_from;
                     places.push(Place::new(at as usize));
                 }
                 places.reverse();
                 return Some(route_along(topology, places));
             }
-            for (_, next) in topology.exits(here) {
+            let mut reach = |next: Place| {
                 if !(next == from || walkable(next)) {
-                    continue;
+                    return;
                 }
-                let i = next.index();
-                let next_cost = cost + 1;
-                if self.reached[i] == generation && next_cost >= self.cost[i] {
-                    continue;
+                let mark = &mut marks[next.index()];
+                if mark.generation == generation && cost + 1 >= mark.cost {
+                    return;
                 }
-                self.reached[i] = generation;
-                self.cost[i] = next_cost;
-                self.came_from[i] = place;
-                self.open.push(Open {
-                    cost: next_cost,
-                    place: i as u32,
+                *mark = Mark {
+                    generation,
+                    cost: cost + 1,
+                    came_from: place,
+                };
+                open.push(Open {
+                    cost: cost + 1,
+                    place: next.index() as u32,
                 });
+            };
+            match grid {
+                // The grid's exits, in the graph's order (north, south, east, west; see
+                // Topology::grid), without walking its edge lists.
+                Some((rows, cols)) => {
+                    let i = place as usize;
+                    let (row, col) = (i / cols, i % cols);
+                    if row + 1 < rows {
+                        reach(Place::new(i + cols));
+                    }
+                    if row > 0 {
+                        reach(Place::new(i - cols));
+                    }
+                    if col + 1 < cols {
+                        reach(Place::new(i + 1));
+                    }
+                    if col > 0 {
+                        reach(Place::new(i - 1));
+                    }
+                }
+                None => topology.neighbours(here).for_each(reach),
             }
         }
         None
@@ -357,6 +389,22 @@ mod tests {
             let expected = nearest(&t, from, |p| walkable[p.index()], |p| goal[p.index()]);
             let found = searcher.nearest(&t, from, |p| walkable[p.index()], |p| goal[p.index()]);
             assert_eq!(found, expected, "round {round}");
+        }
+        // The computed grid neighbours are the graph's, in its order.
+        for (rows, cols) in [(2, 2), (3, 5), (6, 4)] {
+            let t = Topology::grid(rows, cols).unwrap();
+            for p in t.places() {
+                let listed: Vec<Place> = t.neighbours(p).collect();
+                let (row, col) = t.coords(p);
+                let computed: Vec<Place> = Direction::ALL
+                    .iter()
+                    .filter_map(|d| {
+                        let (dr, dc) = d.delta();
+                        t.cell((row as i64 + dr) as usize, (col as i64 + dc) as usize)
+                    })
+                    .collect();
+                assert_eq!(listed, computed);
+            }
         }
         // On a cave, with one-way tunnels and a room with two tunnels to the same room.
         let t = Topology::cave(
