@@ -235,13 +235,17 @@ impl GridAgent {
         grounding: Arc<Grounding>,
         insight: Insight,
     ) -> Result<GridAgent, KbError> {
-        let words = Vocabulary::of(grounding.rules())?;
-        let topology = grounding.topology().clone();
         let proofs = match insight {
             Insight::Decisions => Proofs::Fast,
             Insight::Explained => Proofs::Explained,
         };
-        let kb = KnowledgeBase::from_grounding(grounding, proofs);
+        GridAgent::on(KnowledgeBase::from_grounding(grounding, proofs), insight)
+    }
+
+    /// An agent reasoning with `kb`, fresh for a game on a grid whose start is `0,0`.
+    fn on(kb: KnowledgeBase, insight: Insight) -> Result<GridAgent, KbError> {
+        let words = Vocabulary::of(kb.rules())?;
+        let topology = kb.topology().clone();
         let n = topology.len();
         Ok(GridAgent {
             kb,
@@ -1172,6 +1176,61 @@ mod tests {
             });
             settled && (c.announced_safe || !self.is_safe(cell))
         }
+    }
+
+    #[test]
+    fn one_solver_per_component_decides_as_one_solver_does() {
+        // The knowledge base moves to one solver per component once the formula is big.
+        // Decisions rest on answers alone, so an agent whose knowledge base keeps one solver
+        // must play every game the same way. (Not one with explanations on: it asks more
+        // questions, which mention more atoms, and the risk agent's odds, which count over
+        // them, can then break a near tie the other way.)
+        let mut split_games = 0;
+        for seed in 0..300u64 {
+            if split_games == 12 {
+                break;
+            }
+            let size = 24 + (seed % 3) as usize * 8;
+            let pit_prob = [0.05, 0.08, 0.12][(seed / 3 % 3) as usize];
+            let topology = Arc::new(Topology::grid(size, size).unwrap());
+            let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
+            let strategy = if seed % 2 == 0 {
+                Strategy::Logic
+            } else {
+                Strategy::Risk {
+                    pit_prob,
+                    scoring: Scoring::Standard,
+                }
+            };
+            let grounding = Grounding::new(default_rules(), topology.clone(), Some(Place::new(0)));
+            let kbs = [
+                KnowledgeBase::from_grounding(grounding.clone().unwrap(), Proofs::Fast),
+                KnowledgeBase::from_grounding_unsplit(grounding.unwrap(), Proofs::Fast),
+            ];
+            let mut games = kbs.map(|kb| {
+                let agent = GridAgent::on(kb, Insight::Decisions)
+                    .unwrap()
+                    .with_strategy(strategy);
+                (GridGame::new(world.clone()), agent)
+            });
+            let mut percepts = [games[0].0.start().percepts, games[1].0.start().percepts];
+            let mut last = None;
+            while games[0].0.outcome().is_none() {
+                let mut actions = Vec::new();
+                for (i, (game, agent)) in games.iter_mut().enumerate() {
+                    agent.observe(last, &percepts[i]).unwrap();
+                    let action = agent.decide().action;
+                    percepts[i] = game.act(action).percepts;
+                    actions.push(action);
+                }
+                assert_eq!(actions[0], actions[1], "seed {seed}");
+                last = Some(actions[0]);
+            }
+            assert!(games[1].0.outcome().is_some());
+            assert!(!games[1].1.kb().is_split());
+            split_games += usize::from(games[0].1.kb().is_split());
+        }
+        assert_eq!(split_games, 12, "too few games grew big enough to split");
     }
 
     #[test]

@@ -321,6 +321,26 @@ impl KnowledgeBase {
 
     /// A knowledge base on a shared grounding (cheaper when many games share a world's shape).
     pub fn from_grounding(grounding: Arc<Grounding>, proofs: Proofs) -> KnowledgeBase {
+        // Explanations need one solver over the whole formula (see sat.rs); answers alone
+        // are cheaper from one solver per component once the formula is big.
+        let sat = match proofs {
+            Proofs::Fast => Sat::growing(),
+            Proofs::Explained => Sat::whole(),
+        };
+        KnowledgeBase::on(grounding, proofs, sat)
+    }
+
+    /// [`KnowledgeBase::from_grounding`] keeping one solver over the whole formula, for
+    /// tests that compare the two ways of solving.
+    #[cfg(test)]
+    pub(crate) fn from_grounding_unsplit(
+        grounding: Arc<Grounding>,
+        proofs: Proofs,
+    ) -> KnowledgeBase {
+        KnowledgeBase::on(grounding, proofs, Sat::whole())
+    }
+
+    fn on(grounding: Arc<Grounding>, proofs: Proofs, sat: Sat) -> KnowledgeBase {
         let rules = grounding.rules.clone();
         let places = grounding.topology.len();
         let atoms = rules
@@ -345,12 +365,7 @@ impl KnowledgeBase {
         let mut kb = KnowledgeBase {
             grounding: grounding.clone(),
             proofs,
-            // Explanations need one solver over the whole formula (see sat.rs); answers
-            // alone are cheaper from one solver per component.
-            sat: match proofs {
-                Proofs::Fast => Sat::split(),
-                Proofs::Explained => Sat::whole(),
-            },
+            sat,
             mentioned: vec![Vec::new(); rules.predicates.len()],
             fixed_true: vec![Vec::new(); rules.predicates.len()],
             unfixed: vec![Vec::new(); rules.predicates.len()],
@@ -518,6 +533,12 @@ impl KnowledgeBase {
     /// Solver calls made so far.
     pub fn solver_calls(&self) -> u64 {
         self.sat.calls
+    }
+
+    /// True once the knowledge base solves one component at a time (see sat.rs).
+    #[cfg(test)]
+    pub(crate) fn is_split(&self) -> bool {
+        self.sat.is_split()
     }
 
     /// Solver variables allocated so far.
