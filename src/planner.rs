@@ -84,18 +84,6 @@ impl Ord for Open {
     }
 }
 
-/// What [`Searcher`] knows of one place in one search, kept together so that a place costs
-/// one memory access.
-#[derive(Clone, Copy, Debug, Default)]
-struct Mark {
-    /// The search that reached the place (older marks are stale).
-    generation: u32,
-    /// The best cost found.
-    cost: u32,
-    /// The place it was first reached from (`u32::MAX` for the start).
-    came_from: u32,
-}
-
 /// [`nearest`] with its tables kept between searches: the same route for the same question
 /// (it replays petgraph's A* step for step, with a zero estimate and unit costs), but with a
 /// dense per-place table, cleared by a generation count, in place of the hash maps and the
@@ -105,13 +93,29 @@ struct Mark {
 /// with the gold replans across the whole explored region whenever it passes new ground.
 #[derive(Clone, Debug, Default)]
 pub struct Searcher {
-    marks: Vec<Mark>,
+    /// Per place, up to the highest place searched so far: the search that reached it (high
+    /// half; older ones are stale) and the place it was first reached from (low half;
+    /// `u32::MAX` for the start). One word, so that a place costs one memory access; grown
+    /// on demand, so that a big grid costs only the part the searches reach.
+    marks: Vec<u64>,
     generation: u32,
     open: std::collections::BinaryHeap<Open>,
 }
 
+/// Makes `marks` cover place `index` (doubling, so growing costs O(1) a place).
+fn grow(marks: &mut Vec<u64>, index: usize) {
+    if index >= marks.len() {
+        marks.resize((index + 1).max(2 * marks.len()), 0);
+    }
+}
+
+/// A mark of `generation` reached from `came_from`.
+fn mark(generation: u32, came_from: u32) -> u64 {
+    (u64::from(generation) << 32) | u64::from(came_from)
+}
+
 impl Searcher {
-    /// A searcher with an empty table (it grows to the topology on first use).
+    /// A searcher with an empty table.
     pub fn new() -> Searcher {
         Searcher::default()
     }
@@ -119,7 +123,7 @@ impl Searcher {
     /// Exactly [`nearest`]`(topology, from, walkable, is_goal)`.
     ///
     /// Complexity: O((V + E) log V) over the walkable part of the graph searched, with no
-    /// allocation but the route once the table has grown to the topology.
+    /// allocation but the route once the table has grown to the places searched.
     pub fn nearest(
         &mut self,
         topology: &Topology,
@@ -127,14 +131,10 @@ impl Searcher {
         walkable: impl Fn(Place) -> bool,
         mut is_goal: impl FnMut(Place) -> bool,
     ) -> Option<Route> {
-        if self.marks.len() != topology.len() {
-            self.marks = vec![Mark::default(); topology.len()];
-            self.generation = 0;
-        }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             // After 2^32 searches a stale mark could look current: start over.
-            self.marks.fill(Mark::default());
+            self.marks.fill(0);
             self.generation = 1;
         }
         let generation = self.generation;
@@ -142,42 +142,35 @@ impl Searcher {
         let (marks, open) = (&mut self.marks, &mut self.open);
         open.clear();
         let start = from.index();
-        marks[start] = Mark {
-            generation,
-            cost: 0,
-            came_from: u32::MAX,
-        };
+        grow(marks, start);
+        marks[start] = mark(generation, u32::MAX);
         open.push(Open {
             cost: 0,
             place: start as u32,
         });
         // As in petgraph's astar: the goal test when a place leaves the open set, and a
-        // neighbour's cost and predecessor replaced only by a strictly cheaper one.
+        // neighbour's predecessor set only by a strictly cheaper cost. Places leave in order
+        // of cost and each step costs 1, so a place reached once is never reached cheaper:
+        // the first predecessor stands, and no cost need be kept.
         while let Some(Open { cost, place }) = open.pop() {
             let here = Place::new(place as usize);
             if is_goal(here) {
                 let mut places = vec![here];
                 let mut at = place;
-                while marks[at as usize].came_from != u32::MAX {
-                    at = marks[at as usize].came_from;
+                while marks[at as usize] as u32 != u32::MAX {
+                    at = marks[at as usize] as u32;
                     places.push(Place::new(at as usize));
                 }
                 places.reverse();
                 return Some(route_along(topology, places));
             }
             let mut reach = |next: Place| {
-                if !(next == from || walkable(next)) {
+                grow(marks, next.index());
+                let m = &mut marks[next.index()];
+                if (*m >> 32) as u32 == generation || !(next == from || walkable(next)) {
                     return;
                 }
-                let mark = &mut marks[next.index()];
-                if mark.generation == generation && cost + 1 >= mark.cost {
-                    return;
-                }
-                *mark = Mark {
-                    generation,
-                    cost: cost + 1,
-                    came_from: place,
-                };
+                *m = mark(generation, place);
                 open.push(Open {
                     cost: cost + 1,
                     place: next.index() as u32,

@@ -100,8 +100,6 @@ struct CellKnowledge {
     asked_at: [u64; 4],
     /// True once the cell has been announced safe in a conclusion.
     announced_safe: bool,
-    /// Its place in the order cells joined the frontier, from 1 (0: never joined).
-    order: u32,
 }
 
 /// What the agent believes of a cell, for maps and traces.
@@ -189,7 +187,11 @@ pub struct GridAgent {
     /// How many of `frontier` are still in it.
     frontier_live: usize,
     in_frontier: Vec<bool>,
-    /// Every cell that ever joined the frontier, by [`CellKnowledge::order`] − 1.
+    /// Each cell's place in the order cells joined the frontier, from 1 (0: never joined),
+    /// up to the highest cell that joined: grown on demand, so that a big grid mostly
+    /// unexplored costs little here.
+    order: Vec<u32>,
+    /// Every cell that ever joined the frontier, by its `order` − 1.
     by_order: Vec<Place>,
     /// Frontier cells (by order) that may have something new to ask or announce: new ones,
     /// and those whose watched atoms changed. Every other frontier cell would ask nothing
@@ -261,6 +263,7 @@ impl GridAgent {
             frontier: Vec::new(),
             frontier_live: 0,
             in_frontier: vec![false; n],
+            order: Vec::new(),
             by_order: Vec::new(),
             to_examine: std::collections::BTreeSet::new(),
             fired: Vec::new(),
@@ -330,7 +333,7 @@ impl GridAgent {
                     for &p in &self.frontier {
                         let c = &self.cells[p.index()];
                         if !c.visited && !c.announced_safe {
-                            self.to_examine.insert(c.order);
+                            self.to_examine.insert(self.order[p.index()]);
                         }
                     }
                 } else if self.wumpus_alive {
@@ -365,7 +368,11 @@ impl GridAgent {
                     self.frontier_live += 1;
                     self.by_order.push(n);
                     let order = self.by_order.len() as u32;
-                    self.cells[n.index()].order = order;
+                    if n.index() >= self.order.len() {
+                        let len = (n.index() + 1).max(2 * self.order.len());
+                        self.order.resize(len, 0);
+                    }
+                    self.order[n.index()] = order;
                     self.to_examine.insert(order);
                 }
             }
@@ -398,7 +405,7 @@ impl GridAgent {
         for &token in &fired {
             let place = Place::new(token as usize);
             if self.in_frontier_now(place) {
-                self.to_examine.insert(self.cells[place.index()].order);
+                self.to_examine.insert(self.order[place.index()]);
             }
         }
         fired.clear();
@@ -1265,8 +1272,7 @@ mod tests {
                 // turn, as they would in a walk over the whole frontier.
                 let waiting = agent.to_examine.clone();
                 for cell in agent.frontier.clone() {
-                    if agent.in_frontier_now(cell)
-                        && !waiting.contains(&agent.cells[cell.index()].order)
+                    if agent.in_frontier_now(cell) && !waiting.contains(&agent.order[cell.index()])
                     {
                         assert!(
                             agent.quiet(cell),
