@@ -4,8 +4,10 @@
 //! The planner knows nothing of clauses or percepts. It is handed the topology and a set of
 //! walkable places (visited or proven safe) and answers "which way to the nearest place of a
 //! kind, and how far" with petgraph's A* search, whose goal test may match many places (with a
-//! zero estimate, A* is Dijkstra stopping at the first goal reached). For arrows it lists every
-//! path of a few rooms along the graph's edges, taken either way ([`arrow_paths`]).
+//! zero estimate, A* is Dijkstra stopping at the first goal reached). An agent that replans
+//! every turn on a big grid keeps a [`Searcher`] instead, which finds the very same routes
+//! with tables kept between searches. For arrows it lists every path of a few rooms along the
+//! graph's edges, taken either way ([`arrow_paths`]).
 
 use crate::topology::{Link, Place, Topology};
 use petgraph::algo::astar;
@@ -50,6 +52,158 @@ pub fn nearest(
 ) -> Option<Route> {
     let graph = NodeFiltered::from_fn(topology.graph(), |p| p == from || walkable(p));
     let (_, places) = astar(&graph, from, &mut is_goal, |_| 1u32, |_| 0u32)?;
+    Some(route_along(topology, places))
+}
+
+/// A place waiting in [`Searcher`]'s open set, ordered like petgraph's `MinScored` in its A*:
+/// by cost alone, the cheapest greatest, equal costs equal whatever the place. The heap then
+/// makes exactly A*'s moves, so equally near goals and equally short paths are chosen alike.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    cost: u32,
+    place: u32,
+}
+
+impl PartialEq for Open {
+    fn eq(&self, other: &Open) -> bool {
+        self.cost == other.cost
+    }
+}
+
+impl Eq for Open {}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Open) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Open {
+    fn cmp(&self, other: &Open) -> std::cmp::Ordering {
+        other.cost.cmp(&self.cost)
+    }
+}
+
+/// [`nearest`] with its tables kept between searches: the same route for the same question
+/// (it replays petgraph's A* step for step, with a zero estimate and unit costs), but with a
+/// dense per-place table, cleared by a generation count, in place of the hash maps and the
+/// filtered graph A* builds on every call, and with a grid's neighbours computed rather than
+/// read from the graph. An agent that replans after nearly every step of a big grid spends
+/// most of a search on that overhead when the goal is a step or two away, and the walk home
+/// with the gold replans across the whole explored region whenever it passes new ground.
+#[derive(Clone, Debug, Default)]
+pub struct Searcher {
+    /// Per place, up to the highest place searched so far: the search that reached it (high
+    /// half; older ones are stale) and the place it was first reached from (low half;
+    /// `u32::MAX` for the start). One word, so that a place costs one memory access; grown
+    /// on demand, so that a big grid costs only the part the searches reach.
+    marks: Vec<u64>,
+    generation: u32,
+    open: std::collections::BinaryHeap<Open>,
+}
+
+/// Makes `marks` cover place `index` (doubling, so growing costs O(1) a place).
+fn grow(marks: &mut Vec<u64>, index: usize) {
+    if index >= marks.len() {
+        marks.resize((index + 1).max(2 * marks.len()), 0);
+    }
+}
+
+/// A mark of `generation` reached from `came_from`.
+fn mark(generation: u32, came_from: u32) -> u64 {
+    (u64::from(generation) << 32) | u64::from(came_from)
+}
+
+impl Searcher {
+    /// A searcher with an empty table.
+    pub fn new() -> Searcher {
+        Searcher::default()
+    }
+
+    /// Exactly [`nearest`]`(topology, from, walkable, is_goal)`.
+    ///
+    /// Complexity: O((V + E) log V) over the walkable part of the graph searched, with no
+    /// allocation but the route once the table has grown to the places searched.
+    pub fn nearest(
+        &mut self,
+        topology: &Topology,
+        from: Place,
+        walkable: impl Fn(Place) -> bool,
+        mut is_goal: impl FnMut(Place) -> bool,
+    ) -> Option<Route> {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // After 2^32 searches a stale mark could look current: start over.
+            self.marks.fill(0);
+            self.generation = 1;
+        }
+        let generation = self.generation;
+        let grid = topology.grid_size();
+        let (marks, open) = (&mut self.marks, &mut self.open);
+        open.clear();
+        let start = from.index();
+        grow(marks, start);
+        marks[start] = mark(generation, u32::MAX);
+        open.push(Open {
+            cost: 0,
+            place: start as u32,
+        });
+        // As in petgraph's astar: the goal test when a place leaves the open set, and a
+        // neighbour's predecessor set only by a strictly cheaper cost. Places leave in order
+        // of cost and each step costs 1, so a place reached once is never reached cheaper:
+        // the first predecessor stands, and no cost need be kept.
+        while let Some(Open { cost, place }) = open.pop() {
+            let here = Place::new(place as usize);
+            if is_goal(here) {
+                let mut places = vec![here];
+                let mut at = place;
+                while marks[at as usize] as u32 != u32::MAX {
+                    at = marks[at as usize] as u32;
+                    places.push(Place::new(at as usize));
+                }
+                places.reverse();
+                return Some(route_along(topology, places));
+            }
+            let mut reach = |next: Place| {
+                grow(marks, next.index());
+                let m = &mut marks[next.index()];
+                if (*m >> 32) as u32 == generation || !(next == from || walkable(next)) {
+                    return;
+                }
+                *m = mark(generation, place);
+                open.push(Open {
+                    cost: cost + 1,
+                    place: next.index() as u32,
+                });
+            };
+            match grid {
+                // The grid's exits, in the graph's order (north, south, east, west; see
+                // Topology::grid), without walking its edge lists.
+                Some((rows, cols)) => {
+                    let i = place as usize;
+                    let (row, col) = (i / cols, i % cols);
+                    if row + 1 < rows {
+                        reach(Place::new(i + cols));
+                    }
+                    if row > 0 {
+                        reach(Place::new(i - cols));
+                    }
+                    if col + 1 < cols {
+                        reach(Place::new(i + 1));
+                    }
+                    if col > 0 {
+                        reach(Place::new(i - 1));
+                    }
+                }
+                None => topology.neighbours(here).for_each(reach),
+            }
+        }
+        None
+    }
+}
+
+/// The route through `places`, each joined to the next by the first exit leading there.
+fn route_along(topology: &Topology, places: Vec<Place>) -> Route {
     let links = places
         .windows(2)
         .map(|w| {
@@ -60,7 +214,7 @@ pub fn nearest(
                 .expect("consecutive places of a path are joined")
         })
         .collect();
-    Some(Route { places, links })
+    Route { places, links }
 }
 
 /// Distances (in steps) from one place to the walkable places it can reach, indexed by place
@@ -208,6 +362,58 @@ mod tests {
         let t = Topology::grid(2, 2).unwrap();
         let goal = t.cell(1, 1).unwrap();
         assert!(nearest(&t, t.cell(0, 0).unwrap(), |p| p != goal, |p| p == goal).is_none());
+    }
+
+    #[test]
+    fn the_searcher_finds_the_very_routes_astar_finds() {
+        use rand::Rng;
+        // Random walls and many goals, so that ties between equally near goals and equally
+        // short paths are common: the searcher must break them as A* does.
+        let mut rng = crate::rng::seeded(7);
+        let mut searcher = Searcher::new();
+        for round in 0..400 {
+            let (rows, cols) = (rng.random_range(2..12), rng.random_range(2..12));
+            let t = Topology::grid(rows, cols).unwrap();
+            let wall_prob = rng.random_range(0.0..0.4);
+            let goal_prob = rng.random_range(0.0..0.3);
+            let walkable: Vec<bool> = t.places().map(|_| !rng.random_bool(wall_prob)).collect();
+            let goal: Vec<bool> = t.places().map(|_| rng.random_bool(goal_prob)).collect();
+            let from = Place::new(rng.random_range(0..t.len()));
+            let expected = nearest(&t, from, |p| walkable[p.index()], |p| goal[p.index()]);
+            let found = searcher.nearest(&t, from, |p| walkable[p.index()], |p| goal[p.index()]);
+            assert_eq!(found, expected, "round {round}");
+        }
+        // The computed grid neighbours are the graph's, in its order.
+        for (rows, cols) in [(2, 2), (3, 5), (6, 4)] {
+            let t = Topology::grid(rows, cols).unwrap();
+            for p in t.places() {
+                let listed: Vec<Place> = t.neighbours(p).collect();
+                let (row, col) = t.coords(p);
+                let computed: Vec<Place> = Direction::ALL
+                    .iter()
+                    .filter_map(|d| {
+                        let (dr, dc) = d.delta();
+                        t.cell((row as i64 + dr) as usize, (col as i64 + dc) as usize)
+                    })
+                    .collect();
+                assert_eq!(listed, computed);
+            }
+        }
+        // On a cave, with one-way tunnels and a room with two tunnels to the same room.
+        let t = Topology::cave(
+            &[vec![1, 2, 2], vec![3], vec![3], vec![0]],
+            0,
+            vec![None; 4],
+            vec![None; 4],
+        );
+        for from in t.places() {
+            for goal in t.places() {
+                assert_eq!(
+                    searcher.nearest(&t, from, |_| true, |p| p == goal),
+                    nearest(&t, from, |_| true, |p| p == goal)
+                );
+            }
+        }
     }
 
     #[test]

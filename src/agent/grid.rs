@@ -4,7 +4,9 @@
 //! Each turn the agent (1) works out where it is from its own last action and the bump
 //! percept, (2) tells the knowledge base what it perceives at a cell the first time it stands
 //! there, (3) asks about the frontier (unvisited cells next to visited ones), but only about
-//! cells whose constraints changed since it last asked, and (4) decides by fixed priorities:
+//! cells whose constraints changed since it last asked (the knowledge base hands back the
+//! cells whose watched atoms changed, so a turn costs what changed, not the whole frontier),
+//! and (4) decides by fixed priorities:
 //! grab a glint; with the gold, go home and climb; walk to the nearest proven-safe unvisited
 //! cell; shoot when a kill or a miss would prove new cells safe; otherwise go home and climb.
 //!
@@ -177,8 +179,29 @@ pub struct GridAgent {
     wumpus_alive: bool,
     glint_here: bool,
     cells: Vec<CellKnowledge>,
+    /// Unvisited cells next to visited ones and not announced safe, in the order they joined,
+    /// plus some that have since been visited or announced (dropped in bulk once they are
+    /// half the list, so that leaving costs nothing per turn); read it through
+    /// [`GridAgent::in_frontier_now`].
     frontier: Vec<Place>,
+    /// How many of `frontier` are still in it.
+    frontier_live: usize,
     in_frontier: Vec<bool>,
+    /// Each cell's place in the order cells joined the frontier, from 1 (0: never joined),
+    /// up to the highest cell that joined: grown on demand, so that a big grid mostly
+    /// unexplored costs little here.
+    order: Vec<u32>,
+    /// Every cell that ever joined the frontier, by its `order` − 1.
+    by_order: Vec<Place>,
+    /// Frontier cells (by order) that may have something new to ask or announce: new ones,
+    /// and those whose watched atoms changed. Every other frontier cell would ask nothing
+    /// (its answers cannot have changed), so walking it in order does what walking the whole
+    /// frontier did.
+    to_examine: std::collections::BTreeSet<u32>,
+    /// Scratch for the tokens (cell indices) the knowledge base hands back.
+    fired: Vec<u32>,
+    /// The route finder, with its tables kept between the many searches of a game.
+    searcher: planner::Searcher,
     /// Cells proven safe (visited or announced), in cell order: proven safety never ends, and
     /// every safe cell is visited or announced in the turn it became safe, so this is what a
     /// scan of every cell would find, at the cost of the cells found.
@@ -214,13 +237,17 @@ impl GridAgent {
         grounding: Arc<Grounding>,
         insight: Insight,
     ) -> Result<GridAgent, KbError> {
-        let words = Vocabulary::of(grounding.rules())?;
-        let topology = grounding.topology().clone();
         let proofs = match insight {
             Insight::Decisions => Proofs::Fast,
             Insight::Explained => Proofs::Explained,
         };
-        let kb = KnowledgeBase::from_grounding(grounding, proofs);
+        GridAgent::on(KnowledgeBase::from_grounding(grounding, proofs), insight)
+    }
+
+    /// An agent reasoning with `kb`, fresh for a game on a grid whose start is `0,0`.
+    fn on(kb: KnowledgeBase, insight: Insight) -> Result<GridAgent, KbError> {
+        let words = Vocabulary::of(kb.rules())?;
+        let topology = kb.topology().clone();
         let n = topology.len();
         Ok(GridAgent {
             kb,
@@ -234,7 +261,13 @@ impl GridAgent {
             glint_here: false,
             cells: vec![CellKnowledge::default(); n],
             frontier: Vec::new(),
+            frontier_live: 0,
             in_frontier: vec![false; n],
+            order: Vec::new(),
+            by_order: Vec::new(),
+            to_examine: std::collections::BTreeSet::new(),
+            fired: Vec::new(),
+            searcher: planner::Searcher::new(),
             safe_cells: std::collections::BTreeSet::from([Place::new(0)]),
             pit_cells: std::collections::BTreeSet::new(),
             wumpus_at: None,
@@ -295,6 +328,14 @@ impl GridAgent {
                 if percepts.scream {
                     self.wumpus_alive = false;
                     self.wumpus_at = None;
+                    // Every cell proven pit-free is now safe, and no wumpus question is asked
+                    // any more: look at the whole frontier once.
+                    for &p in &self.frontier {
+                        let c = &self.cells[p.index()];
+                        if !c.visited && !c.announced_safe {
+                            self.to_examine.insert(self.order[p.index()]);
+                        }
+                    }
                 } else if self.wumpus_alive {
                     for cell in self.topology.ray(self.position, dir) {
                         self.kb.tell(self.words.missed, Some(cell), true)?;
@@ -307,6 +348,9 @@ impl GridAgent {
         self.glint_here = percepts.glint;
         let here = self.position;
         if !self.cells[here.index()].visited {
+            if self.in_frontier[here.index()] && !self.cells[here.index()].announced_safe {
+                self.frontier_live -= 1;
+            }
             self.cells[here.index()].visited = true;
             self.safe_cells.insert(here);
             self.in_frontier[here.index()] = false;
@@ -321,17 +365,51 @@ impl GridAgent {
                 if !self.cells[n.index()].visited && !self.in_frontier[n.index()] {
                     self.in_frontier[n.index()] = true;
                     self.frontier.push(n);
+                    self.frontier_live += 1;
+                    self.by_order.push(n);
+                    let order = self.by_order.len() as u32;
+                    if n.index() >= self.order.len() {
+                        let len = (n.index() + 1).max(2 * self.order.len());
+                        self.order.resize(len, 0);
+                    }
+                    self.order[n.index()] = order;
+                    self.to_examine.insert(order);
                 }
             }
         }
         // A cell announced safe stays safe: nothing more is asked about it, and the shot and
         // the gamble look only at cells not proven safe, so it leaves the frontier (on a big
-        // open grid this keeps each turn's work to the cells still in doubt).
-        self.frontier.retain(|p| {
-            let c = &self.cells[p.index()];
-            !c.visited && !c.announced_safe
-        });
+        // open grid this keeps the shot's and the gamble's work to the cells still in doubt).
+        // Leavers are dropped in bulk, keeping the order, once they are half the list.
+        if self.frontier.len() > 2 * self.frontier_live + 16 {
+            let cells = &self.cells;
+            self.frontier.retain(|p| {
+                let c = &cells[p.index()];
+                !c.visited && !c.announced_safe
+            });
+        }
         self.update_knowledge()
+    }
+
+    /// True when `place` is in the frontier: unvisited, next to a visited cell, and not
+    /// announced safe.
+    fn in_frontier_now(&self, place: Place) -> bool {
+        let c = &self.cells[place.index()];
+        self.in_frontier[place.index()] && !c.visited && !c.announced_safe
+    }
+
+    /// Moves the cells whose watched atoms changed into `to_examine`.
+    fn collect_changes(&mut self) {
+        let mut fired = std::mem::take(&mut self.fired);
+        self.kb.take_changed(&mut fired);
+        for &token in &fired {
+            let place = Place::new(token as usize);
+            if self.in_frontier_now(place) {
+                self.to_examine.insert(self.order[place.index()]);
+            }
+        }
+        fired.clear();
+        self.fired = fired;
     }
 
     fn atom(&self, pred: usize, place: Place) -> Atom {
@@ -367,37 +445,55 @@ impl GridAgent {
                 self.pit_cells.insert(place);
             }
         } else {
-            cell.asked_at[i] = self.kb.now();
+            let now = self.kb.now();
+            cell.asked_at[i] = now;
+            // Be told when the answer can change, so the cell is not re-examined before.
+            self.kb.watch(lit.0, place.index() as u32, now);
         }
         Ok(proven)
     }
 
     fn is_safe(&self, place: Place) -> bool {
-        let c = &self.cells[place.index()];
-        c.visited
-            || (c.proven[Question::NoPit as usize]
-                && (!self.wumpus_alive || c.proven[Question::NoWumpus as usize]))
+        safe_in(&self.cells, self.wumpus_alive, place)
+    }
+
+    /// The shortest walk over safe cells from where the agent stands to the nearest `goal`
+    /// (exactly [`planner::nearest`]'s route, from the agent's reusable searcher).
+    fn walk_to(&mut self, goal: Goal) -> Option<planner::Route> {
+        let (cells, alive) = (&self.cells, self.wumpus_alive);
+        self.searcher.nearest(
+            &self.topology,
+            self.position,
+            |p| safe_in(cells, alive, p),
+            |p| match goal {
+                Goal::SafeUnvisited => !cells[p.index()].visited && safe_in(cells, alive, p),
+                Goal::At(place) => p == place,
+            },
+        )
     }
 
     /// Re-derives what can have changed about the frontier.
+    ///
+    /// This visits, in frontier order, the cells to examine: those new to the frontier and those
+    /// whose watched atoms changed, including changes made by the questions of this very
+    /// pass (mentioning a wumpus atom extends the counter), which is what a walk over the
+    /// whole frontier would find asking. Cells met earlier in the order that change during
+    /// the pass wait for the next turn, as they would in such a walk.
     fn update_knowledge(&mut self) -> Result<Vec<Conclusion>, KbError> {
         self.kb.check_consistent()?;
         let mut learned = Vec::new();
-        let frontier = self.frontier.clone();
         let explained = self.insight == Insight::Explained;
-        for &cell in &frontier {
-            let no_pit = self.ask(Question::NoPit, cell)?;
-            if self.wumpus_alive && (no_pit || explained) {
-                self.ask(Question::NoWumpus, cell)?;
+        self.collect_changes();
+        let mut cursor = 0u32;
+        while let Some(&order) = self.to_examine.range(cursor..).next() {
+            self.to_examine.remove(&order);
+            cursor = order + 1;
+            let cell = self.by_order[order as usize - 1];
+            if !self.in_frontier_now(cell) {
+                continue;
             }
-            if explained && !no_pit && self.ask_new(Question::Pit, cell)? {
-                learned.push(self.conclude(cell, Fact::Pit)?);
-            }
-            if self.is_safe(cell) && !self.cells[cell.index()].announced_safe {
-                self.cells[cell.index()].announced_safe = true;
-                self.safe_cells.insert(cell);
-                learned.push(self.conclude(cell, Fact::Safe)?);
-            }
+            self.examine(cell, explained, &mut learned)?;
+            self.collect_changes();
         }
         if self.wumpus_alive && self.wumpus_at.is_none() {
             if let Some(w) = self.locate_wumpus()? {
@@ -410,6 +506,29 @@ impl GridAgent {
             self.plan.clear();
         }
         Ok(learned)
+    }
+
+    /// Asks what can have changed about frontier cell `cell` and announces what it proves.
+    fn examine(
+        &mut self,
+        cell: Place,
+        explained: bool,
+        learned: &mut Vec<Conclusion>,
+    ) -> Result<(), KbError> {
+        let no_pit = self.ask(Question::NoPit, cell)?;
+        if self.wumpus_alive && (no_pit || explained) {
+            self.ask(Question::NoWumpus, cell)?;
+        }
+        if explained && !no_pit && self.ask_new(Question::Pit, cell)? {
+            learned.push(self.conclude(cell, Fact::Pit)?);
+        }
+        if self.is_safe(cell) && !self.cells[cell.index()].announced_safe {
+            self.cells[cell.index()].announced_safe = true;
+            self.frontier_live -= 1;
+            self.safe_cells.insert(cell);
+            learned.push(self.conclude(cell, Fact::Safe)?);
+        }
+        Ok(())
     }
 
     /// Asks `q` and says whether it became proven just now.
@@ -614,12 +733,7 @@ impl GridAgent {
             return self.go_home(Rule::ReturnWithGold, "carrying the gold");
         }
         // Explore: the nearest proven-safe cell not yet visited.
-        let route = planner::nearest(
-            &self.topology,
-            self.position,
-            |p| self.is_safe(p),
-            |p| !self.cells[p.index()].visited && self.is_safe(p),
-        );
+        let route = self.walk_to(Goal::SafeUnvisited);
         if let Some(route) = route {
             let target = route.goal();
             let what = format!(
@@ -670,13 +784,9 @@ impl GridAgent {
         if self.position == start {
             return self.single(Action::Climb, Rule::Climb, &format!("{why}: climb out"));
         }
-        let route = planner::nearest(
-            &self.topology,
-            self.position,
-            |p| self.is_safe(p),
-            |p| p == start,
-        )
-        .expect("the way back over visited cells is always open");
+        let route = self
+            .walk_to(Goal::At(start))
+            .expect("the way back over visited cells is always open");
         let what = format!("{why}: walk home to 0,0 and climb out");
         self.follow(route, Some(Action::Climb), rule, what)
     }
@@ -742,9 +852,11 @@ impl GridAgent {
                 .frontier
                 .iter()
                 .copied()
-                .filter(|p| {
+                .filter(|&p| {
                     let c = &self.cells[p.index()];
-                    c.proven[Question::NoPit as usize] && !c.proven[Question::NoWumpus as usize]
+                    self.in_frontier_now(p)
+                        && c.proven[Question::NoPit as usize]
+                        && !c.proven[Question::NoWumpus as usize]
                 })
                 .collect(),
         };
@@ -795,12 +907,7 @@ impl GridAgent {
                 ),
             ),
         };
-        let route = planner::nearest(
-            &self.topology,
-            self.position,
-            |p| self.is_safe(p),
-            |p| p == from,
-        )?;
+        let route = self.walk_to(Goal::At(from))?;
         let what = format!("{what}: fire {dir} from {}", self.topology.label(from));
         Some(self.follow(route, Some(Action::Fire(dir)), rule, what))
     }
@@ -821,6 +928,7 @@ impl GridAgent {
             .copied()
             .filter(|&p| {
                 let c = &self.cells[p.index()];
+                // (Cells that left the frontier are safe, so the test below drops them.)
                 let known_deadly = c.proven[Question::Pit as usize]
                     || (self.wumpus_alive && self.wumpus_at == Some(p));
                 !self.is_safe(p) && !known_deadly
@@ -954,13 +1062,9 @@ impl GridAgent {
             .find(|k| k.place == target)
             .copied()
             .expect("the best is among the weighed");
-        let route = planner::nearest(
-            &self.topology,
-            self.position,
-            |p| self.is_safe(p),
-            |p| p == entry,
-        )
-        .expect("the entry was reached by the distances");
+        let route = self
+            .walk_to(Goal::At(entry))
+            .expect("the entry was reached by the distances");
         let mut links = route.links.clone();
         let step = self
             .topology
@@ -1025,11 +1129,167 @@ impl GridAgent {
     }
 }
 
+/// Where [`GridAgent::walk_to`] goes.
+#[derive(Clone, Copy, Debug)]
+enum Goal {
+    /// The nearest proven-safe cell not yet visited.
+    SafeUnvisited,
+    /// This cell.
+    At(Place),
+}
+
+/// Whether `place` is safe by `cells` (visited, or proven free of pit and of the wumpus while
+/// it lives); a free function so that the planner's closures can borrow the cells alone.
+fn safe_in(cells: &[CellKnowledge], wumpus_alive: bool, place: Place) -> bool {
+    let c = &cells[place.index()];
+    c.visited
+        || (c.proven[Question::NoPit as usize]
+            && (!wumpus_alive || c.proven[Question::NoWumpus as usize]))
+}
+
 fn opposite(d: Direction) -> Direction {
     match d {
         Direction::North => Direction::South,
         Direction::South => Direction::North,
         Direction::East => Direction::West,
         Direction::West => Direction::East,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{GridGame, GridWorld};
+    use crate::rng::seeded;
+
+    impl GridAgent {
+        /// True when examining `cell` now would ask nothing and announce nothing: what a walk
+        /// over the whole frontier would find for every cell not waiting in `to_examine`.
+        fn quiet(&mut self, cell: Place) -> bool {
+            let explained = self.insight == Insight::Explained;
+            let c = self.cells[cell.index()];
+            let no_pit = c.proven[Question::NoPit as usize];
+            let mut asked = vec![Question::NoPit];
+            if self.wumpus_alive && (no_pit || explained) {
+                asked.push(Question::NoWumpus);
+            }
+            if explained && !no_pit {
+                asked.push(Question::Pit);
+            }
+            let settled = asked.into_iter().all(|q| {
+                let i = q as usize;
+                let atom = self.question_lit(q, cell).0;
+                c.proven[i] || (c.asked_at[i] != 0 && !self.kb.changed_since(atom, c.asked_at[i]))
+            });
+            settled && (c.announced_safe || !self.is_safe(cell))
+        }
+    }
+
+    #[test]
+    fn one_solver_per_component_decides_as_one_solver_does() {
+        // The knowledge base moves to one solver per component once the formula is big.
+        // Decisions rest on answers alone, so an agent whose knowledge base keeps one solver
+        // must play every game the same way. (Not one with explanations on: it asks more
+        // questions, which mention more atoms, and the risk agent's odds, which count over
+        // them, can then break a near tie the other way.)
+        let mut split_games = 0;
+        for seed in 0..300u64 {
+            if split_games == 12 {
+                break;
+            }
+            let size = 24 + (seed % 3) as usize * 8;
+            let pit_prob = [0.05, 0.08, 0.12][(seed / 3 % 3) as usize];
+            let topology = Arc::new(Topology::grid(size, size).unwrap());
+            let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
+            let strategy = if seed % 2 == 0 {
+                Strategy::Logic
+            } else {
+                Strategy::Risk {
+                    pit_prob,
+                    scoring: Scoring::Standard,
+                }
+            };
+            let grounding = Grounding::new(default_rules(), topology.clone(), Some(Place::new(0)));
+            let kbs = [
+                KnowledgeBase::from_grounding(grounding.clone().unwrap(), Proofs::Fast),
+                KnowledgeBase::from_grounding_unsplit(grounding.unwrap(), Proofs::Fast),
+            ];
+            let mut games = kbs.map(|kb| {
+                let agent = GridAgent::on(kb, Insight::Decisions)
+                    .unwrap()
+                    .with_strategy(strategy);
+                (GridGame::new(world.clone()), agent)
+            });
+            let mut percepts = [games[0].0.start().percepts, games[1].0.start().percepts];
+            let mut last = None;
+            while games[0].0.outcome().is_none() {
+                let mut actions = Vec::new();
+                for (i, (game, agent)) in games.iter_mut().enumerate() {
+                    agent.observe(last, &percepts[i]).unwrap();
+                    let action = agent.decide().action;
+                    percepts[i] = game.act(action).percepts;
+                    actions.push(action);
+                }
+                assert_eq!(actions[0], actions[1], "seed {seed}");
+                last = Some(actions[0]);
+            }
+            assert!(games[1].0.outcome().is_some());
+            assert!(!games[1].1.kb().is_split());
+            split_games += usize::from(games[0].1.kb().is_split());
+        }
+        assert_eq!(split_games, 12, "too few games grew big enough to split");
+    }
+
+    #[test]
+    fn every_frontier_cell_left_unexamined_has_nothing_new() {
+        for seed in 0..1000u64 {
+            let (rows, cols) = (3 + (seed % 7) as usize, 3 + (seed / 7 % 7) as usize);
+            let pit_prob = [0.05, 0.12, 0.2, 0.3][(seed % 4) as usize];
+            let insight = if seed % 3 == 0 {
+                Insight::Explained
+            } else {
+                Insight::Decisions
+            };
+            let strategy = if seed % 2 == 0 {
+                Strategy::Logic
+            } else {
+                Strategy::Risk {
+                    pit_prob,
+                    scoring: Scoring::Standard,
+                }
+            };
+            let topology = Arc::new(Topology::grid(rows, cols).unwrap());
+            let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
+            let mut game = GridGame::new(world);
+            let mut agent = GridAgent::new(topology, None, insight)
+                .unwrap()
+                .with_strategy(strategy);
+            let mut percepts = game.start().percepts;
+            let mut last = None;
+            while game.outcome().is_none() {
+                agent.observe(last, &percepts).unwrap();
+                // Cells earlier in the order that changed during the pass wait for the next
+                // turn, as they would in a walk over the whole frontier.
+                let waiting = agent.to_examine.clone();
+                for cell in agent.frontier.clone() {
+                    if agent.in_frontier_now(cell) && !waiting.contains(&agent.order[cell.index()])
+                    {
+                        assert!(
+                            agent.quiet(cell),
+                            "seed {seed}: {cell:?} was left with news"
+                        );
+                    }
+                }
+                let live = agent
+                    .frontier
+                    .iter()
+                    .filter(|&&p| agent.in_frontier_now(p))
+                    .count();
+                assert_eq!(live, agent.frontier_live, "seed {seed}");
+                let decision = agent.decide();
+                percepts = game.act(decision.action).percepts;
+                last = Some(decision.action);
+            }
+        }
     }
 }

@@ -297,6 +297,12 @@ pub struct KnowledgeBase {
     grouped: usize,
     /// Counts kept between odds questions about the same state.
     odds_cache: Option<odds::OddsCache>,
+    /// Watches on atoms no clause mentions yet and no counter constrains: they wait here
+    /// until the atom gets a variable (the watch moves to its component) or is fixed (it
+    /// fires). See [`KnowledgeBase::watch`].
+    atom_watches: rustc_hash::FxHashMap<Atom, Vec<(u32, u64)>>,
+    /// Watches that fired and are not yet taken by [`KnowledgeBase::take_changed`].
+    fired: Vec<u32>,
 }
 
 impl KnowledgeBase {
@@ -315,6 +321,26 @@ impl KnowledgeBase {
 
     /// A knowledge base on a shared grounding (cheaper when many games share a world's shape).
     pub fn from_grounding(grounding: Arc<Grounding>, proofs: Proofs) -> KnowledgeBase {
+        // Explanations need one solver over the whole formula (see sat.rs); answers alone
+        // are cheaper from one solver per component once the formula is big.
+        let sat = match proofs {
+            Proofs::Fast => Sat::growing(),
+            Proofs::Explained => Sat::whole(),
+        };
+        KnowledgeBase::on(grounding, proofs, sat)
+    }
+
+    /// [`KnowledgeBase::from_grounding`] keeping one solver over the whole formula, for
+    /// tests that compare the two ways of solving.
+    #[cfg(test)]
+    pub(crate) fn from_grounding_unsplit(
+        grounding: Arc<Grounding>,
+        proofs: Proofs,
+    ) -> KnowledgeBase {
+        KnowledgeBase::on(grounding, proofs, Sat::whole())
+    }
+
+    fn on(grounding: Arc<Grounding>, proofs: Proofs, sat: Sat) -> KnowledgeBase {
         let rules = grounding.rules.clone();
         let places = grounding.topology.len();
         let atoms = rules
@@ -339,7 +365,7 @@ impl KnowledgeBase {
         let mut kb = KnowledgeBase {
             grounding: grounding.clone(),
             proofs,
-            sat: Sat::new(),
+            sat,
             mentioned: vec![Vec::new(); rules.predicates.len()],
             fixed_true: vec![Vec::new(); rules.predicates.len()],
             unfixed: vec![Vec::new(); rules.predicates.len()],
@@ -357,6 +383,8 @@ impl KnowledgeBase {
             by_component: None,
             grouped: 0,
             odds_cache: None,
+            atom_watches: rustc_hash::FxHashMap::default(),
+            fired: Vec::new(),
         };
         for i in 0..kb.counters.len() {
             kb.start_counter(i);
@@ -507,6 +535,12 @@ impl KnowledgeBase {
         self.sat.calls
     }
 
+    /// True once the knowledge base solves one component at a time (see sat.rs).
+    #[cfg(test)]
+    pub(crate) fn is_split(&self) -> bool {
+        self.sat.is_split()
+    }
+
     /// Solver variables allocated so far.
     pub fn variables(&self) -> usize {
         self.sat.var_count()
@@ -612,6 +646,12 @@ impl KnowledgeBase {
         state.fixed = Some(value);
         state.fixed_at = now;
         let lit = state.lit;
+        // A watched atom without a variable changes now; one with a variable is reached
+        // through its component, which the unit clause below stamps.
+        if let Some(watches) = self.atom_watches.remove(&atom) {
+            self.fired
+                .extend(watches.iter().filter(|w| now > w.1).map(|w| w.0));
+        }
         if value {
             self.fixed_true[atom.pred].push(atom.place);
         }
@@ -636,6 +676,11 @@ impl KnowledgeBase {
             None => {
                 let l = self.sat.new_lit();
                 self.state_mut(atom).lit = Some(l);
+                if let Some(watches) = self.atom_watches.remove(&atom) {
+                    for (token, since) in watches {
+                        self.sat.watch(l, token, since, &mut self.fired);
+                    }
+                }
                 match state.fixed {
                     // Already counted when it was fixed.
                     Some(v) => self.sat.add_clause(&[if v { l } else { !l }]),
@@ -936,13 +981,50 @@ impl KnowledgeBase {
         }
     }
 
+    /// Watches `atom` for a change after time `since`: `token` comes back from
+    /// [`KnowledgeBase::take_changed`] no later than the first call after
+    /// [`KnowledgeBase::changed_since`]`(atom, since)` turns true (at once if it already is),
+    /// and the watch is then dropped. Sometimes it comes back when nothing bearing on the atom
+    /// changed (its component was stamped before the watch was set but drained after), so a
+    /// caller checks with `changed_since`; it is never late.
+    ///
+    /// Why: an agent with thousands of open questions can re-ask only those whose answer can
+    /// have changed, at a cost proportional to what changed rather than to what it asked.
+    pub fn watch(&mut self, atom: Atom, token: u32, since: u64) {
+        let state = self.state(atom);
+        if state.fixed.is_some() {
+            // A fixed atom changes once, when it is fixed.
+            if state.fixed_at > since {
+                self.fired.push(token);
+            }
+            return;
+        }
+        match state.lit {
+            Some(l) => self.sat.watch(l, token, since, &mut self.fired),
+            // An unmentioned counted atom is always "changed" (see changed_since).
+            None if self.counted[atom.pred] => self.fired.push(token),
+            None => self
+                .atom_watches
+                .entry(atom)
+                .or_default()
+                .push((token, since)),
+        }
+    }
+
+    /// Appends to `out` the tokens of the watches that fired since the last call (see
+    /// [`KnowledgeBase::watch`]), in no particular order, possibly repeated.
+    pub fn take_changed(&mut self, out: &mut Vec<u32>) {
+        self.sat.drain_changed(&mut self.fired);
+        out.append(&mut self.fired);
+    }
+
     /// The value of `atom` in the most recent model, if known.
     pub fn model_value(&self, atom: Atom) -> Option<bool> {
         let state = self.state(atom);
         if let Some(v) = state.fixed {
             return Some(v);
         }
-        self.sat.last_model()?.value(state.lit?)
+        self.sat.model_value(state.lit?)
     }
 
     /// The observations (as indices into [`KnowledgeBase::observations`]) that make `conj`
@@ -1094,6 +1176,65 @@ mod tests {
             proofs,
         )
         .unwrap()
+    }
+
+    #[test]
+    fn a_watch_fires_before_changed_since_turns_true() {
+        use rand::Rng;
+        for seed in 0..60 {
+            let proofs = if seed % 2 == 0 {
+                Proofs::Fast
+            } else {
+                Proofs::Explained
+            };
+            let mut kb = grid_kb(4, 5, proofs);
+            let id = |kb: &KnowledgeBase, name: &str| {
+                kb.rules()
+                    .predicates
+                    .iter()
+                    .position(|p| p.name == name)
+                    .unwrap()
+            };
+            let hidden = [id(&kb, "pit"), id(&kb, "wumpus")];
+            let percepts =
+                ["breeze", "stench", "visited", "unharmed", "missed"].map(|n| id(&kb, n));
+            let places = kb.topology().len();
+            let mut rng = crate::rng::seeded(seed);
+            // (atom, since, still waiting) by token.
+            let mut watches: Vec<(Atom, u64, bool)> = Vec::new();
+            let mut fired = Vec::new();
+            for _ in 0..40 {
+                for _ in 0..3 {
+                    let pred = hidden[rng.random_range(0..2)];
+                    let atom = kb.atom(pred, Some(Place::new(rng.random_range(0..places))));
+                    let since = kb.now();
+                    kb.watch(atom, watches.len() as u32, since);
+                    watches.push((atom, since, true));
+                }
+                let pred = percepts[rng.random_range(0..percepts.len())];
+                let at = Place::new(rng.random_range(0..places));
+                kb.tell(pred, Some(at), rng.random_bool(0.5)).unwrap();
+                if rng.random_bool(0.5) {
+                    // Questions mention counted atoms, which extends the counter.
+                    let pred = hidden[rng.random_range(0..2)];
+                    let atom = kb.atom(pred, Some(Place::new(rng.random_range(0..places))));
+                    let _ = kb.possible(&[(atom, rng.random_bool(0.5))]);
+                }
+                kb.take_changed(&mut fired);
+                for &t in &fired {
+                    watches[t as usize].2 = false;
+                }
+                fired.clear();
+                for &(atom, since, waiting) in &watches {
+                    if waiting {
+                        assert!(
+                            !kb.changed_since(atom, since),
+                            "seed {seed}: {atom:?} changed after {since} unannounced"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
