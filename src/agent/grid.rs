@@ -1201,14 +1201,7 @@ mod tests {
             let pit_prob = [0.05, 0.08, 0.12][(seed / 3 % 3) as usize];
             let topology = Arc::new(Topology::grid(size, size).unwrap());
             let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
-            let strategy = if seed % 2 == 0 {
-                Strategy::Logic
-            } else {
-                Strategy::Risk {
-                    pit_prob,
-                    scoring: Scoring::Standard,
-                }
-            };
+            let strategy = alternate_strategy(seed, pit_prob);
             let grounding = Grounding::new(default_rules(), topology.clone(), Some(Place::new(0)));
             let kbs = [
                 KnowledgeBase::from_grounding(grounding.clone().unwrap(), Proofs::Fast),
@@ -1240,6 +1233,18 @@ mod tests {
         assert_eq!(split_games, 12, "too few games grew big enough to split");
     }
 
+    /// Even seeds play the logic agent, odd ones the risk agent (standard scoring).
+    fn alternate_strategy(seed: u64, pit_prob: f64) -> Strategy {
+        if seed % 2 == 0 {
+            Strategy::Logic
+        } else {
+            Strategy::Risk {
+                pit_prob,
+                scoring: Scoring::Standard,
+            }
+        }
+    }
+
     #[test]
     fn every_frontier_cell_left_unexamined_has_nothing_new() {
         for seed in 0..1000u64 {
@@ -1250,14 +1255,7 @@ mod tests {
             } else {
                 Insight::Decisions
             };
-            let strategy = if seed % 2 == 0 {
-                Strategy::Logic
-            } else {
-                Strategy::Risk {
-                    pit_prob,
-                    scoring: Scoring::Standard,
-                }
-            };
+            let strategy = alternate_strategy(seed, pit_prob);
             let topology = Arc::new(Topology::grid(rows, cols).unwrap());
             let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
             let mut game = GridGame::new(world);
