@@ -13,7 +13,9 @@
 //!
 //! A death is charged to the step when the step's own result ended the game by a pit or the
 //! wumpus in the room stepped into (not a wumpus that ran in after a blast, nor bats dropping
-//! the hunter elsewhere). The agents also must never find their own game's rules contradicted
+//! the hunter elsewhere). The classic cave agent must also never shoot itself: its arrows,
+//! blind tails into unseen tunnels included, are planned never to come back. The agents also
+//! must never find their own game's rules contradicted
 //! (`lost()` stays `None`): that would silently void every proof after it.
 //!
 //! `WUMPUS_SAFETY_GAMES=N` plays N games per rule set instead (to measure, or for a longer run).
@@ -218,6 +220,10 @@ fn cave_game(maps: &[Arc<cave::CaveMap>], seed: u64) -> Tally {
                     .betrayed
                     .push(format!("{}: {cause:?} in room {}", what(), r.index()));
             }
+        }
+        if game.ending() == Some(Ending::Lost(LossCause::OwnArrow)) {
+            // Arrows, blind tails included, are planned never to come back.
+            tally.betrayed.push(format!("{}: shot itself", what()));
         }
         last = Some(decision.action);
         result = Some(turn.result);

@@ -14,16 +14,20 @@
 //! 3. an arrow has a good enough chance of a kill (weighed against the danger of waking the
 //!    wumpus next door): shoot the path with the best chance, among every path of up to five
 //!    rooms through known tunnels, never back into its own room, never doubling back;
-//! 4. walk to the nearest proven-safe room not yet visited (petgraph paths over proven-safe
+//! 4. while the map is being discovered, the wumpus cannot be next door and arrows are to
+//!    spare: shoot on past the known tunnels when the estimated chance is good enough
+//!    ([`blind`]: the arrow provably cannot come back);
+//! 5. walk to the nearest proven-safe room not yet visited (petgraph paths over proven-safe
 //!    rooms), to learn more;
-//! 5. with nothing safe left: shoot if the best arrow beats the least-risk step, else take the
+//! 6. with nothing safe left: shoot if the best arrow beats the least-risk step, else take the
 //!    least-risk step into an unknown room.
 //!
 //! Invariant: the agent sees only statuses and its own results (it implements
 //! [`ClassicAgent`]); it never walks into a room the knowledge base proves deadly when any
-//! other choice is open, and it aims arrows only along tunnels it knows, so a miss tells it
-//! exactly which rooms the wumpus was not in.
+//! other choice is open; its arrows never fly back into its own room; and a miss tells it that
+//! the wumpus was not in the rooms the arrow reached by known tunnels (only those).
 
+pub mod blind;
 pub mod layouts;
 pub mod map;
 
@@ -95,6 +99,11 @@ pub struct Policy {
     /// left, the agent steps into the least-risk room when surviving that step times this
     /// beats shooting from here.
     pub explore_share: f64,
+    /// On a map being discovered, shoot on past the known tunnels ([`blind::blind_shot`]) when
+    /// the estimated chance of a kill is at least this...
+    pub blind_chance: f64,
+    /// ...and more than this many arrows are left (the rest are kept for a wumpus smelt).
+    pub blind_arrows_kept: u8,
 }
 
 impl Default for Policy {
@@ -102,6 +111,8 @@ impl Default for Policy {
         Policy {
             shoot_share: 0.8,
             explore_share: 0.7,
+            blind_chance: 0.05,
+            blind_arrows_kept: 3,
         }
     }
 }
@@ -850,7 +861,35 @@ impl CaveAgent {
                 return self.shoot(s, Rule::BestShot, text);
             }
         }
-        // 4. Explore proven-safe rooms.
+        // 4. Shoot into the unseen. Only while the wumpus cannot be next door: the wake a miss
+        // causes cannot then bring it into the hunter's room.
+        let calm = self
+            .map
+            .linked(here)
+            .iter()
+            .all(|r| odds.wumpus[r.index()] == 0.0);
+        if calm && self.arrows > self.config.policy.blind_arrows_kept {
+            if let Some(b) = blind::blind_shot(&self.map, &known, here, &odds.wumpus) {
+                if b.chance >= self.config.policy.blind_chance {
+                    let text = format!(
+                        "shoot {} on past the known tunnels (from room {} on, the arrow flies \
+                         where the named room is not joined): about {} to kill, and it cannot \
+                         come back",
+                        self.rooms_text(&b.path),
+                        self.label(b.path[b.known - 1]),
+                        percent(b.chance)
+                    );
+                    let s = Shot {
+                        path: b.path,
+                        chance: b.chance,
+                        eaten: 0.0,
+                        value: 0.0,
+                    };
+                    return self.shoot(&s, Rule::BlindShot, text);
+                }
+            }
+        }
+        // 5. Explore proven-safe rooms.
         if let Some(route) = planner::nearest(
             &known,
             here,
@@ -864,7 +903,7 @@ impl CaveAgent {
             );
             return self.walk(&route, Rule::Explore, text, None);
         }
-        // 5. Nothing safe is left: the best arrow or the least-risk step.
+        // 6. Nothing safe is left: the best arrow or the least-risk step.
         let step = self.least_risk_step(&known, here, &odds);
         match (&shot, &step) {
             (Some(s), Some((_, risk, _)))

@@ -79,6 +79,9 @@ pub enum Rule {
     BestShot,
     /// The last move before exhaustion: shoot rather than walk (caves).
     LastChance,
+    /// Shoot on past the known tunnels, where a random flight may find the wumpus and provably
+    /// cannot come back to the hunter (a classic cave being discovered).
+    BlindShot,
 }
 
 /// Why an action was chosen.
