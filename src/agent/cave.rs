@@ -872,9 +872,9 @@ impl CaveAgent {
             if let Some(b) = blind::blind_shot(&self.map, &known, here, &odds.wumpus) {
                 if b.chance >= self.config.policy.blind_chance {
                     let text = format!(
-                        "shoot {} on past the known tunnels (from room {} on, the arrow flies \
-                         where the named room is not joined): about {} to kill, and it cannot \
-                         come back",
+                        "shoot {}: to room {} by known tunnels, then on into tunnels not yet \
+                         seen (where a named room is not joined, a random tunnel): about {} to \
+                         kill, and it cannot come back",
                         self.rooms_text(&b.path),
                         self.label(b.path[b.known - 1]),
                         percent(b.chance)
