@@ -650,11 +650,28 @@ impl Sat {
             solver.assume(&local);
             let found = solver.solve().expect("varisat solve without proof output");
             if !found {
-                // The part's own assumptions, not varisat's failed core: that core is meant
-                // to be a subset of them, but is not always unsatisfiable on its own (seen
-                // with repeated or clashing assumptions, and in incremental use), while the
-                // part with all its assumptions is unsatisfiable by this very call.
+                // varisat's failed core is meant to be a subset of the part's assumptions
+                // that is unsatisfiable on its own, but is not always (seen with repeated or
+                // clashing assumptions, and in incremental use); so it is checked by one more
+                // solve, and the part's own assumptions, unsatisfiable by this very call, are
+                // the core when the check fails. The check matters: in explained mode one
+                // part may hold hundreds of observations, and deletion-based minimisation
+                // costs a solve per observation it starts from.
+                let failed: Vec<Lit> = solver
+                    .failed_core()
+                    .unwrap_or(&local)
+                    .iter()
+                    .map(|l| Lit::from_index(part.vars[l.index()] as usize, l.is_positive()))
+                    .collect();
                 split.core = asked;
+                if failed.len() < split.core.len() && failed.iter().all(|l| split.core.contains(l))
+                {
+                    self.calls += 1;
+                    solver.assume(&localised(&failed, &split.local));
+                    if !solver.solve().expect("varisat solve without proof output") {
+                        split.core = failed;
+                    }
+                }
                 sat = false;
                 break;
             }
