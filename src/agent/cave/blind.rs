@@ -12,7 +12,7 @@
 //! The hunter has stood in its room, so every tunnel at that room is known; a random flight
 //! from a room enters the hunter's room only through one of them, and the tunnels that touch a
 //! visited room are all known. The planner keeps every room the arrow may be in after each
-//! named room (the *support* of [`Flight::after`], never smaller than the truth) and names a
+//! named room (the *support* of `Flight::after`, never smaller than the truth) and names a
 //! room only when the hunter's room stays outside it. `tests` check this against every random
 //! flight on the real map.
 
