@@ -1,9 +1,9 @@
 //! The propositional knowledge base: rules grounded over the world's graph, observations told
 //! as they arrive, and questions answered by SAT.
 //!
-//! A [`KnowledgeBase`] holds one incremental solver for a whole game. A fact is *entailed* when
-//! the knowledge base together with its negation is unsatisfiable; a place is proven safe when
-//! "danger there" is impossible. Every "no" comes from the solver; every "yes" from a model.
+//! A [`KnowledgeBase`] holds the clauses of a whole game, solved incrementally (see sat.rs).
+//! A fact is *entailed* when the knowledge base together with its negation is unsatisfiable;
+//! a place is proven safe when "danger there" is impossible. Every "no" comes from the solver; every "yes" from a model.
 //!
 //! Grounding is lazy, and exact. A hidden atom gets a solver variable only when some clause
 //! mentions it. A percept's meaning is grounded at a place only when that percept is observed
@@ -24,8 +24,9 @@
 //!
 //! In [`Proofs::Explained`] mode each observation is guarded by a selector variable and passed
 //! as an assumption, so [`KnowledgeBase::explain`] can name the observations a conclusion rests
-//! on (the solver's failed assumptions, then minimised one by one). [`Proofs::Fast`] adds
-//! observations as plain clauses, which is quicker when no one asks why.
+//! on (the solver's failed assumptions, then minimised one by one: with one solver per
+//! component, the failing component's assumptions, each trial solving only that component).
+//! [`Proofs::Fast`] adds observations as plain clauses, which is quicker when no one asks why.
 
 pub mod ground;
 pub mod odds;
@@ -321,13 +322,9 @@ impl KnowledgeBase {
 
     /// A knowledge base on a shared grounding (cheaper when many games share a world's shape).
     pub fn from_grounding(grounding: Arc<Grounding>, proofs: Proofs) -> KnowledgeBase {
-        // Explanations need one solver over the whole formula (see sat.rs); answers alone
-        // are cheaper from one solver per component once the formula is big.
-        let sat = match proofs {
-            Proofs::Fast => Sat::growing(),
-            Proofs::Explained => Sat::whole(),
-        };
-        KnowledgeBase::on(grounding, proofs, sat)
+        // One solver per component once the formula is big (see sat.rs), in both modes:
+        // explanations only ever need the one part that fails.
+        KnowledgeBase::on(grounding, proofs, Sat::growing())
     }
 
     /// [`KnowledgeBase::from_grounding`] keeping one solver over the whole formula, for
@@ -1235,6 +1232,112 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Explained mode on one solver per component answers as on one solver, and each of its
+    /// explanations is checked from scratch: the observations it names rule the conclusion
+    /// out, and without any one of them they do not.
+    #[test]
+    fn explanations_split_by_component_are_sound_and_minimal() {
+        use rand::Rng;
+        let rules = Arc::new(parse_rules(GRID_RULES).unwrap());
+        let id = |name: &str| rules.predicate(name).unwrap();
+        let (pit, wumpus) = (id("pit"), id("wumpus"));
+        let (breeze, stench, visited, unharmed) =
+            (id("breeze"), id("stench"), id("visited"), id("unharmed"));
+        let (mut explained, mut contradicted) = (0, 0);
+        for seed in 0..48u64 {
+            let (rows, cols) = [(4, 4), (5, 5), (3, 6), (6, 6)][seed as usize % 4];
+            let topo = Arc::new(Topology::grid(rows, cols).unwrap());
+            let start = topo.cell(0, 0);
+            let grounding = Grounding::new(rules.clone(), topo.clone(), start).unwrap();
+            // Split from the start or after a few variables; solvers dropped often or kept.
+            let split_at = [0, 8, 40][seed as usize % 3];
+            let max_solvers = if seed % 2 == 0 { 2 } else { 1024 };
+            let mut split = KnowledgeBase::on(
+                grounding.clone(),
+                Proofs::Explained,
+                Sat::splitting_at(split_at, max_solvers),
+            );
+            let mut whole =
+                KnowledgeBase::from_grounding_unsplit(grounding.clone(), Proofs::Explained);
+            let mut rng = crate::rng::seeded(seed);
+            let n = topo.len();
+            let pits: Vec<bool> = (0..n).map(|i| i != 0 && rng.random_bool(0.2)).collect();
+            let w = rng.random_range(1..n);
+            let near = |p: usize, f: &dyn Fn(usize) -> bool| {
+                topo.neighbours(Place::new(p)).any(|q| f(q.index()))
+            };
+            // The observations that, with the rules, must make `conj` impossible: checked on a
+            // fresh knowledge base told only those.
+            let impossible_from = |obs: &[Observation], conj: &[GroundLit]| {
+                let mut kb = KnowledgeBase::from_grounding_unsplit(grounding.clone(), Proofs::Fast);
+                for o in obs {
+                    kb.tell(o.pred, o.place, o.present).unwrap();
+                }
+                !kb.possible(conj).unwrap()
+            };
+            'game: for _ in 0..30 {
+                let p = rng.random_range(0..n);
+                let mut told = vec![
+                    (breeze, near(p, &|q| pits[q])),
+                    (stench, p == w || near(p, &|q| q == w)),
+                ];
+                if !pits[p] && p != w {
+                    told.push((visited, true));
+                    told.push((unharmed, true));
+                }
+                for (pred, mut present) in told {
+                    // Now and then a false report, to make contradictions.
+                    if rng.random_bool(0.03) {
+                        present = !present;
+                    }
+                    split.tell(pred, Some(Place::new(p)), present).unwrap();
+                    whole.tell(pred, Some(Place::new(p)), present).unwrap();
+                }
+                for _ in 0..4 {
+                    let pred = if rng.random_bool(0.5) { pit } else { wumpus };
+                    let atom = split.atom(pred, Some(Place::new(rng.random_range(0..n))));
+                    let conj = [(atom, rng.random_bool(0.5))];
+                    let answer = split.possible(&conj);
+                    match (&answer, whole.possible(&conj)) {
+                        (Ok(a), Ok(b)) => assert_eq!(*a, b, "seed {seed}: {conj:?}"),
+                        (Err(_), Err(_)) => {
+                            contradicted += 1;
+                            break 'game;
+                        }
+                        (a, b) => panic!("seed {seed}: {a:?} against {b:?}"),
+                    }
+                    if answer == Ok(true) {
+                        assert_eq!(split.explain(&conj).unwrap(), None);
+                        continue;
+                    }
+                    let ids = split.explain(&conj).unwrap().expect("impossible");
+                    let obs: Vec<Observation> =
+                        ids.iter().map(|&i| split.observations()[i]).collect();
+                    assert!(
+                        impossible_from(&obs, &conj),
+                        "seed {seed}: {obs:?} {conj:?}"
+                    );
+                    for i in 0..obs.len() {
+                        let mut fewer = obs.clone();
+                        fewer.remove(i);
+                        assert!(
+                            !impossible_from(&fewer, &conj),
+                            "seed {seed}: {:?} is not needed for {conj:?}",
+                            obs[i]
+                        );
+                    }
+                    explained += 1;
+                }
+            }
+            if split_at == 0 {
+                assert!(split.is_split());
+            }
+        }
+        // The games reach both kinds of ending, and explain plenty.
+        assert!(explained > 500, "{explained}");
+        assert!(contradicted > 3, "{contradicted}");
     }
 
     #[test]

@@ -3,17 +3,20 @@
 //! [`Sat`] holds the clauses of a whole game and answers "is the formula satisfiable under
 //! these assumptions?" in one of two ways:
 //!
-//! - [`Sat::whole`]: one incremental solver over every variable. Explanations use it: the
-//!   observations a conclusion rests on come from the solver's failed assumptions, and one
-//!   solver fed the same calls finds the same ones every time.
-//! - [`Sat::split`]: one incremental solver per component (variables joined by clauses,
+//! - [`Sat::whole`]: one incremental solver over every variable ([`Sat::growing`] starts
+//!   with it, while the formula is small).
+//! - Split: one incremental solver per component (variables joined by clauses,
 //!   below), made when the component is first solved and merged with others as clauses join
 //!   them. A solver call must assign every variable of its solver, and on a big sparse grid
 //!   most of the formula is settled ground far behind the agent; with a solver per component
 //!   a call costs the component it asks about, and the consistency check after each step
 //!   re-solves only the components the step's clauses touched. The answers are the same (the
 //!   components share no variable, so the formula is satisfiable exactly when each is); the
-//!   models found, and so the solver calls saved by them, differ.
+//!   models found, and so the solver calls saved by them, differ. Explanations work on it
+//!   too: each part remembers a model of its current clauses, so a call assuming every
+//!   observation's selector solves only the parts changed since (see [`Sat::solve`]), and
+//!   the failed core of an unsatisfiable call is the failing part's own assumptions, which
+//!   minimisation then shrinks by solving that part alone.
 //!
 //! Besides adding clauses and solving under assumptions, it keeps three things that make
 //! questions cheap:
@@ -155,6 +158,11 @@ struct Part {
     models: Vec<Model>,
     /// True when its current clauses are known satisfiable.
     consistent: bool,
+    /// A model of its current clauses found by its last satisfiable solve, whatever the
+    /// assumptions were (so it may not answer questions, unlike `models`): it shows the part
+    /// satisfiable under any assumptions it satisfies, so those need no solve (see
+    /// [`Sat::solve`]). Dropped with `models` when a clause joins the part.
+    witness: Option<Model>,
 }
 
 /// The number of variables at which [`Sat::growing`] moves to one solver per component.
@@ -192,6 +200,7 @@ impl Part {
         }
         self.clauses.extend_from_slice(&other.clauses);
         self.models.clear();
+        self.witness = None;
         self.consistent = false;
         usize::from(other.solver.is_some())
     }
@@ -279,7 +288,7 @@ impl Sat {
 
     /// Clauses solved by one solver over every variable until there are `split_at` of them,
     /// then by one per component, at most `max_solvers` of which are kept.
-    fn splitting_at(split_at: usize, max_solvers: usize) -> Sat {
+    pub(crate) fn splitting_at(split_at: usize, max_solvers: usize) -> Sat {
         let mut sat = Sat::whole();
         sat.split_at = Some(split_at);
         sat.max_solvers = max_solvers;
@@ -440,6 +449,7 @@ impl Sat {
                 }
                 part.clauses.push(id);
                 part.models.clear();
+                part.witness = None;
                 part.consistent = false;
                 split.dirty.push(root as u32);
                 split.parts.insert(root as u32, part);
@@ -609,6 +619,26 @@ impl Sat {
             if asked.is_empty() && part.consistent {
                 continue;
             }
+            // Skip the solve when the part's clauses have a known model that satisfies every
+            // assumption asked of it. Sound: `witness` is a model of the part's current
+            // clauses (it is dropped whenever a clause joins the part), found under some
+            // assumptions A and so making all of A true; a part satisfiable under A is
+            // satisfiable under any subset of A, and more generally under any assumptions its
+            // model makes true. Components share no variable, so the whole formula is
+            // satisfiable under the assumptions exactly when each part is under its own: the
+            // answer is the one a solve would give. In explained mode every call assumes every
+            // observation's selector, so without this each call would re-solve every part with
+            // an observation; with it, only the parts changed since their last solve (and the
+            // one part a question or a trial of `minimal_core` is about) are solved. When the
+            // model is to be kept, a part with no kept model is solved anyway, so that one of
+            // the current clauses under the caller's full assumptions is kept.
+            let known = part
+                .witness
+                .as_ref()
+                .is_some_and(|w| w.satisfies(&localised(&asked, &split.local)));
+            if known && (!keep || !part.models.is_empty()) {
+                continue;
+            }
             if part.make_solver(&split.local, &self.clauses) {
                 split.solvers += 1;
             }
@@ -620,19 +650,37 @@ impl Sat {
             solver.assume(&local);
             let found = solver.solve().expect("varisat solve without proof output");
             if !found {
-                // The part's own assumptions, not varisat's failed core: that core is meant
-                // to be a subset of them, but is not always unsatisfiable on its own (seen
-                // with repeated or clashing assumptions, and in incremental use), while the
-                // part with all its assumptions is unsatisfiable by this very call.
+                // varisat's failed core is meant to be a subset of the part's assumptions
+                // that is unsatisfiable on its own, but is not always (seen with repeated or
+                // clashing assumptions, and in incremental use); so it is checked by one more
+                // solve, and the part's own assumptions, unsatisfiable by this very call, are
+                // the core when the check fails. The check matters: in explained mode one
+                // part may hold hundreds of observations, and deletion-based minimisation
+                // costs a solve per observation it starts from.
+                let failed: Vec<Lit> = solver
+                    .failed_core()
+                    .unwrap_or(&local)
+                    .iter()
+                    .map(|l| Lit::from_index(part.vars[l.index()] as usize, l.is_positive()))
+                    .collect();
                 split.core = asked;
+                if failed.len() < split.core.len() && failed.iter().all(|l| split.core.contains(l))
+                {
+                    self.calls += 1;
+                    solver.assume(&localised(&failed, &split.local));
+                    if !solver.solve().expect("varisat solve without proof output") {
+                        split.core = failed;
+                    }
+                }
                 sat = false;
                 break;
             }
-            let model = keep.then(|| solver.model().unwrap_or_default());
+            let model = Model::from_lits(&solver.model().unwrap_or_default(), part.vars.len());
             part.consistent = true;
-            if let Some(lits) = model {
-                keep_model(&mut part.models, Model::from_lits(&lits, part.vars.len()));
+            if keep {
+                keep_model(&mut part.models, model.clone());
             }
+            part.witness = Some(model);
         }
         // Parts not found satisfiable stay to be solved.
         for root in todo {
