@@ -810,7 +810,7 @@ impl CaveAgent {
                     self.rooms_text(&s.path),
                     percent(s.chance)
                 );
-                return self.shoot(s, Rule::LastChance, text);
+                return self.shoot(&s.path, s.chance, Rule::LastChance, text);
             }
         }
         // 2. Proven.
@@ -826,7 +826,7 @@ impl CaveAgent {
                     self.label(w),
                     self.rooms_text(&s.path)
                 );
-                return self.shoot(s, Rule::ShootWumpus, text);
+                return self.shoot(&s.path, s.chance, Rule::ShootWumpus, text);
             }
         }
         // 3. Shooting from here, or from a proven-safe room a step or two away, is worth
@@ -858,7 +858,7 @@ impl CaveAgent {
                     },
                     value
                 );
-                return self.shoot(s, Rule::BestShot, text);
+                return self.shoot(&s.path, s.chance, Rule::BestShot, text);
             }
         }
         // 4. Shoot into the unseen. Only while the wumpus cannot be next door: the wake a miss
@@ -879,13 +879,7 @@ impl CaveAgent {
                         self.label(b.path[b.known - 1]),
                         percent(b.chance)
                     );
-                    let s = Shot {
-                        path: b.path,
-                        chance: b.chance,
-                        eaten: 0.0,
-                        value: 0.0,
-                    };
-                    return self.shoot(&s, Rule::BlindShot, text);
+                    return self.shoot(&b.path, b.chance, Rule::BlindShot, text);
                 }
             }
         }
@@ -915,7 +909,7 @@ impl CaveAgent {
                     percent(s.chance),
                     value
                 );
-                self.shoot(s, Rule::BestShot, text)
+                self.shoot(&s.path, s.chance, Rule::BestShot, text)
             }
             (_, Some((route, risk, target))) => {
                 let text = format!(
@@ -932,7 +926,7 @@ impl CaveAgent {
                     self.rooms_text(&s.path),
                     percent(s.chance)
                 );
-                self.shoot(s, Rule::BestShot, text)
+                self.shoot(&s.path, s.chance, Rule::BestShot, text)
             }
             (None, None) => self.blind(here),
         }
@@ -1034,11 +1028,11 @@ impl CaveAgent {
             .join(" ")
     }
 
-    fn shoot(&self, s: &Shot, rule: Rule, text: String) -> Decision {
+    fn shoot(&self, path: &[Place], chance: f64, rule: Rule, text: String) -> Decision {
         Decision {
-            action: Action::Shoot(ArrowPath::new(s.path.clone()).expect("1 to 5 rooms")),
-            reason: reason(rule, s.path.first().copied(), 0, text),
-            kill_chance: Some(s.chance),
+            action: Action::Shoot(ArrowPath::new(path.to_vec()).expect("1 to 5 rooms")),
+            reason: reason(rule, path.first().copied(), 0, text),
+            kill_chance: Some(chance),
             risk: None,
         }
     }

@@ -162,23 +162,37 @@ impl<'a> Flight<'a> {
     }
 
     /// Where the arrow is after being told `named`, from where it was (`at`, chances by room).
-    /// Every room it may really be in has a chance above 0.
-    fn after(&self, at: &[f64], named: Place) -> Vec<f64> {
+    /// Every room it may really be in has a chance above 0. `ends` is `ends_from(at)`.
+    fn after(&self, at: &[f64], named: Place, ends: &[Vec<(Place, f64)>]) -> Vec<f64> {
         let mut next = vec![0.0; at.len()];
         for (i, &p) in at.iter().enumerate() {
             if p == 0.0 {
                 continue;
             }
-            let from = Place::new(i);
-            let join = self.join_chance(from, named);
+            let join = self.join_chance(Place::new(i), named);
             next[named.index()] += p * join;
             if join < 1.0 {
-                for (r, w) in self.ends(from) {
+                for &(r, w) in &ends[i] {
                     next[r.index()] += p * (1.0 - join) * w;
                 }
             }
         }
         next
+    }
+
+    /// `ends` of every room the arrow may be in (`at` above 0), empty for the rest:
+    /// made once a step, for scoring every room that might be named and for the flight on.
+    fn ends_from(&self, at: &[f64]) -> Vec<Vec<(Place, f64)>> {
+        at.iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                if p == 0.0 {
+                    Vec::new()
+                } else {
+                    self.ends(Place::new(i))
+                }
+            })
+            .collect()
     }
 
     /// The room to name next: the one with the best chance of a kill on this step (`wumpus`:
@@ -198,13 +212,11 @@ impl<'a> Flight<'a> {
             .map(Place::new)
             .filter(|&r| at[r.index()] > 0.0 && self.map.joined(r, here))
             .collect();
+        let ends = self.ends_from(at);
         let mut random = vec![0.0; at.len()];
         let mut end_value = vec![0.0; at.len()];
         for (i, &p) in at.iter().enumerate() {
-            if p == 0.0 {
-                continue;
-            }
-            for (r, w) in self.ends(Place::new(i)) {
+            for &(r, w) in &ends[i] {
                 random[r.index()] += p * w;
                 end_value[i] += w * wumpus[r.index()];
             }
@@ -227,7 +239,7 @@ impl<'a> Flight<'a> {
             }
         }
         let (gain, named) = best?;
-        Some((gain, named, self.after(at, named)))
+        Some((gain, named, self.after(at, named, &ends)))
     }
 }
 
@@ -316,7 +328,7 @@ mod tests {
                 let mut at = vec![0.0; map.len()];
                 at[here.index()] = 1.0;
                 for (step, real) in real_support(&map, here, &shot.path).iter().enumerate() {
-                    at = flight.after(&at, shot.path[step]);
+                    at = flight.after(&at, shot.path[step], &flight.ends_from(&at));
                     assert!(
                         !real[here.index()],
                         "the arrow can fly back: {:?}",
