@@ -3,13 +3,16 @@
 //! The crate is organised by concept, in the order data flows through a game:
 //!
 //! - [`topology`]: the one world graph (petgraph) every rule set plays on;
+//! - [`game`]: the one game interface every rule set implements ([`game::Session`]);
 //! - [`grid`]: the grid *Wumpus World* rules, simulator, world files and commands;
+//! - [`cave`]: the classic cave and the `caves.dat` maze: maps, hazards, simulators, commands;
 //! - [`kb`]: the propositional knowledge base: rule files, grounding, the SAT solver;
 //! - [`planner`]: shortest paths over proven-safe places (petgraph);
-//! - [`agent`]: players that see only percepts: percept → knowledge base → planner → action;
-//! - [`run`]: running agents on games, one traced or a batch with statistics;
-//! - [`cave`]: the classic cave and the `caves.dat` maze: maps, hazards, simulators, commands,
-//!   the random agent and batches;
+//! - [`agent`]: players that see only what a player is shown: percept → knowledge base →
+//!   planner → action, for every rule set ([`agent::Agent`]);
+//! - [`run`]: the one turn loop and the one batch loop: a traced game, or a batch with
+//!   statistics, for every rule set;
+//! - [`bot`]: the bot protocols, which let a game host drive an agent over lines of text;
 //! - [`files`]: reading and atomically saving files at the edge;
 //! - [`rng`]: the one seeded random generator.
 //!
@@ -21,29 +24,37 @@
 //! two stench observations before it ever sees it:
 //!
 //! ```
-//! use wumpus::agent::Fact;
-//! use wumpus::grid::parse_world;
-//! use wumpus::run::{run_grid_game, AgentKind, GameEnd, GameOptions};
-//! use wumpus::grid::Outcome;
+//! use wumpus::agent::{AgentKind, AgentOptions, Fact, Roster};
+//! use wumpus::game::{Ending, Session};
+//! use wumpus::grid::{parse_world, GridSession, Scoring};
+//! use wumpus::run::{play, Flow};
 //!
 //! let world = parse_world("PIT 0 2\nWUMPUS 2 0\nGOLD 3 2\n").unwrap();
-//! let options = GameOptions { agent: AgentKind::Logic, explain: true, ..GameOptions::default() };
+//! let mut game = GridSession::new(world, Scoring::Standard, 0.2);
+//! let options = AgentOptions { explain: true, ..AgentOptions::default() };
+//! let agents = GridSession::prepare(AgentKind::Logic, &game.setup(), &options).unwrap();
+//! let mut agent = agents.make(0).unwrap();
 //! let mut wumpus_found = Vec::new();
-//! let record = run_grid_game(world, None, &options, |step| {
-//!     for c in step.learned.iter().filter(|c| c.fact == Fact::Wumpus) {
-//!         wumpus_found.push(c.because.clone());
+//! let mut watch = |_: &GridSession, step: wumpus::run::StepEvent| {
+//!     for proof in step.learned.iter().filter(|p| p.fact == Fact::Wumpus) {
+//!         wumpus_found.push(proof.because.clone());
 //!     }
-//! })
-//! .unwrap();
-//! assert_eq!(record.outcome, GameEnd::Over(Outcome::Won));
+//!     Flow::Go
+//! };
+//! let record = play(&mut game, None, agent.as_mut(), &|| false, Some(&mut watch))
+//!     .unwrap()
+//!     .unwrap();
+//! assert_eq!(record.ending, Ending::Won);
 //! assert!(wumpus_found[0].contains(&"stench at 1,0".to_string()));
 //! ```
 
 #![warn(missing_docs)]
 
 pub mod agent;
+pub mod bot;
 pub mod cave;
 pub mod files;
+pub mod game;
 pub mod grid;
 pub mod kb;
 pub mod planner;

@@ -35,7 +35,6 @@ use self::layouts::{wake_moves, Evidence, Odds};
 use self::map::MapKnowledge;
 use super::grid::Insight;
 use super::{Conclusion, Fact, Reason, Rule};
-use crate::cave::agent::ClassicAgent;
 use crate::cave::classic::{
     Action, ArrowPath, MoveResult, ShotResult, Status, TurnResult, MAX_ARROW_ROOMS, MOVE_LIMIT,
 };
@@ -329,8 +328,6 @@ pub struct CaveAgent {
     /// Set when what was observed contradicts the rules (another variant's game): the agent
     /// then plays on without its knowledge.
     lost: Option<String>,
-    pending: Option<Action>,
-    result: Option<TurnResult>,
     known_cache: Option<(u64, Arc<Topology>)>,
 }
 
@@ -365,8 +362,6 @@ impl CaveAgent {
             warned: vec![false; n],
             learned: Vec::new(),
             lost: None,
-            pending: None,
-            result: None,
             known_cache: None,
             config,
         })
@@ -1256,21 +1251,5 @@ pub fn percent(p: f64) -> String {
         ">99%".to_string()
     } else {
         format!("{:.0}%", p * 100.0)
-    }
-}
-
-impl ClassicAgent for CaveAgent {
-    fn act(&mut self, status: &Status) -> Action {
-        let last = self.pending.take();
-        let result = self.result.take();
-        // A contradiction leaves the agent playing blind; it is recorded in `lost`.
-        let _ = self.perceive(last.as_ref(), result.as_ref(), status);
-        let decision = self.decide();
-        self.pending = Some(decision.action.clone());
-        decision.action
-    }
-
-    fn observe(&mut self, result: &TurnResult) {
-        self.result = Some(*result);
     }
 }

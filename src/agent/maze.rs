@@ -25,7 +25,7 @@ pub mod belief;
 
 use self::belief::{MazeBelief, MazeOdds, MAX_CAVES};
 use super::grid::Insight;
-use super::{Conclusion, Fact, Reason, Rule};
+use super::{Conclusion, Fact, Knowledge, PlaceOdds, Reason, Rule};
 use crate::cave::map::CaveMap;
 use crate::cave::maze::{MazeAction, MazeEnding, MazeResult, MazeView};
 use crate::kb::rules::{parse_rules, require, EventId, PredKind, Rules};
@@ -240,9 +240,80 @@ impl MazeAgent {
             .collect()
     }
 
+    /// What the agent knows of each cave, for traces and drawings: a fact counts as proven
+    /// when every hypothesis about the player's cave proves it, and the odds mix the
+    /// hypotheses by their weights. A cave is proven safe only when it is free of the pit, the
+    /// wumpi and the bats.
+    pub fn knowledge(&self) -> Knowledge {
+        let mut k = Knowledge {
+            wumpus_alive: true,
+            ..Knowledge::default()
+        };
+        if self.tracks.is_empty() {
+            return k;
+        }
+        let n = self.map.len();
+        let weights = self.weights();
+        let mut odds = vec![(0.0, 0.0, 0.0); n];
+        for (t, &w) in self.tracks.iter().zip(&weights) {
+            if let Some(o) = &t.odds {
+                for (c, mix) in odds.iter_mut().enumerate() {
+                    mix.0 += w * o.pit[c];
+                    mix.1 += w * o.wumpus[c];
+                    mix.2 += w * o.bats[c];
+                }
+            }
+        }
+        let every = |f: &dyn Fn(&Track) -> bool| self.tracks.iter().all(f);
+        for (c, &(pit, wumpus, bats)) in odds.iter().enumerate() {
+            let p = Place::new(c);
+            if every(&|t| t.been[c]) {
+                k.visited.push(p);
+            }
+            if every(&|t| t.safe[c]) && bats == 0.0 {
+                k.safe.push(p);
+            }
+            if every(&|t| t.pit[c]) {
+                k.pit.push(p);
+            }
+            if every(&|t| t.wumpus[c]) {
+                k.wumpus.push(p);
+            }
+            if every(&|t| t.bats[c]) {
+                k.bats.push(p);
+            }
+            let open = |x: f64| x > 0.0 && x < 1.0;
+            if open(pit) || open(wumpus) || open(bats) {
+                k.odds.push(PlaceOdds {
+                    place: p,
+                    pit,
+                    wumpus,
+                    bats,
+                });
+            }
+        }
+        if self.tracks.len() == 1 {
+            k.at = Some(self.tracks[0].pos);
+        } else {
+            k.whereabouts = self.whereabouts();
+        }
+        k
+    }
+
     /// Why the agent stopped trusting its knowledge, if it did.
     pub fn lost(&self) -> Option<&str> {
         self.lost.as_deref()
+    }
+
+    /// Solver calls made so far, over every hypothesis's knowledge base.
+    pub fn solver_calls(&self) -> u64 {
+        self.tracks.iter().map(|t| t.kb.solver_calls()).sum()
+    }
+
+    /// The most likely track's knowledge base, for export.
+    pub fn kb(&self) -> Option<&KnowledgeBase> {
+        let best = self.best_track()?;
+        Some(&self.tracks[best].kb)
     }
 
     /// The most likely track's odds, by cave.
@@ -947,16 +1018,6 @@ fn reason(rule: Rule, text: String) -> Reason {
         target: None,
         steps: 0,
         text,
-    }
-}
-
-/// The agent behind the bot protocol (`wumpus bot --rules maze`): it takes in each view as
-/// [`run_maze_game`](crate::run::run_maze_game) does (a contradiction leaves it walking blind)
-/// and plays its decision.
-impl crate::cave::protocol::maze::MazePlayer for MazeAgent {
-    fn play(&mut self, last: Option<(MazeAction, MazeResult)>, view: &MazeView) -> MazeAction {
-        let _ = self.perceive(last.map(|l| l.0), last.map(|l| l.1), view);
-        self.decide().action
     }
 }
 

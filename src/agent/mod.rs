@@ -2,21 +2,173 @@
 //! move with the planner.
 //!
 //! The flow of one turn is **percept → knowledge base → planner → action**: an agent is told
-//! the last action and the percepts that followed ([`grid::GridAgent::observe`]), tells its
-//! knowledge base what they mean, asks which places are proven safe, and picks the next action
-//! with a [`Reason`] ([`grid::GridAgent::decide`]). Agents never hold the hidden world: the
-//! runner in [`crate::run`] hands them turns, nothing else.
+//! its last action and what the game showed after it ([`Agent::observe`]), tells its knowledge
+//! base what that means, asks which places are proven safe, and picks the next action with a
+//! [`Reason`] ([`Agent::decide`]). Agents never hold the hidden world: [`Agent`] takes only a
+//! rule set's [`Session::Shown`], and the runner in [`crate::run`] hands them nothing else.
 //!
-//! [`cave`] plays the classic cave the same way, adding exact odds for what logic leaves
-//! open; [`maze`] plays the `caves.dat` maze with the same machinery.
+//! [`grid`] plays the grid (the logic and the risk agent), [`cave`] the classic cave, adding
+//! exact odds for what logic leaves open, [`maze`] the `caves.dat` maze with the same
+//! machinery, and [`random`] is the event's random player. [`roster`] says which agents play
+//! which rule set and makes them for a game.
 
 pub mod cave;
 pub mod grid;
 pub mod maze;
+pub mod random;
+pub mod roster;
 
+pub use roster::{AgentFactory, AgentKind, AgentOptions, Roster};
+
+use crate::game::Session;
+use crate::kb::{KbError, KnowledgeBase};
 use crate::topology::Place;
 use serde::Serialize;
 use std::fmt;
+
+/// A player of one rule set that sees only what a player is shown.
+///
+/// An agent is not `Send`: the SAT solver it reasons with stays on the thread that made it
+/// (a batch makes each game's agent on the worker that plays the game).
+///
+/// The runner calls [`Agent::observe`] with the agent's own last action (`None` at the start)
+/// and what the game showed after it, then [`Agent::decide`]; asking again before the next
+/// observation gives the same decision.
+pub trait Agent<S: Session> {
+    /// Takes in what happened. Returns what became proven, with the observations behind each
+    /// conclusion when explanations are on.
+    fn observe(
+        &mut self,
+        last: Option<&S::Action>,
+        shown: &S::Shown,
+    ) -> Result<Vec<Conclusion>, AgentError>;
+
+    /// The next action, why, and the choices weighed.
+    fn decide(&mut self) -> Decision<S::Action>;
+
+    /// What the agent knows of each place now: proofs and odds (for traces, hints and pages;
+    /// it may cost solver calls).
+    fn knowledge(&mut self) -> Knowledge;
+
+    /// Solver calls made so far.
+    fn solver_calls(&self) -> u64 {
+        0
+    }
+
+    /// The knowledge base the agent reasons with (the most likely one, when it keeps
+    /// several), for export.
+    fn knowledge_base(&self) -> Option<&KnowledgeBase> {
+        None
+    }
+}
+
+/// A chosen action, why, and what it was weighed against.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision<A> {
+    /// The action.
+    pub action: A,
+    /// Why.
+    pub reason: Reason,
+    /// The choices weighed, when the agent weighed any (empty unless explanations are on).
+    pub choices: Vec<Choice>,
+    /// How many of the agent's own actions deep the search behind the choice went (1: one
+    /// step ahead), when it searched.
+    pub depth: Option<u32>,
+}
+
+/// One choice an agent weighed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The choice in the player's words: `step into 2,3`, `climb out`, `shoot 5 6 7`.
+    pub what: String,
+    /// The place it heads for, if one.
+    pub place: Option<Place>,
+    /// Its expected final score (or points), when the agent valued it so.
+    pub expected: Option<f64>,
+    /// True when `expected` is only an upper bound (it could not change the choice).
+    pub bound: bool,
+    /// The chance of dying by it, when known.
+    pub risk: Option<f64>,
+    /// The chance of a pit where it leads, when known.
+    pub pit: Option<f64>,
+    /// The chance of a live wumpus where it leads, when known.
+    pub wumpus: Option<f64>,
+    /// The chance of a kill, for a shot.
+    pub kill: Option<f64>,
+    /// True for the choice taken.
+    pub chosen: bool,
+}
+
+impl Choice {
+    /// A choice with only its words.
+    pub fn new(what: impl Into<String>) -> Choice {
+        Choice {
+            what: what.into(),
+            place: None,
+            expected: None,
+            bound: false,
+            risk: None,
+            pit: None,
+            wumpus: None,
+            kill: None,
+            chosen: false,
+        }
+    }
+}
+
+/// What an agent knows of each place at one moment.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Knowledge {
+    /// Where the agent believes it is.
+    pub at: Option<Place>,
+    /// Places the agent has stood in.
+    pub visited: Vec<Place>,
+    /// Places proven free of every hazard (visited ones included): no pit, no live wumpus
+    /// and, in the caves, no bats.
+    pub safe: Vec<Place>,
+    /// Places proven to hold a pit.
+    pub pit: Vec<Place>,
+    /// Places proven to hold a live wumpus.
+    pub wumpus: Vec<Place>,
+    /// Places proven to hold bats.
+    pub bats: Vec<Place>,
+    /// The exact odds of each hazard where logic leaves it open.
+    pub odds: Vec<PlaceOdds>,
+    /// Where the player may be, with the chance of each (the maze, when it is not certain).
+    pub whereabouts: Vec<(Place, f64)>,
+    /// True while the wumpus (or some wumpus) lives, as far as the agent knows.
+    pub wumpus_alive: bool,
+}
+
+/// The odds of each hazard at one place.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlaceOdds {
+    /// The place.
+    pub place: Place,
+    /// Chance of a pit.
+    pub pit: f64,
+    /// Chance of a live wumpus.
+    pub wumpus: f64,
+    /// Chance of bats (caves).
+    pub bats: f64,
+}
+
+/// Why an agent cannot play.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    /// The knowledge base failed (a contradiction names the observations that clash).
+    #[error(transparent)]
+    Kb(#[from] KbError),
+    /// The classic cave's agent cannot play this game.
+    #[error(transparent)]
+    Cave(#[from] cave::CaveAgentError),
+    /// The maze's agent cannot play this game.
+    #[error(transparent)]
+    Maze(#[from] maze::MazeAgentError),
+    /// No such agent for this rule set, or options it cannot take.
+    #[error("{0}")]
+    Unfit(String),
+}
 
 /// What was proven about a place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

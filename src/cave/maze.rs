@@ -155,6 +155,8 @@ pub struct MazeGame {
     visited: Vec<bool>,
     moves: u32,
     tosses: u32,
+    /// Where grenades killed wumpi, in order.
+    dead: Vec<Place>,
     ending: Option<MazeEnding>,
 }
 
@@ -187,6 +189,7 @@ impl MazeGame {
             visited: vec![false; n],
             moves: 0,
             tosses: 0,
+            dead: Vec::new(),
             ending: None,
             map,
             dealt: hazards,
@@ -215,6 +218,12 @@ impl MazeGame {
             .rooms()
             .filter(|r| self.wumpus[r.index()])
             .collect()
+    }
+
+    /// The caves where grenades killed wumpi (hidden from the player, who hears only the
+    /// kills).
+    pub fn dead_wumpi(&self) -> &[Place] {
+        &self.dead
     }
 
     /// Grenades left (hidden from the player).
@@ -324,6 +333,7 @@ impl MazeGame {
         let killed = self.wumpus[blast.index()];
         if killed {
             self.wumpus[blast.index()] = false;
+            self.dead.push(blast);
             self.wumpi -= 1;
             events.push(MazeEvent::Killed);
         } else {

@@ -4,22 +4,18 @@
 //!
 //! [`map`] reads, writes and draws cave maps (both formats); [`hazards`] holds the starting
 //! layouts and the hazard file format; [`classic`] and [`maze`] are the simulators; [`command`]
-//! is what a player may type; [`agent`] and [`batch`] play and measure the classic game by
-//! program; [`protocol`] is the line protocol that lets a game host drive a bot. Like the grid, the simulators never print: they return typed turns and events.
+//! is what a player may type; [`session`] plays both through the one game interface
+//! ([`crate::game::Session`]). Like the grid, the simulators never print: they return typed
+//! turns and events. Nothing here plays a game: the agents live in `crate::agent`, the bot
+//! protocols in `crate::bot`.
 
-pub mod agent;
-pub mod batch;
 pub mod classic;
 pub mod command;
 pub mod hazards;
 pub mod map;
 pub mod maze;
-pub mod protocol;
+pub mod session;
 
-pub use agent::{ClassicAgent, RandomAgent};
-pub use batch::{
-    play_game, play_game_until, run_batch, BatchConfig, BatchReport, BatchSummary, GameRecord,
-};
 pub use classic::{
     Action, ArrowPath, ClassicGame, Ending, Event, LossCause, MoveResult, ShotResult, Status, Turn,
     TurnResult, Variant,
@@ -28,6 +24,10 @@ pub use command::{parse_command, CaveCommand, CommandError, Rules};
 pub use hazards::{ClassicHazards, HazardError, MazeHazards};
 pub use map::{draw_map, format_map, parse_map, CaveMap, MapError, MapFormat};
 pub use maze::{MazeAction, MazeEnding, MazeGame, MazeLoss, MazeResult, MazeTurn, MazeView};
+pub use session::{
+    CaveShown, ClassicSession, ClassicSetup, MazeSession, MazeSetup, MazeShown,
+    CLASSIC_ACTION_LIMIT, MAZE_ACTION_LIMIT,
+};
 
 use crate::files::{read_parsed, save_atomically, FileError};
 use std::path::Path;

@@ -1,9 +1,9 @@
 //! The command line's side of a `solve` batch, the same for the grid, the classic cave and the
 //! maze: the progress bar on standard error, Ctrl-C, the CSV rows, and how an interrupted batch
-//! is reported. The library's [`BatchSink`] is generic over a game's record, so one sink here
-//! serves the three rule sets; only the CSV header and the row of a record differ.
+//! is reported. Every rule set's games come as the same [`GameRecord`], so one sink serves
+//! the three rule sets and writes one CSV shape.
 
-use super::bad_input;
+use super::{bad_input, text};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use wumpus::files::AtomicFile;
-use wumpus::run::BatchSink;
+use wumpus::run::{BatchSink, GameRecord};
 
 /// Where the CSV rows go.
 enum Csv {
@@ -28,27 +28,20 @@ impl Csv {
     }
 }
 
-/// A batch's sink on the command line: the progress bar, Ctrl-C and the CSV rows of records
-/// of type `R`.
-pub struct BatchCli<R> {
+/// A batch's sink on the command line: the progress bar, Ctrl-C and the CSV rows.
+pub struct BatchCli {
     bar: ProgressBar,
     stop: Arc<AtomicBool>,
     csv: Option<Csv>,
-    row: fn(&R) -> String,
     failure: Option<std::io::Error>,
     // Kept apart from `csv`, which `finish` takes, because the summary is printed after it.
     to_stdout: bool,
 }
 
-impl<R> BatchCli<R> {
-    /// A sink for a batch of `games` games; with `csv` (`-`: standard output) it writes
-    /// `header`, then `row(record)` for each game. Sets the Ctrl-C handler.
-    pub fn new(
-        games: u64,
-        csv: Option<&Path>,
-        header: &str,
-        row: fn(&R) -> String,
-    ) -> Result<BatchCli<R>> {
+impl BatchCli {
+    /// A sink for a batch of `games` games; with `csv` (`-`: standard output) it writes the
+    /// header, then a row for each game. Sets the Ctrl-C handler.
+    pub fn new(games: u64, csv: Option<&Path>) -> Result<BatchCli> {
         let to_stdout = csv == Some(Path::new("-"));
         let mut csv = match csv {
             None => None,
@@ -80,7 +73,7 @@ impl<R> BatchCli<R> {
         });
         let mut failure = None;
         if let Some(csv) = &mut csv {
-            if let Err(e) = writeln!(csv.writer(), "{header}") {
+            if let Err(e) = writeln!(csv.writer(), "{}", text::CSV_HEADER) {
                 failure = Some(e);
             }
         }
@@ -88,7 +81,6 @@ impl<R> BatchCli<R> {
             bar,
             stop,
             csv,
-            row,
             failure,
             to_stdout,
         })
@@ -115,7 +107,7 @@ impl<R> BatchCli<R> {
     }
 }
 
-impl<R> Drop for BatchCli<R> {
+impl Drop for BatchCli {
     /// A batch that ends in an error never reaches `finish`; the bar is cleared all the same,
     /// so the error is not printed after a half-drawn bar.
     fn drop(&mut self) {
@@ -125,7 +117,7 @@ impl<R> Drop for BatchCli<R> {
     }
 }
 
-impl<R> BatchSink<R> for BatchCli<R> {
+impl BatchSink for BatchCli {
     fn progress(&self, games: u64) {
         self.bar.inc(games);
     }
@@ -138,27 +130,17 @@ impl<R> BatchSink<R> for BatchCli<R> {
         self.csv.is_some()
     }
 
-    fn record(&mut self, r: &R) -> bool {
+    fn record(&mut self, r: &GameRecord) -> bool {
         let Some(csv) = &mut self.csv else {
             return true;
         };
-        match writeln!(csv.writer(), "{}", (self.row)(r)) {
+        match writeln!(csv.writer(), "{}", text::csv_row(r)) {
             Ok(()) => true,
             Err(e) => {
                 self.failure = Some(e);
                 false
             }
         }
-    }
-}
-
-/// The first line of an interrupted batch's summary for people, so that its figures are not
-/// read as the whole batch's; empty when the batch was not interrupted.
-pub fn interrupted_line(interrupted: bool, games: u64, of: u64) -> String {
-    if interrupted {
-        format!("interrupted: the summary covers the {games} games finished of {of}\n")
-    } else {
-        String::new()
     }
 }
 

@@ -1,23 +1,26 @@
 //! `wumpus bot`: the cave and maze agents as bots an external game host drives over standard
-//! input and output, game after game (the protocols are in `docs/bot-protocol.md`).
+//! input and output, game after game (the protocols are in `docs/bot-protocol.md`). The
+//! protocols themselves live in the library ([`wumpus::bot`]); this file only reads lines.
 
+use super::args::{load_map, RulesArg};
 use super::bad_input;
-use super::cave::{load_map, RulesArg};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
-use wumpus::agent::cave::{CaveAgent, CaveAgentConfig};
-use wumpus::agent::grid::Insight;
-use wumpus::agent::maze::MazeAgent;
-use wumpus::cave::protocol::maze::MazeBot;
-use wumpus::cave::protocol::{BotPlayer, BotSession};
-use wumpus::cave::Rules;
+use wumpus::agent::roster::classic_bot_agent;
+use wumpus::agent::{AgentKind, AgentOptions, Roster};
+use wumpus::bot::cave::ClassicBot;
+use wumpus::bot::maze::MazeBot;
+use wumpus::bot::{BotPlayer, BotSession};
+use wumpus::cave::{MazeSession, MazeSetup};
+use wumpus::game::RuleSet;
 
 #[derive(Args, Debug)]
 pub struct BotArgs {
-    /// The rule set: the classic cave (the default) or the caves.dat maze.
+    /// The rule set: the classic cave (the default) or the caves.dat maze. The grid has no
+    /// bot protocol.
     #[arg(long, value_enum)]
     rules: Option<RulesArg>,
     /// Classic cave: give the agent this map up front (each game must have its room count);
@@ -35,18 +38,21 @@ pub fn run(args: BotArgs) -> Result<()> {
                 Some(path) => Some(Arc::new(wumpus::cave::read_map(path).map_err(bad_input)?)),
                 None => None,
             };
-            serve(BotSession::new(|rooms: usize| -> Result<CaveAgent, String> {
-                let config = CaveAgentConfig::for_bot(rooms, map.as_ref())?;
-                CaveAgent::new(config).map_err(|e| e.to_string())
+            serve(BotSession::new(|rooms: usize| {
+                classic_bot_agent(rooms, map.as_ref()).map(ClassicBot::new)
             }))
         }
         Some(RulesArg::Maze) => {
-            let (map, _) = load_map(args.map.as_deref(), Rules::Maze)?;
+            let (map, map_name) = load_map(args.map.as_deref(), RuleSet::Maze)?;
+            let setup = MazeSetup {
+                map: map.clone(),
+                map_name,
+            };
             // A map the agent cannot play is refused before any line is read.
-            MazeAgent::new(map.clone(), Insight::Decisions).map_err(bad_input)?;
+            let agents = MazeSession::prepare(AgentKind::Logic, &setup, &AgentOptions::default())
+                .map_err(bad_input)?;
             serve(BotSession::new(|caves: usize| -> Result<_, String> {
-                let agent =
-                    MazeAgent::new(map.clone(), Insight::Decisions).map_err(|e| e.to_string())?;
+                let agent = agents.make(0).map_err(|e| e.to_string())?;
                 MazeBot::new(map.clone(), caves, agent)
             }))
         }

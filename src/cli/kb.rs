@@ -1,11 +1,12 @@
-//! `wumpus kb --dimacs`: the grounded knowledge base of a traced game, as DIMACS CNF.
+//! `wumpus kb --dimacs`: the grounded knowledge base of a traced game, as DIMACS CNF, for
+//! every rule set: the game `trace` plays with the same flags, stopped at a step.
 
-use super::{bad_input, grid_world, GridWorldArgs, ScoringArg};
+use super::args::{OnGame, Playable, Prepared, RuleArgs};
+use super::bad_input;
+use super::play::WorldArgs;
 use anyhow::Result;
 use clap::Args;
-use std::path::PathBuf;
-use std::sync::Arc;
-use wumpus::run::{grid_agent_at, GameOptions};
+use wumpus::run::{play_to_end, Flow, StepEvent};
 
 #[derive(Args, Debug)]
 pub struct KbArgs {
@@ -13,65 +14,93 @@ pub struct KbArgs {
     #[arg(long, required = true)]
     dimacs: bool,
     #[command(flatten)]
-    world: GridWorldArgs,
-    /// The knowledge base after this many steps of the traced game (as `trace` numbers
-    /// them); default: its last step.
+    rules: RuleArgs,
+    #[command(flatten)]
+    world: WorldArgs,
+    /// The knowledge base at this step of the traced game (as `trace` numbers them: after
+    /// the step's percepts, before its action); default: its last step.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     step: Option<u64>,
-    /// How the final score is counted (the risk agent's choices depend on it).
-    #[arg(long, value_enum, default_value_t)]
-    scoring: ScoringArg,
-    /// Reason with the rules in this file instead of the built-in kb/grid.kb.
-    #[arg(long)]
-    kb: Option<PathBuf>,
-    /// Which agent plays: risk (the default) or logic.
-    #[arg(long, value_enum)]
-    agent: Option<super::AgentArg>,
 }
 
 pub fn run(args: KbArgs) -> Result<()> {
-    let _ = args.dimacs;
-    let (world, seed) = grid_world(&args.world)?;
-    let rules = match &args.kb {
-        Some(path) => Some(Arc::new(super::read_rules(path)?)),
-        None => None,
-    };
-    let options = GameOptions {
-        agent: super::AgentArg::grid_agent(args.agent)?,
-        explain: true,
-        scoring: args.scoring.into(),
-        rules,
-        pit_prob: args.world.pit_prob,
-    };
-    let (rows, cols) = world.size();
-    let step = args.step.map(|s| s as usize);
-    let (agent, at) = grid_agent_at(world, &options, step).map_err(bad_input)?;
-    let topology = agent.kb().topology().clone();
-    let labels = |places: Vec<wumpus::topology::Place>| {
-        places
-            .iter()
-            .map(|&p| topology.label(p))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let mut text = match seed {
-        Some(s) => format!("c world: random {rows}x{cols}, seed {s}\n"),
-        None => format!("c world: {rows}x{cols} from a file\n"),
-    };
-    text.push_str(&format!(
-        "c step {at} at {}; wumpus alive: {}\n",
-        topology.label(agent.position()),
-        agent.wumpus_alive()
-    ));
-    text.push_str(&format!(
-        "c proven safe (no pit, and no live wumpus): {}\n",
-        labels(agent.proven_safe())
-    ));
-    text.push_str(&format!("c proven pit: {}\n", labels(agent.proven_pits())));
-    text.push_str(&format!(
-        "c proven wumpus: {}\n",
-        labels(agent.proven_wumpus().into_iter().collect())
-    ));
-    text.push_str(&agent.kb().to_dimacs());
-    super::out(text)
+    args.rules.check(&args.world.fits())?;
+    let rules = args.rules.clone();
+    rules.dispatch(args, true)
+}
+
+impl OnGame for KbArgs {
+    type Out = ();
+
+    fn run<S: Playable>(self, game: Prepared<S>) -> Result<()> {
+        let _ = self.dimacs;
+        let loaded = self.world.session::<S>(&game.setup)?;
+        let title = loaded.title();
+        let mut session = loaded.session;
+        let agents = S::prepare(game.agent, &session.setup(), &game.options).map_err(bad_input)?;
+        let mut agent = agents.make(loaded.seed.unwrap_or(0)).map_err(bad_input)?;
+        let want = self.step.map(|s| s as usize);
+        let mut last: Option<StepEvent> = None;
+        let mut watch = |_: &S, e: StepEvent| {
+            let stop = want == Some(e.step);
+            last = Some(e);
+            if stop {
+                Flow::Stop
+            } else {
+                Flow::Go
+            }
+        };
+        play_to_end(
+            &mut session,
+            loaded.seed,
+            agent.as_mut(),
+            &|| false,
+            Some(&mut watch),
+        )?;
+        let Some(at) = last else {
+            return Err(bad_input(anyhow::anyhow!(
+                "the game ended before the agent took a step: there is no knowledge base to show"
+            )));
+        };
+        if let Some(n) = want {
+            if at.step < n {
+                return Err(bad_input(anyhow::anyhow!(
+                    "--step {n} is past the end of the game: it has {} {} (use --step 1 to {})",
+                    at.step,
+                    super::text::plural(at.step as u64, "step", "steps"),
+                    at.step
+                )));
+            }
+        }
+        let Some(kb) = agent.knowledge_base() else {
+            return Err(bad_input(anyhow::anyhow!(
+                "the {} agent keeps no knowledge base",
+                game.agent
+            )));
+        };
+        let list = |v: &[String]| v.join(" ");
+        let mut text = format!("c game: {title}\n");
+        text.push_str(&format!(
+            "c step {} at {}; wumpus alive: {}\n",
+            at.step,
+            at.at.as_deref().unwrap_or("?"),
+            at.wumpus_alive
+        ));
+        text.push_str(&format!(
+            "c proven safe (no pit, no live wumpus{}): {}\n",
+            if S::RULES == wumpus::game::RuleSet::Grid {
+                ""
+            } else {
+                ", no bats"
+            },
+            list(&at.proven_safe)
+        ));
+        text.push_str(&format!("c proven pit: {}\n", list(&at.proven_pit)));
+        text.push_str(&format!("c proven wumpus: {}\n", list(&at.proven_wumpus)));
+        if !at.proven_bats.is_empty() {
+            text.push_str(&format!("c proven bats: {}\n", list(&at.proven_bats)));
+        }
+        text.push_str(&kb.to_dimacs());
+        super::out(text)
+    }
 }

@@ -1,20 +1,20 @@
 //! Command-line definitions (clap) and dispatch. Clap types stay here; each subcommand turns
 //! its flags into the library's plain types and calls the library.
 
+mod args;
 mod batch;
 mod bot;
-mod cave;
+mod html;
 mod kb;
 mod play;
 mod solve;
+mod text;
 mod trace;
 mod world;
 
 use anyhow::Result;
-use clap::{Args as ClapArgs, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 use std::fmt;
-use std::path::PathBuf;
-use wumpus::grid::Scoring;
 
 /// Plays the Hunt-the-Wumpus family of games by logic.
 #[derive(Parser, Debug)]
@@ -147,7 +147,6 @@ impl fmt::Display for BadInput {
 
 impl std::error::Error for BadInput {}
 
-/// Wraps an error as bad input.
 /// Reads one line of typed commands from piped input: `Ok(None)` at the end of input, and
 /// `Some(Err(reason))` for a line that is not UTF-8 text, which `play` refuses like any other
 /// invalid command (the game goes on).
@@ -166,6 +165,7 @@ pub fn read_command_line(
     })))
 }
 
+/// Wraps an error as bad input.
 pub fn bad_input(e: impl Into<anyhow::Error>) -> anyhow::Error {
     anyhow::Error::new(BadInput(e.into()))
 }
@@ -208,138 +208,4 @@ pub fn out(text: impl AsRef<str>) -> Result<()> {
     stdout.write_all(text.as_ref().as_bytes())?;
     stdout.flush()?;
     Ok(())
-}
-
-/// A grid size `RxC` (or `N` for N×N).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GridSize {
-    pub rows: usize,
-    pub cols: usize,
-}
-
-impl std::str::FromStr for GridSize {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let lower = s.to_ascii_lowercase();
-        let (r, c) = match lower.split_once('x') {
-            Some((r, c)) => (r, c),
-            None => (lower.as_str(), lower.as_str()),
-        };
-        let parse = |t: &str| {
-            t.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("'{s}' is not a size like 5x5"))
-        };
-        let (rows, cols) = (parse(r)?, parse(c)?);
-        let max = wumpus::topology::MAX_GRID_SIDE;
-        if !(2..=max).contains(&rows) || !(2..=max).contains(&cols) {
-            return Err(format!(
-                "size {rows}x{cols} is out of range (2x2 to {max}x{max})"
-            ));
-        }
-        Ok(GridSize { rows, cols })
-    }
-}
-
-impl fmt::Display for GridSize {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}", self.rows, self.cols)
-    }
-}
-
-fn parse_probability(s: &str) -> Result<f64, String> {
-    let p: f64 = s
-        .parse()
-        .map_err(|_| format!("'{s}' is not a probability"))?;
-    if (0.0..=1.0).contains(&p) {
-        Ok(p)
-    } else {
-        Err(format!("probability {p} is not between 0 and 1"))
-    }
-}
-
-/// Which grid world to play on: a file, or a random one from a seed.
-#[derive(ClapArgs, Debug, Clone)]
-pub struct GridWorldArgs {
-    /// Seed of the random world (printed when not given, so the world can be replayed).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Grid size, rows x columns.
-    #[arg(long, default_value = "5x5")]
-    pub size: GridSize,
-    /// Probability that a cell other than 0,0 holds a pit.
-    #[arg(long, default_value = "0.2", value_parser = parse_probability)]
-    pub pit_prob: f64,
-    /// Play on the world in this file instead of a random one.
-    #[arg(long, conflicts_with_all = ["seed"])]
-    pub world: Option<PathBuf>,
-}
-
-/// The scoring rules for a grid game.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
-pub enum ScoringArg {
-    /// Seed 001: +1000 out with gold, +100 out without, -10 firing, -1 a move, 0 if dead.
-    #[default]
-    Standard,
-    /// The textbook's: +1000 out with gold, -1000 dying, -10 firing, -1 a move.
-    Aima,
-}
-
-impl From<ScoringArg> for Scoring {
-    fn from(s: ScoringArg) -> Scoring {
-        match s {
-            ScoringArg::Standard => Scoring::Standard,
-            ScoringArg::Aima => Scoring::Aima,
-        }
-    }
-}
-
-/// Loads the world the flags name, or deals a random one; returns it with its seed (if random).
-pub fn grid_world(args: &GridWorldArgs) -> Result<(wumpus::grid::GridWorld, Option<u64>)> {
-    use std::sync::Arc;
-    match &args.world {
-        Some(path) => Ok((wumpus::grid::read_world(path).map_err(bad_input)?, None)),
-        None => {
-            let seed = args.seed.unwrap_or_else(wumpus::rng::fresh_seed);
-            let topology = Arc::new(
-                wumpus::topology::Topology::grid(args.size.rows, args.size.cols)
-                    .map_err(bad_input)?,
-            );
-            let world = wumpus::grid::GridWorld::random(
-                topology,
-                args.pit_prob,
-                &mut wumpus::rng::seeded(seed),
-            );
-            Ok((world, Some(seed)))
-        }
-    }
-}
-
-/// Reads a rule file for `--kb`; a malformed one is bad input naming file and line.
-pub fn read_rules(path: &std::path::Path) -> Result<wumpus::kb::rules::Rules> {
-    wumpus::files::read_parsed(path, wumpus::kb::rules::parse_rules).map_err(bad_input)
-}
-
-/// Which agent plays.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AgentArg {
-    /// Logic first, then exact odds and the best expected score (grid; the default there).
-    Risk,
-    /// Moves only where the knowledge base proves it safe; never dies (grid).
-    Logic,
-    /// The event's random player (cave).
-    Random,
-}
-
-impl AgentArg {
-    /// The grid agent this names; the random agent plays only caves.
-    pub fn grid_agent(agent: Option<AgentArg>) -> Result<wumpus::run::AgentKind> {
-        match agent {
-            None | Some(AgentArg::Risk) => Ok(wumpus::run::AgentKind::Risk),
-            Some(AgentArg::Logic) => Ok(wumpus::run::AgentKind::Logic),
-            Some(AgentArg::Random) => Err(bad_input(anyhow::anyhow!(
-                "the random agent plays the cave: use --agent logic or risk on the grid"
-            ))),
-        }
-    }
 }

@@ -1,140 +1,323 @@
-//! `wumpus play`: a game by hand on standard input and output.
+//! `wumpus play`: a game by hand on standard input and output, for every rule set, with a
+//! `hint` that asks the agent, told exactly what the player was told.
 //!
 //! Commands are read one a line, so the game works typed or piped. An invalid command prints
-//! why and asks again; end of input ends the game cleanly, like `quit`. The prompt is shown only
-//! when standard input is a terminal, so piped transcripts stay clean.
+//! why and asks again; end of input ends the game cleanly, like `quit`. On a terminal, lines
+//! are edited with history (rustyline) and the prompt shows; piped input is read plainly.
 
-use super::{bad_input, grid_world, GridWorldArgs, ScoringArg};
+use super::args::{OnGame, Playable, Prepared, RuleArgs};
+use super::{bad_input, text};
 use anyhow::Result;
 use clap::Args;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
-use std::sync::Arc;
-use wumpus::agent::grid::{GridAgent, Insight, Strategy};
-use wumpus::grid::{self, Action, Command, GridGame, Scoring, Turn};
-use wumpus::kb::rules::Rules;
+use std::path::{Path, PathBuf};
+use wumpus::agent::{Agent, AgentError, AgentFactory, Conclusion};
+use wumpus::game::{Command, RuleSet, Session};
+use wumpus::run::event::hint_event;
+
+/// Which game to play: a seed, or a file.
+#[derive(Args, Debug, Clone, Default)]
+pub struct WorldArgs {
+    /// Seed of the random game (printed when not given, so the game can be replayed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Grid: play on the world in this file instead of a random one.
+    #[arg(long, value_name = "FILE", conflicts_with = "seed")]
+    pub world: Option<PathBuf>,
+    /// Cave and maze: start on the hazards in this file instead of dealing them.
+    #[arg(long, value_name = "FILE")]
+    pub hazards: Option<PathBuf>,
+}
+
+impl WorldArgs {
+    /// These flags, with the rule sets each fits, for [`RuleArgs::check`].
+    pub fn fits(&self) -> [(&'static str, bool, &'static [RuleSet]); 2] {
+        [
+            ("--world", self.world.is_some(), &[RuleSet::Grid]),
+            (
+                "--hazards",
+                self.hazards.is_some(),
+                &[RuleSet::Cave, RuleSet::Maze],
+            ),
+        ]
+    }
+
+    /// The game these flags name, its seed, and the file it came from.
+    pub fn session<S: Session>(&self, setup: &S::Setup) -> Result<Loaded<S>> {
+        let file = self.world.as_deref().or(self.hazards.as_deref());
+        let seed = self.seed.unwrap_or_else(wumpus::rng::fresh_seed);
+        let session = match file {
+            Some(path) => S::load(setup, path, seed).map_err(bad_input)?,
+            None => S::deal(setup, seed).map_err(bad_input)?,
+        };
+        // A grid world file holds the whole game; a cave's hazard file still draws from the
+        // seed (bats, a woken wumpus).
+        let seeded = file.is_none() || S::RULES != RuleSet::Grid;
+        Ok(Loaded {
+            session,
+            seed: seeded.then_some(seed),
+            file: file.map(Path::to_path_buf),
+        })
+    }
+}
+
+/// A game loaded or dealt for one command.
+pub struct Loaded<S> {
+    /// The game.
+    pub session: S,
+    /// The seed that deals or replays it, if one does.
+    pub seed: Option<u64>,
+    /// The file it came from, if one.
+    pub file: Option<PathBuf>,
+}
+
+impl<S: Session> Loaded<S> {
+    /// The game's first line: what it is, where it came from, and how to replay it.
+    pub fn title(&self) -> String {
+        let mut t = self.session.title();
+        if let Some(f) = &self.file {
+            let what = if S::RULES == RuleSet::Grid {
+                "world"
+            } else {
+                "hazards"
+            };
+            t.push_str(&format!(", {what} from {}", f.display()));
+        }
+        if let Some(seed) = self.seed {
+            t.push_str(&format!(", seed {seed} (replay with --seed {seed})"));
+        }
+        t
+    }
+}
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     #[command(flatten)]
-    world: GridWorldArgs,
-    /// How the final score is counted.
-    #[arg(long, value_enum, default_value_t)]
-    scoring: ScoringArg,
-    /// Rules for the hint agent's reasoning instead of the built-in kb/grid.kb.
-    #[arg(long)]
-    kb: Option<std::path::PathBuf>,
-    /// Which agent gives hints: risk (the default) or logic.
-    #[arg(long, value_enum)]
-    agent: Option<super::AgentArg>,
+    rules: RuleArgs,
     #[command(flatten)]
-    cave: super::cave::CaveFlags,
+    world: WorldArgs,
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
-    if super::cave::play_if_cave(&args.cave, args.world.seed, args.world.world.as_deref())? {
-        return Ok(());
-    }
-    let (world, seed) = grid_world(&args.world)?;
-    let rules = match &args.kb {
-        Some(path) => Some(Arc::new(super::read_rules(path)?)),
-        None => None,
-    };
-    let stdin = std::io::stdin();
-    let interactive = stdin.is_terminal();
-    let mut session = Session {
-        game: GridGame::new(world),
-        scoring: args.scoring.into(),
-        out: std::io::stdout().lock(),
-        rules,
-        hints: None,
-        colour: false,
-        strategy: match super::AgentArg::grid_agent(args.agent)? {
-            wumpus::run::AgentKind::Logic => Strategy::Logic,
-            wumpus::run::AgentKind::Risk => Strategy::Risk {
-                pit_prob: args.world.pit_prob,
-                scoring: args.scoring.into(),
-            },
-        },
-    };
-    let (rows, cols) = session.game.world().size();
-    match seed {
-        Some(seed) => session.say(&format!(
-            "Wumpus World, {rows}x{cols}, seed {seed} (replay with --seed {seed}). Type 'help' for the commands."
-        ))?,
-        None => session.say(&format!(
-            "Wumpus World, {rows}x{cols}. Type 'help' for the commands."
-        ))?,
-    }
-    session.colour = interactive_colour();
-    session.begin()?;
-    let mut input = Input::new(interactive, &stdin);
-    loop {
-        session.out.flush()?;
-        let Some(line) = input.next_line() else {
-            session.say(&format!(
-                "End of input: the game is left unfinished after {} moves.",
-                session.game.moves()
-            ))?;
-            return Ok(());
+    args.rules.check(&args.world.fits())?;
+    args.rules.dispatch(Play { world: args.world }, true)
+}
+
+struct Play {
+    world: WorldArgs,
+}
+
+impl OnGame for Play {
+    type Out = ();
+
+    fn run<S: Playable>(self, game: Prepared<S>) -> Result<()> {
+        let loaded = self.world.session::<S>(&game.setup)?;
+        let title = loaded.title();
+        let stdin = std::io::stdin();
+        let interactive = stdin.is_terminal();
+        let mut player = Player {
+            hints: Hints::start(&game, &loaded.session),
+            seed: loaded.seed.unwrap_or(0),
+            session: loaded.session,
+            game,
+            out: std::io::stdout().lock(),
+            colour: interactive_colour(),
         };
-        let line = match line.map_err(bad_input)? {
-            Ok(line) => line,
-            Err(why) => {
-                session.say(&format!("Invalid command: {why}."))?;
-                continue;
-            }
-        };
-        match grid::parse_command(&line) {
-            Err(e) => session.say(&format!("Invalid command: {e}."))?,
-            Ok(Command::Help) => session.say(grid::command::HELP)?,
-            Ok(Command::Quit) => {
-                session.say(&format!(
-                    "You leave the game unfinished after {} moves.",
-                    session.game.moves()
-                ))?;
+        player.say(&format!("{title}. Type 'help' for the commands."))?;
+        for line in player.session.intro() {
+            player.say(&line)?;
+        }
+        let start = player.session.start();
+        player.show(&start)?;
+        let mut input = Input::new(interactive, &stdin);
+        loop {
+            player.out.flush()?;
+            let line = match input.next_line(player.session.prompt()) {
+                Read::Line(line) => line,
+                Read::NotText(why) => {
+                    player.say(&format!("Invalid command: {why}."))?;
+                    continue;
+                }
+                Read::End => {
+                    return player.say(&format!(
+                        "End of input: the game is left unfinished after {} {}.",
+                        player.session.moves(),
+                        text::plural(player.session.moves() as u64, "move", "moves")
+                    ))
+                }
+                Read::Interrupted => {
+                    return player.say(&format!(
+                        "Interrupted: the game is left unfinished after {} {}.",
+                        player.session.moves(),
+                        text::plural(player.session.moves() as u64, "move", "moves")
+                    ))
+                }
+                Read::Failed(e) => return Err(bad_input(e)),
+            };
+            if player.line(&line)? {
                 return Ok(());
-            }
-            Ok(Command::Hint) => session.hint()?,
-            Ok(Command::Load(file)) => match grid::read_world(Path::new(&file)) {
-                Ok(world) => {
-                    session.game = GridGame::new(world);
-                    let (rows, cols) = session.game.world().size();
-                    session.say(&format!("Loaded {file}: a new {rows}x{cols} game begins."))?;
-                    session.begin()?;
-                }
-                Err(e) => session.say(&format!("Cannot load: {e}"))?,
-            },
-            Ok(Command::Save(file)) => {
-                match grid::save_world(Path::new(&file), session.game.world()) {
-                    Ok(()) => session.say(&format!("Saved this game's world to {file}."))?,
-                    Err(e) => session.say(&format!("Cannot save: {e}"))?,
-                }
-            }
-            Ok(Command::Act(action)) => {
-                let turn = session.game.act(action);
-                session.report(&turn)?;
-                session.shadow(Some(action), &turn);
-                if let Some(score) = session.game.score(session.scoring) {
-                    session.say(&format!("Score: {score}"))?;
-                    return Ok(());
-                }
             }
         }
     }
 }
 
-struct Session<W: Write> {
-    game: GridGame,
-    scoring: Scoring,
+/// The hint agent, told exactly what the player is told; `Err` with the reason once it
+/// cannot reason (rules it cannot use, a contradiction).
+struct Hints<S: Session> {
+    factory: Result<Box<dyn AgentFactory<S>>, String>,
+    agent: Result<Box<dyn Agent<S>>, String>,
+    shown: S::Shown,
+    learned: Vec<Conclusion>,
+    steps: usize,
+}
+
+impl<S: Playable> Hints<S> {
+    /// A hint agent for `session`, which has just begun.
+    fn start(game: &Prepared<S>, session: &S) -> Hints<S> {
+        let factory =
+            S::prepare(game.agent, &session.setup(), &game.options).map_err(|e| e.to_string());
+        let mut hints = Hints {
+            agent: Err(String::new()),
+            factory,
+            shown: session.start(),
+            learned: Vec::new(),
+            steps: 0,
+        };
+        hints.restart(session);
+        hints
+    }
+
+    /// A fresh agent for `session` as it stands at its start.
+    fn restart(&mut self, session: &S) {
+        self.shown = session.start();
+        self.steps = 0;
+        self.agent = match &self.factory {
+            Ok(f) => f.make(0).map_err(|e| e.to_string()),
+            Err(why) => Err(why.clone()),
+        };
+        self.tell(None);
+    }
+
+    /// Tells the agent the player's last action and what followed (in `self.shown`).
+    fn tell(&mut self, action: Option<&S::Action>) {
+        if let Ok(agent) = &mut self.agent {
+            match agent.observe(action, &self.shown) {
+                Ok(learned) => self.learned = learned,
+                Err(e) => self.agent = Err(hint_failure(&e)),
+            }
+        }
+        self.steps += 1;
+    }
+}
+
+/// Why the hint agent stopped reasoning, in a player's words. A contradiction is reported as
+/// such: the knowledge base never goes on to "prove" everything from it.
+fn hint_failure(e: &AgentError) -> String {
+    match e {
+        AgentError::Kb(wumpus::kb::KbError::Contradiction(why)) => format!(
+            "what you have perceived contradicts the rules ({why}), so nothing can be \
+             proven any more"
+        ),
+        e => e.to_string(),
+    }
+}
+
+struct Player<S: Playable, W: Write> {
+    session: S,
+    game: Prepared<S>,
+    hints: Hints<S>,
+    seed: u64,
     out: W,
-    rules: Option<Arc<Rules>>,
-    /// The hint agent, fed exactly what the player perceives; `Err` once it cannot reason
-    /// (e.g. a custom rule file the agent cannot use), with the reason.
-    hints: Option<Result<GridAgent, String>>,
-    strategy: Strategy,
-    /// Colour the knowledge map (standard output is a terminal and `NO_COLOR` is unset).
     colour: bool,
+}
+
+impl<S: Playable, W: Write> Player<S, W> {
+    fn say(&mut self, text: &str) -> Result<()> {
+        writeln!(self.out, "{text}")?;
+        Ok(())
+    }
+
+    fn show(&mut self, shown: &S::Shown) -> Result<()> {
+        for line in self.session.describe(shown) {
+            self.say(&line)?;
+        }
+        Ok(())
+    }
+
+    /// Plays one line; true when the game is over or left.
+    fn line(&mut self, line: &str) -> Result<bool> {
+        let command = match self.session.parse_command(line) {
+            Ok(c) => c,
+            Err(e) => {
+                self.say(&format!("Invalid command: {e}."))?;
+                return Ok(false);
+            }
+        };
+        match command {
+            Command::Act(action) => {
+                let shown = self.session.act(&action);
+                self.hints.shown = shown.clone();
+                self.hints.tell(Some(&action));
+                self.show(&shown)?;
+                return Ok(self.session.ending().is_some());
+            }
+            Command::Help => {
+                let help = self.session.help();
+                self.say(help)?;
+            }
+            Command::Hint => self.hint()?,
+            Command::Quit => {
+                let moves = self.session.moves();
+                self.say(&format!(
+                    "You leave the game unfinished after {moves} {}.",
+                    text::plural(moves as u64, "move", "moves")
+                ))?;
+                return Ok(true);
+            }
+            Command::Load(file) => {
+                match S::load(&self.session.setup(), Path::new(&file), self.seed) {
+                    Ok(session) => {
+                        self.session = session;
+                        self.hints = Hints::start(&self.game, &self.session);
+                        let title = self.session.title();
+                        self.say(&format!("Loaded {file}: a new game begins ({title})."))?;
+                        let start = self.session.start();
+                        self.show(&start)?;
+                    }
+                    Err(e) => self.say(&format!("Cannot load: {e}"))?,
+                }
+            }
+            Command::Save(file) => match self.session.save(Path::new(&file)) {
+                Ok(()) => self.say(&format!("Saved this game to {file}."))?,
+                Err(e) => self.say(&format!("Cannot save: {e}"))?,
+            },
+        }
+        Ok(false)
+    }
+
+    /// Asks the agent what it would do, and shows what the player knows.
+    fn hint(&mut self) -> Result<()> {
+        let h = &mut self.hints;
+        let text = match &mut h.agent {
+            Ok(agent) => {
+                let event =
+                    hint_event(&self.session, h.steps, &h.shown, &h.learned, agent.as_mut());
+                text::hint_text(&event, &self.session.board(), self.colour)
+            }
+            Err(why) => format!("No hint: {why}."),
+        };
+        self.say(&text)
+    }
+}
+
+/// What reading a line gave.
+enum Read {
+    Line(String),
+    /// A line that is not UTF-8 text: refused like any invalid command.
+    NotText(String),
+    End,
+    Interrupted,
+    Failed(std::io::Error),
 }
 
 /// Where commands come from: a line editor with history on a terminal, plain lines otherwise
@@ -154,22 +337,25 @@ impl<'a> Input<'a> {
         Input::Plain(stdin.lock())
     }
 
-    /// The next line; `None` at the end of input (or Ctrl-C / Ctrl-D at the prompt); the
-    /// inner error is a line that is not UTF-8.
-    fn next_line(&mut self) -> Option<std::io::Result<std::result::Result<String, String>>> {
+    fn next_line(&mut self, prompt: &str) -> Read {
         match self {
-            Input::Plain(input) => super::read_command_line(input).transpose(),
-            Input::Editor(editor) => match editor.readline("> ") {
+            Input::Plain(input) => match super::read_command_line(input) {
+                Ok(None) => Read::End,
+                Ok(Some(Ok(line))) => Read::Line(line),
+                Ok(Some(Err(why))) => Read::NotText(why),
+                Err(e) => Read::Failed(e),
+            },
+            Input::Editor(editor) => match editor.readline(prompt) {
                 Ok(line) => {
                     if !line.trim().is_empty() {
                         let _ = editor.add_history_entry(line.as_str());
                     }
-                    Some(Ok(Ok(line)))
+                    Read::Line(line)
                 }
-                Err(rustyline::error::ReadlineError::Eof)
-                | Err(rustyline::error::ReadlineError::Interrupted) => None,
-                Err(rustyline::error::ReadlineError::Io(e)) => Some(Err(e)),
-                Err(e) => Some(Err(std::io::Error::other(e.to_string()))),
+                Err(rustyline::error::ReadlineError::Eof) => Read::End,
+                Err(rustyline::error::ReadlineError::Interrupted) => Read::Interrupted,
+                Err(rustyline::error::ReadlineError::Io(e)) => Read::Failed(e),
+                Err(e) => Read::Failed(std::io::Error::other(e.to_string())),
             },
         }
     }
@@ -179,132 +365,4 @@ impl<'a> Input<'a> {
 /// (<https://no-color.org>).
 fn interactive_colour() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-}
-
-/// The knowledge map with its marks in colour (ANSI): the agent bold, visited dim, safe green,
-/// pits red, the wumpus bold magenta, unknown yellow. Row and column labels and the legend
-/// stay plain.
-fn colour_map(map: &str) -> String {
-    let lines: Vec<&str> = map.lines().collect();
-    let rows = lines.len().saturating_sub(2);
-    let mut out = String::new();
-    for (i, line) in lines.iter().enumerate() {
-        if i < rows && line.len() > 5 {
-            let (label, cells) = line.split_at(5);
-            out.push_str(label);
-            for ch in cells.chars() {
-                let code = match ch {
-                    '@' => "1",
-                    'v' => "2",
-                    's' => "32",
-                    'P' => "31",
-                    'W' => "1;35",
-                    '?' => "33",
-                    _ => "",
-                };
-                if code.is_empty() {
-                    out.push(ch);
-                } else {
-                    out.push_str(&format!("\x1b[{code}m{ch}\x1b[0m"));
-                }
-            }
-        } else {
-            out.push_str(line);
-        }
-        out.push('\n');
-    }
-    out
-}
-
-impl<W: Write> Session<W> {
-    /// Starts the game: its first words, and a fresh hint agent.
-    fn begin(&mut self) -> Result<()> {
-        let start = self.game.start();
-        self.report(&start)?;
-        let topology = self.game.world().topology().clone();
-        self.hints = Some(
-            GridAgent::new(topology, self.rules.clone(), Insight::Explained)
-                .map(|agent| agent.with_strategy(self.strategy))
-                .map_err(|e| e.to_string()),
-        );
-        self.shadow(None, &start);
-        Ok(())
-    }
-
-    /// Tells the hint agent what the player did and perceived.
-    fn shadow(&mut self, action: Option<Action>, turn: &Turn) {
-        if let Some(Ok(agent)) = &mut self.hints {
-            if let Err(e) = agent.observe(action, &turn.percepts) {
-                self.hints = Some(Err(hint_failure(&e)));
-            }
-        }
-    }
-
-    /// Asks the agent what it would do, and shows what the player knows.
-    fn hint(&mut self) -> Result<()> {
-        let text = match &mut self.hints {
-            Some(Ok(agent)) => {
-                let decision = agent.decide();
-                let odds = decision
-                    .odds
-                    .as_ref()
-                    .map(|o| super::trace::odds_text(agent.kb().topology(), o))
-                    .unwrap_or_default();
-                let map = agent.knowledge_map();
-                let map = if self.colour { colour_map(&map) } else { map };
-                format!(
-                    "Hint: {} -- {}.\n{odds}What your percepts prove so far:\n{}",
-                    decision.action,
-                    decision.reason,
-                    map.trim_end()
-                )
-            }
-            Some(Err(why)) => format!("No hint: {why}."),
-            None => "No hint: the game has not begun.".to_string(),
-        };
-        self.say(&text)
-    }
-
-    fn say(&mut self, text: &str) -> Result<()> {
-        writeln!(self.out, "{text}")?;
-        Ok(())
-    }
-
-    fn report(&mut self, turn: &Turn) -> Result<()> {
-        let line: Vec<&str> = turn.messages.iter().map(|m| m.text()).collect();
-        self.say(&line.join(" "))
-    }
-}
-
-/// Why the hint agent stopped reasoning, in a player's words. A contradiction is reported as
-/// such: the knowledge base never goes on to "prove" everything from it.
-fn hint_failure(e: &wumpus::kb::KbError) -> String {
-    match e {
-        wumpus::kb::KbError::Contradiction(why) => format!(
-            "what you have perceived contradicts the rules ({why}), so nothing can be \
-             proven any more"
-        ),
-        e => e.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn colour_touches_the_marks_only() {
-        let map = "   1  ?  s \n   0  @  P \n     0  1 \n(@ you, ? unknown)\n";
-        let coloured = colour_map(map);
-        assert!(coloured.contains("\x1b[33m?\x1b[0m"));
-        assert!(coloured.contains("\x1b[1m@\x1b[0m"));
-        assert!(coloured.contains("\x1b[31mP\x1b[0m"));
-        // The legend and the labels are as they were.
-        assert!(coloured.ends_with("     0  1 \n(@ you, ? unknown)\n"));
-        let plain: String = coloured
-            .split('\x1b')
-            .map(|part| part.split_once('m').map_or(part, |(_, rest)| rest))
-            .collect();
-        assert_eq!(plain, map);
-    }
 }

@@ -1,316 +1,197 @@
-//! `wumpus trace`: one game step by step, with what the knowledge base proved and why.
+//! `wumpus trace`: one game played by the agent, step by step, for every rule set: what it
+//! perceived, what the knowledge base proved and why, the odds and choices, each action. As
+//! text, as JSON Lines (`--json`, schema in `docs/trace-json.md`), one step at a time
+//! (`--step`), or as a page that replays the game (`--html FILE`).
 
-use super::{bad_input, grid_world, GridWorldArgs, ScoringArg};
+use super::args::{OnGame, Playable, Prepared, RuleArgs};
+use super::play::WorldArgs;
+use super::{bad_input, html, text};
 use anyhow::Result;
 use clap::Args;
-use serde_json::json;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
-use wumpus::agent::Conclusion;
-use wumpus::run::{run_grid_game, GameEnd, GameOptions, StepReport};
-use wumpus::topology::{Place, Topology};
+use wumpus::game::Session;
+use wumpus::run::event::{trace_end, TraceEnd, TraceStart};
+use wumpus::run::{play_to_end, Flow, StepEvent};
 
 #[derive(Args, Debug)]
 pub struct TraceArgs {
     #[command(flatten)]
-    world: GridWorldArgs,
-    /// How the final score is counted.
-    #[arg(long, value_enum, default_value_t)]
-    scoring: ScoringArg,
-    /// Wait for Enter between steps.
+    rules: RuleArgs,
+    #[command(flatten)]
+    world: WorldArgs,
+    /// Wait for Enter between steps (q then Enter stops).
     #[arg(long, conflicts_with = "json")]
     step: bool,
     /// Print JSON Lines (schema in docs/trace-json.md) instead of text.
     #[arg(long)]
     json: bool,
-    /// Write a self-contained web page that replays the game (board, knowledge, a step
-    /// slider, reasons and odds) to FILE instead of printing the trace.
+    /// Write a self-contained web page that replays the game (the board with what the agent
+    /// knows drawn on it, a step slider, reasons, proofs and odds) to FILE instead of printing
+    /// the trace.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "step"])]
     html: Option<PathBuf>,
-    /// Reason with the rules in this file instead of the built-in kb/grid.kb.
-    #[arg(long)]
-    kb: Option<PathBuf>,
-    /// Which agent plays: risk (the default) or logic.
-    #[arg(long, value_enum)]
-    agent: Option<super::AgentArg>,
-    /// The rule set: the grid (default), the classic cave or the maze.
-    #[arg(long, value_enum, default_value_t)]
-    rules: super::cave::RulesArg,
-    /// Cave map file, either format (default: the rule set's standard map).
-    #[arg(long)]
-    map: Option<PathBuf>,
-    /// Give the cave agent the whole map up front.
-    #[arg(long)]
-    map_known: bool,
-    /// Start the cave game on the hazards in this file instead of dealing them.
-    #[arg(long)]
-    hazards: Option<PathBuf>,
 }
 
 pub fn run(args: TraceArgs) -> Result<()> {
-    if args.rules != super::cave::RulesArg::Grid {
-        if args.world.world.is_some() || args.kb.is_some() || args.agent.is_some() {
-            return Err(bad_input(anyhow::anyhow!(
-                "--world, --kb and --agent are for the grid; a cave takes --map and --hazards"
-            )));
-        }
-        return super::cave::trace(super::cave::TraceOptions {
-            rules: args.rules,
-            map: args.map,
-            map_known: args.map_known,
-            hazards: args.hazards,
-            seed: args.world.seed,
-            json: args.json,
-            step: args.step,
-        });
-    }
-    if args.map.is_some() || args.map_known || args.hazards.is_some() {
-        return Err(bad_input(anyhow::anyhow!(
-            "--map, --map-known and --hazards are for --rules cave or --rules maze"
-        )));
-    }
-    let (world, seed) = grid_world(&args.world)?;
-    let topology = world.topology().clone();
-    let rules = match &args.kb {
-        Some(path) => Some(Arc::new(super::read_rules(path)?)),
-        None => None,
-    };
-    let options = GameOptions {
-        agent: super::AgentArg::grid_agent(args.agent)?,
-        explain: true,
-        scoring: args.scoring.into(),
-        rules,
-        pit_prob: args.world.pit_prob,
-    };
-    let (rows, cols) = world.size();
-    if let Some(path) = &args.html {
-        return html(path, world, seed, &options);
-    }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({ "rows": rows, "cols": cols, "seed": seed, "scoring": options.scoring.name() })
-        )?;
-    } else {
-        match seed {
-            Some(s) => writeln!(out, "Trace of a random {rows}x{cols} world, seed {s}.")?,
-            None => writeln!(out, "Trace of a {rows}x{cols} world.")?,
-        }
-    }
-    let mut printer = StepPrinter::new(&mut out, args.json, args.step);
-    let record = run_grid_game(world, seed, &options, |report| {
-        printer.step(
-            |n| step_json(&topology, n, report).to_string(),
-            |n| step_text(&topology, n, report),
-        )
-    })
-    .map_err(bad_input)?;
-    printer.finish()?;
-    let outcome = record.outcome.name();
-    if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({ "outcome": outcome, "score": record.score, "moves": record.moves })
-        )?;
-    } else {
-        let what = match record.outcome {
-            GameEnd::Over(o) => o.name().replace('_', " "),
-            GameEnd::CutOff => "cut off".to_string(),
+    args.rules.check(&args.world.fits())?;
+    let rules = args.rules.clone();
+    rules.dispatch(args, true)
+}
+
+impl OnGame for TraceArgs {
+    type Out = ();
+
+    fn run<S: Playable>(self, game: Prepared<S>) -> Result<()> {
+        let loaded = self.world.session::<S>(&game.setup)?;
+        let title = loaded.title();
+        let mut session = loaded.session;
+        let agents = S::prepare(game.agent, &session.setup(), &game.options).map_err(bad_input)?;
+        let mut agent = agents.make(loaded.seed.unwrap_or(0)).map_err(bad_input)?;
+        let start = TraceStart {
+            rules: S::RULES,
+            title,
+            seed: loaded.seed,
+            agent: game.agent.name().to_string(),
+            setup: game.describe(),
         };
-        writeln!(out, "Outcome: {what} after {} moves.", record.moves)?;
-        writeln!(out, "Score: {}", record.score)?;
-    }
-    Ok(())
-}
-
-/// The page `trace --html` writes; the trace's data replaces the placeholder.
-const PAGE: &str = include_str!("trace.html");
-
-/// Plays the game and writes the page that replays it.
-fn html(
-    path: &std::path::Path,
-    world: wumpus::grid::GridWorld,
-    seed: Option<u64>,
-    options: &GameOptions,
-) -> Result<()> {
-    let topology = world.topology().clone();
-    let (rows, cols) = world.size();
-    let hidden = json!({
-        "pits": cells(&topology, &world.pits().collect::<Vec<_>>()),
-        "wumpus": cell(&topology, world.wumpus()),
-        "gold": cell(&topology, world.gold()),
-    });
-    let mut steps = Vec::new();
-    let record = run_grid_game(world, seed, options, |report| {
-        steps.push(step_json(&topology, steps.len() + 1, report));
-    })
-    .map_err(bad_input)?;
-    let count = steps.len();
-    let data = json!({
-        "rows": rows,
-        "cols": cols,
-        "seed": seed,
-        "scoring": options.scoring.name(),
-        "agent": options.agent.name(),
-        "world": hidden,
-        "steps": steps,
-        "outcome": { "outcome": record.outcome.name(), "score": record.score, "moves": record.moves },
-    });
-    // Inside a <script> element "</" would end it early; "<\/" is the same JSON string.
-    let data = serde_json::to_string(&data)?.replace("</", "<\\/");
-    let page = PAGE.replace("/*TRACE_DATA*/", &data);
-    wumpus::files::save_atomically(path, &page).map_err(bad_input)?;
-    super::out(format!(
-        "Wrote {} ({count} steps): open it in a browser; #step=N in the address opens step N.\n",
-        path.display()
-    ))
-}
-
-fn cell(topology: &Topology, p: Place) -> [usize; 2] {
-    let (r, c) = topology.coords(p);
-    [r, c]
-}
-
-fn cells(topology: &Topology, places: &[Place]) -> Vec<[usize; 2]> {
-    places.iter().map(|&p| cell(topology, p)).collect()
-}
-
-fn step_json(topology: &Topology, number: usize, r: &StepReport) -> serde_json::Value {
-    let learned: Vec<serde_json::Value> = r
-        .learned
-        .iter()
-        .map(|c| json!({ "cell": cell(topology, c.place), "fact": c.fact, "because": c.because }))
-        .collect();
-    json!({
-        "step": number,
-        "position": cell(topology, r.position),
-        "percepts": r.percepts.names(),
-        "proven_safe": cells(topology, &r.proven_safe),
-        "proven_pit": cells(topology, &r.proven_pit),
-        "proven_wumpus": cells(topology, &r.proven_wumpus),
-        "learned": learned,
-        "action": r.action.to_string(),
-        "rule": r.reason.rule,
-        "reason": r.reason.text,
-        "odds": r.odds.as_ref().map(|o| json!({
-            "climb": o.climb,
-            "candidates": o.candidates.iter().map(|c| json!({
-                "cell": cell(topology, c.place),
-                "pit": c.pit,
-                "wumpus": c.wumpus,
-                "expected": c.expected,
-                "expected_is_bound": c.bound,
-            })).collect::<Vec<_>>(),
-        })),
-    })
-}
-
-fn step_text(topology: &Topology, number: usize, r: &StepReport) -> String {
-    let mut s = String::new();
-    let percepts = r.percepts.names();
-    s.push_str(&format!(
-        "\nStep {number} at {}: {}\n",
-        topology.label(r.position),
-        if percepts.is_empty() {
-            "nothing".to_string()
-        } else {
-            percepts.join(", ")
+        if let Some(path) = &self.html {
+            let board = session.board();
+            let mut steps = Vec::new();
+            let mut watch = |_: &S, e: StepEvent| {
+                steps.push(e);
+                Flow::Go
+            };
+            let done = play_to_end(
+                &mut session,
+                loaded.seed,
+                agent.as_mut(),
+                &|| false,
+                Some(&mut watch),
+            )?
+            .expect("a game nobody stops ends");
+            let end = trace_end(&session, done.steps, Some(&done.last));
+            let count = steps.len();
+            let page = html::trace_page(&start, &board, &steps, &end)?;
+            wumpus::files::save_atomically(path, &page).map_err(bad_input)?;
+            return super::out(format!(
+                "Wrote {} ({count} steps): open it in a browser; #step=N in the address opens \
+                 step N.\n",
+                path.display()
+            ));
         }
-    ));
-    for c in &r.learned {
-        s.push_str(&format!("  proved {}\n", conclusion_text(topology, c)));
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        if self.json {
+            writeln!(out, "{}", serde_json::to_string(&start)?)?;
+        } else {
+            writeln!(
+                out,
+                "Trace of {}, the {} agent playing.",
+                start.title, start.agent
+            )?;
+        }
+        let mut printer = StepPrinter::new(&mut out, self.json, self.step);
+        let mut watch = |_: &S, e: StepEvent| printer.step(&e);
+        let done = play_to_end(
+            &mut session,
+            loaded.seed,
+            agent.as_mut(),
+            &|| false,
+            Some(&mut watch),
+        )?;
+        printer.finish()?;
+        let end = match &done {
+            Some(d) => trace_end(&session, d.steps, Some(&d.last)),
+            // Stopped with q: the game as it stands.
+            None => trace_end::<S>(&session, 0, None),
+        };
+        if self.json {
+            writeln!(out, "{}", serde_json::to_string(&end)?)?;
+        } else {
+            write!(out, "{}", end_text::<S>(&end, done.is_none()))?;
+        }
+        Ok(())
     }
-    if let Some(odds) = &r.odds {
-        s.push_str(&odds_text(topology, odds));
-    }
-    s.push_str(&format!("  action: {}\n  why: {}\n", r.action, r.reason));
-    s
 }
 
-/// "1,2 is safe: no breeze at 1,1; no stench at 1,1".
-pub fn conclusion_text(topology: &Topology, c: &Conclusion) -> String {
-    let head = format!("{} {}", topology.label(c.place), c.fact);
-    if c.because.is_empty() {
-        head
+/// How a traced game ended, in words.
+fn end_text<S: Session>(end: &TraceEnd, stopped: bool) -> String {
+    let mut s = String::new();
+    if stopped {
+        s.push_str("\nStopped: the game is left unfinished.\n");
+        return s;
+    }
+    if !end.messages.is_empty() {
+        s.push_str(&format!("  the game said: {}\n", end.messages.join(" ")));
+    }
+    let shots = if S::RULES == wumpus::game::RuleSet::Maze {
+        text::plural(end.shots as u64, "grenade", "grenades")
     } else {
-        format!("{head}: {}", c.because.join("; "))
+        text::plural(end.shots as u64, "arrow", "arrows")
+    };
+    s.push_str(&format!(
+        "\nOutcome: {} after {} {} and {} {shots}.\n",
+        end.outcome.words(),
+        end.moves,
+        text::plural(end.moves as u64, "move", "moves"),
+        end.shots,
+    ));
+    if let Some(score) = end.score {
+        s.push_str(&format!("Score: {score}\n"));
     }
-}
-
-/// The weighed risks, one candidate a line, best first.
-pub fn odds_text(topology: &Topology, odds: &wumpus::agent::grid::Odds) -> String {
-    let mut s = String::from("  odds (P pit, P wumpus, expected final score):\n");
-    for c in &odds.candidates {
-        s.push_str(&format!(
-            "    {:>7}  pit {:.3}  wumpus {:.3}  expected {}{:.1}\n",
-            topology.label(c.place),
-            c.pit,
-            c.wumpus,
-            if c.bound { "at most " } else { "" },
-            c.expected
-        ));
-    }
-    s.push_str(&format!("    climb out now: expected {:.1}\n", odds.climb));
     s
 }
 
-/// Writes a traced game's steps as they come, as JSON Lines or text, numbered from 1; with
-/// `--step` it waits for Enter between steps (until the end of input). A failed write does not
-/// stop the game: the first failure is reported by [`StepPrinter::finish`]. Every `trace`
-/// (grid, cave, maze) prints through this.
-pub(crate) struct StepPrinter<'a> {
+/// Writes a traced game's steps as they come, as JSON Lines or text; with `--step` it waits
+/// for Enter between steps (q then Enter stops the trace; end of input plays on to the end).
+/// A failed write does not stop the game: the first failure is reported by
+/// [`StepPrinter::finish`].
+struct StepPrinter<'a> {
     out: &'a mut dyn Write,
     json: bool,
     waiting: bool,
     input: std::io::Lines<std::io::StdinLock<'static>>,
-    number: usize,
     failure: Option<std::io::Error>,
 }
 
 impl<'a> StepPrinter<'a> {
-    pub(crate) fn new(out: &'a mut dyn Write, json: bool, step: bool) -> StepPrinter<'a> {
+    fn new(out: &'a mut dyn Write, json: bool, step: bool) -> StepPrinter<'a> {
         StepPrinter {
             out,
             json,
             waiting: step,
             input: std::io::stdin().lock().lines(),
-            number: 0,
             failure: None,
         }
     }
 
-    /// Prints the next step: `json(number)` (one line) or `text(number)`.
-    pub(crate) fn step(
-        &mut self,
-        json: impl FnOnce(usize) -> String,
-        text: impl FnOnce(usize) -> String,
-    ) {
-        self.number += 1;
+    fn step(&mut self, e: &StepEvent) -> Flow {
         let written = if self.json {
-            writeln!(self.out, "{}", json(self.number))
+            match serde_json::to_string(e) {
+                Ok(line) => writeln!(self.out, "{line}"),
+                Err(err) => Err(std::io::Error::other(err)),
+            }
         } else {
-            write!(self.out, "{}", text(self.number))
+            write!(self.out, "{}", text::step_text(e))
         };
-        if let Err(e) = written.and_then(|_| self.out.flush()) {
-            self.failure.get_or_insert(e);
+        if let Err(err) = written.and_then(|_| self.out.flush()) {
+            self.failure.get_or_insert(err);
         }
         if self.waiting {
-            let _ = write!(self.out, "(Enter for the next step) ");
+            let _ = write!(self.out, "(Enter: next step; q then Enter: stop) ");
             let _ = self.out.flush();
-            // At end of input, stop waiting and finish the game.
-            if !matches!(self.input.next(), Some(Ok(_))) {
-                self.waiting = false;
+            match self.input.next() {
+                Some(Ok(line)) if line.trim().eq_ignore_ascii_case("q") => return Flow::Stop,
+                Some(Ok(_)) => {}
+                // At end of input, stop waiting and finish the game.
+                _ => self.waiting = false,
             }
         }
+        Flow::Go
     }
 
-    /// The first write failure, if any.
-    pub(crate) fn finish(self) -> Result<()> {
+    fn finish(self) -> Result<()> {
         match self.failure {
             Some(e) => Err(e.into()),
             None => Ok(()),

@@ -1,11 +1,15 @@
 //! `wumpus world`: make, check and draw world files.
 
-use super::{bad_input, GridSize};
+use super::args::{GridSize, RulesArg};
+use super::bad_input;
 use anyhow::Result;
-use clap::Subcommand;
+use clap::{Args, Subcommand};
+use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
+use wumpus::cave::{self, ClassicHazards, MapFormat, MazeHazards, Rules};
 use wumpus::grid::{self, GridWorld};
+use wumpus::rng::seeded;
 use wumpus::topology::Topology;
 
 #[derive(Subcommand, Debug)]
@@ -23,7 +27,7 @@ Examples:
         #[arg(long, default_value = "5x5")]
         size: GridSize,
         /// Probability that a cell other than 0,0 holds a pit.
-        #[arg(long, default_value = "0.2", value_parser = super::parse_probability)]
+        #[arg(long, default_value = "0.2", value_parser = super::args::parse_probability)]
         pit_prob: f64,
         /// Write the world here (atomically) instead of printing it.
         #[arg(short, long)]
@@ -35,7 +39,7 @@ Examples:
         /// The world file, or a cave map.
         file: PathBuf,
         #[command(flatten)]
-        cave: super::cave::ShowFlags,
+        cave: ShowFlags,
     },
     /// Draw a world file's grid with its hazards, or a cave map's rooms and tunnels.
     #[command(
@@ -45,7 +49,7 @@ Examples:
         /// The world file, or a cave map.
         file: PathBuf,
         #[command(flatten)]
-        cave: super::cave::ShowFlags,
+        cave: ShowFlags,
     },
 }
 
@@ -75,10 +79,10 @@ pub fn run(command: WorldCommand) -> Result<()> {
             Ok(())
         }
         WorldCommand::Check { file, cave } => {
-            if super::cave::is_cave_map(&file, &cave)? {
-                return super::cave::check_map(&file);
+            if is_cave_map(&file, &cave)? {
+                return check_map(&file);
             }
-            super::cave::refuse_for_grid(&cave)?;
+            refuse_for_grid(&cave)?;
             let world = grid::read_world(&file).map_err(bad_input)?;
             let (rows, cols) = world.size();
             super::out(format!(
@@ -89,13 +93,109 @@ pub fn run(command: WorldCommand) -> Result<()> {
             Ok(())
         }
         WorldCommand::Show { file, cave } => {
-            if super::cave::is_cave_map(&file, &cave)? {
-                return super::cave::show_map(&file, &cave);
+            if is_cave_map(&file, &cave)? {
+                return show_map(&file, &cave);
             }
-            super::cave::refuse_for_grid(&cave)?;
+            refuse_for_grid(&cave)?;
             let world = grid::read_world(&file).map_err(bad_input)?;
             super::out(grid::draw_world(&world))?;
             Ok(())
         }
     }
+}
+
+/// `world show`'s and `world check`'s flags for cave maps.
+#[derive(Args, Debug, Clone)]
+pub struct ShowFlags {
+    /// Read the file as this rule set's (default: a cave map if its first line is one number).
+    #[arg(long, value_enum)]
+    pub rules: Option<super::args::RulesArg>,
+    /// Mark the hazards from this hazard file on a cave map.
+    #[arg(long, conflicts_with = "seed")]
+    pub hazards: Option<PathBuf>,
+    /// Mark the hazards a game with this seed deals on a cave map.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// True when `file` should be read as a cave map: `--rules cave|maze`, or no `--rules` and a
+/// first line of one number.
+fn is_cave_map(file: &Path, flags: &ShowFlags) -> Result<bool> {
+    match flags.rules {
+        Some(RulesArg::Grid) => Ok(false),
+        Some(_) => Ok(true),
+        None => {
+            let text = wumpus::files::read_text(file).map_err(bad_input)?;
+            Ok(cave::map::looks_like_cave_map(&text))
+        }
+    }
+}
+
+/// Refuses the cave-only flags on a grid world.
+fn refuse_for_grid(flags: &ShowFlags) -> Result<()> {
+    if flags.hazards.is_some() || flags.seed.is_some() {
+        return Err(bad_input(anyhow::anyhow!(
+            "--hazards and --seed are for cave maps; a grid world file holds its own hazards"
+        )));
+    }
+    Ok(())
+}
+
+/// `world show` for a cave map: its rooms and tunnels, and the hazards when asked.
+fn show_map(file: &Path, flags: &ShowFlags) -> Result<()> {
+    let map = cave::read_map(file).map_err(bad_input)?;
+    // Hazards are classic unless the rules say maze, or, with no rules given, the map is a
+    // caves.dat.
+    let rules = match flags.rules {
+        Some(RulesArg::Maze) => Rules::Maze,
+        Some(_) => Rules::Classic,
+        None if map.format() == MapFormat::CavesDat => Rules::Maze,
+        None => Rules::Classic,
+    };
+    let tags = match (rules, &flags.hazards, flags.seed) {
+        (_, None, None) => None,
+        (Rules::Classic, Some(path), _) => Some(
+            cave::read_classic_hazards(path, &map)
+                .map_err(bad_input)?
+                .tags(&map),
+        ),
+        (Rules::Maze, Some(path), _) => Some(
+            cave::read_maze_hazards(path, &map)
+                .map_err(bad_input)?
+                .tags(&map),
+        ),
+        (Rules::Classic, None, Some(seed)) => Some(
+            ClassicHazards::deal(&map, &mut seeded(seed))
+                .map_err(bad_input)?
+                .tags(&map),
+        ),
+        (Rules::Maze, None, Some(seed)) => Some(
+            MazeHazards::deal(&map, &mut seeded(seed))
+                .map_err(bad_input)?
+                .tags(&map),
+        ),
+    };
+    super::out(cave::draw_map(&map, tags.as_ref()))
+}
+
+/// `world check` for a cave map.
+fn check_map(file: &Path) -> Result<()> {
+    let map = cave::read_map(file).map_err(bad_input)?;
+    let mut one_way = 0;
+    let mut to_itself = 0;
+    for room in map.rooms() {
+        for &to in map.outs(room) {
+            if to == room {
+                to_itself += 1;
+            } else if !map.outs(to).contains(&room) {
+                one_way += 1;
+            }
+        }
+    }
+    super::out(format!(
+        "{}: ok ({}, {} rooms, {one_way} one-way tunnels, {to_itself} tunnels to their own room)\n",
+        file.display(),
+        map.format().name(),
+        map.len()
+    ))
 }

@@ -396,6 +396,11 @@ impl GridGame {
         }
     }
 
+    /// True until the wumpus is shot.
+    pub fn wumpus_alive(&self) -> bool {
+        self.wumpus_alive
+    }
+
     /// The player's cell. Only the simulator's owner (a test, the save command, a replay
     /// drawing) may ask; agents are never given it.
     pub fn player(&self) -> Place {

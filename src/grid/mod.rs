@@ -2,16 +2,19 @@
 //! moves, one gold, one arrow, and a way out at `0,0`.
 //!
 //! [`world`] holds the hidden layout, [`game`] the simulator, [`mod@file`] the world-file format and
-//! [`command`] what a player may type. The agent for this rule set lives in `crate::agent`.
+//! [`command`] what a player may type; [`session`] plays it through the one game interface
+//! ([`crate::game::Session`]). The agents for this rule set live in `crate::agent`.
 
 pub mod command;
 pub mod file;
 pub mod game;
+pub mod session;
 pub mod world;
 
 pub use command::{parse_command, Command, CommandError};
 pub use file::{format_world, parse_world, WorldFileError};
 pub use game::{Action, GridGame, Message, Outcome, Percepts, Scoring, Turn};
+pub use session::{GridSession, GridSetup};
 pub use world::{GridWorld, WorldError};
 
 use crate::files::{read_parsed, save_atomically, FileError};

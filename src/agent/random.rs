@@ -1,29 +1,20 @@
-//! Agents for the classic cave: what decides the hunter's next action from what the hunter
-//! knows.
-//!
-//! An agent sees a [`Status`] each turn and the [`TurnResult`] of each of its actions, and
-//! nothing else: it is never handed the game, so it cannot peek at the hazards. The one built in
-//! is the event's random player ([`RandomAgent`]).
+//! The classic cave event's random player: when it smells the wumpus it shoots a one-room arrow
+//! into a random room joined to this one (any entry of out-tunnels then in-tunnels, as the host
+//! lists them); otherwise it walks through a random out-tunnel. It is the yardstick the event
+//! measured players against, and it sees only what a hunter is shown, like every agent.
 
-use super::classic::{Action, ArrowPath, Status, TurnResult};
+use super::{Agent, AgentError, Conclusion, Decision, Knowledge, Reason, Rule};
+use crate::cave::classic::{Action, ArrowPath, Status};
+use crate::cave::{CaveShown, ClassicSession};
 use crate::rng::{seeded, GameRng};
 use rand::Rng;
 
-/// Decides the hunter's actions in the classic cave.
-pub trait ClassicAgent {
-    /// The next action, given what the hunter knows now.
-    fn act(&mut self, status: &Status) -> Action;
-
-    /// Learns the result of the last action (the default ignores it).
-    fn observe(&mut self, _result: &TurnResult) {}
-}
-
-/// The event's random player: when it smells the wumpus it shoots a one-room arrow into a
-/// random room joined to this one (any entry of out-tunnels then in-tunnels, as the host lists
-/// them); otherwise it walks through a random out-tunnel.
+/// The event's random player.
 #[derive(Clone, Debug)]
 pub struct RandomAgent {
     rng: GameRng,
+    status: Option<Status>,
+    pending: Option<Action>,
 }
 
 /// The generator stream a game's agent draws from, apart from the game's own (stream 0).
@@ -32,7 +23,11 @@ pub const AGENT_STREAM: u64 = 1;
 impl RandomAgent {
     /// A random player drawing from `rng`.
     pub fn new(rng: GameRng) -> RandomAgent {
-        RandomAgent { rng }
+        RandomAgent {
+            rng,
+            status: None,
+            pending: None,
+        }
     }
 
     /// The random player for the game seeded with `seed`: same seed, its own stream, so the
@@ -40,12 +35,11 @@ impl RandomAgent {
     pub fn for_game(seed: u64) -> RandomAgent {
         let mut rng = seeded(seed);
         rng.set_stream(AGENT_STREAM);
-        RandomAgent { rng }
+        RandomAgent::new(rng)
     }
-}
 
-impl ClassicAgent for RandomAgent {
-    fn act(&mut self, status: &Status) -> Action {
+    /// The next action for `status`, drawn at random.
+    pub fn act(&mut self, status: &Status) -> Action {
         if status.wumpus {
             let n = status.outs.len() + status.ins.len();
             let pick = self.rng.random_range(0..n);
@@ -58,6 +52,58 @@ impl ClassicAgent for RandomAgent {
         } else {
             let pick = self.rng.random_range(0..status.outs.len());
             Action::Move(status.outs[pick])
+        }
+    }
+}
+
+impl Agent<ClassicSession> for RandomAgent {
+    fn observe(
+        &mut self,
+        _last: Option<&Action>,
+        shown: &CaveShown,
+    ) -> Result<Vec<Conclusion>, AgentError> {
+        self.status = Some(shown.status.clone());
+        self.pending = None;
+        Ok(Vec::new())
+    }
+
+    /// Draws once a turn: asking again gives the same action.
+    fn decide(&mut self) -> Decision<Action> {
+        let action = match (&self.pending, &self.status) {
+            (Some(a), _) => a.clone(),
+            (None, Some(status)) => {
+                let status = status.clone();
+                let a = self.act(&status);
+                self.pending = Some(a.clone());
+                a
+            }
+            (None, None) => panic!("decide before the first observation"),
+        };
+        let (rule, text) = match &action {
+            Action::Shoot(_) => (
+                Rule::BestShot,
+                "the wumpus is smelt: shoot into a random room joined to this one",
+            ),
+            Action::Move(_) => (Rule::Explore, "walk through a random tunnel"),
+        };
+        Decision {
+            action,
+            reason: Reason {
+                rule,
+                target: None,
+                steps: 0,
+                text: text.to_string(),
+            },
+            choices: Vec::new(),
+            depth: None,
+        }
+    }
+
+    fn knowledge(&mut self) -> Knowledge {
+        Knowledge {
+            at: self.status.as_ref().map(|s| s.room),
+            wumpus_alive: true,
+            ..Knowledge::default()
         }
     }
 }
@@ -125,5 +171,18 @@ mod tests {
         let a: Vec<u32> = (0..8).map(|_| game_rng.random()).collect();
         let b: Vec<u32> = (0..8).map(|_| agent_rng.random()).collect();
         assert_ne!(a, b);
+    }
+
+    #[test]
+    fn asking_twice_draws_once() {
+        let mut agent = RandomAgent::for_game(9);
+        let shown = CaveShown {
+            result: None,
+            events: Vec::new(),
+            status: status(false),
+        };
+        Agent::<ClassicSession>::observe(&mut agent, None, &shown).unwrap();
+        let first = Agent::<ClassicSession>::decide(&mut agent).action;
+        assert_eq!(Agent::<ClassicSession>::decide(&mut agent).action, first);
     }
 }

@@ -15,12 +15,15 @@
 //! number back as that cave's name and nothing more: for caves that share a name, any of their
 //! numbers means the same. [`MazeStatus::of_view`] and [`MazeStatus::view`] are the two
 //! directions; [`parse_host_line`], [`parse_bot_line`] and [`host_lines`] mirror the classic
-//! cave's; [`MazeBot`] is the bot's side for any [`MazePlayer`] in a
+//! cave's; [`MazeBot`] is the bot's side for any maze agent in a
 //! [`BotSession`](super::BotSession).
 
 use super::{flag, malformed, number, wrong_count, BotPlayer, Line, ProtocolError};
+use crate::agent::Agent;
 use crate::cave::map::{CaveMap, MAX_ROOMS, TUNNELS};
 use crate::cave::maze::{MazeAction, MazeEnding, MazeLoss, MazeResult, MazeView};
+use crate::cave::MazeSession;
+use crate::cave::MazeShown;
 use crate::topology::Place;
 use std::sync::Arc;
 
@@ -244,45 +247,37 @@ pub fn host_lines(map: &CaveMap, result: MazeResult, view: &MazeView) -> Vec<Str
     }
 }
 
-/// A maze player the protocol can drive: it sees only what the game shows a player.
-pub trait MazePlayer {
-    /// Takes in the last action and its result (`None` at a game's start) and the view that
-    /// followed; returns the next action.
-    fn play(&mut self, last: Option<(MazeAction, MazeResult)>, view: &MazeView) -> MazeAction;
-}
-
-/// The bot's side of a maze game: reads statuses as views of its map, and remembers its last
-/// action so that a result can be checked against it and handed to the player with the next
-/// view.
-pub struct MazeBot<P> {
+/// The bot's side of a maze game: it reads statuses as views of its map, hands each to the
+/// agent with the result of its last action, as a player is shown them, and remembers its
+/// last action so that a result can be checked against it.
+pub struct MazeBot {
     map: Arc<CaveMap>,
-    player: P,
+    agent: Box<dyn Agent<MazeSession>>,
     last: Option<MazeAction>,
     result: Option<MazeResult>,
 }
 
-impl<P: MazePlayer> MazeBot<P> {
-    /// A bot for a `maze caves` game on `map`, playing with `player`; refused (saying why)
+impl MazeBot {
+    /// A bot for a `maze caves` game on `map`, playing with `agent`; refused (saying why)
     /// when the game's cave count is not the map's.
-    pub fn new(map: Arc<CaveMap>, caves: usize, player: P) -> Result<MazeBot<P>, String> {
+    pub fn new(
+        map: Arc<CaveMap>,
+        caves: usize,
+        agent: Box<dyn Agent<MazeSession>>,
+    ) -> Result<MazeBot, String> {
         if map.len() != caves {
             return Err(format!("the map has {} caves, the game {caves}", map.len()));
         }
         Ok(MazeBot {
             map,
-            player,
+            agent,
             last: None,
             result: None,
         })
     }
-
-    /// The player.
-    pub fn player(&self) -> &P {
-        &self.player
-    }
 }
 
-impl<P: MazePlayer> BotPlayer for MazeBot<P> {
+impl BotPlayer for MazeBot {
     type Status = MazeStatus;
     type Result = MazeResult;
     type Ending = MazeEnding;
@@ -292,8 +287,14 @@ impl<P: MazePlayer> BotPlayer for MazeBot<P> {
     }
 
     fn answer(&mut self, status: &MazeStatus) -> String {
-        let last = self.last.zip(self.result.take());
-        let action = self.player.play(last, &status.view(&self.map));
+        let shown = MazeShown {
+            result: self.result.take(),
+            events: Vec::new(),
+            view: status.view(&self.map),
+        };
+        // A contradiction leaves the agent walking blind; it shows in its reasons.
+        let _ = self.agent.observe(self.last.as_ref(), &shown);
+        let action = self.agent.decide().action;
         self.last = Some(action);
         bot_line(action)
     }
@@ -326,6 +327,7 @@ impl<P: MazePlayer> BotPlayer for MazeBot<P> {
 mod tests {
     use super::super::{BotError, BotSession};
     use super::*;
+    use crate::agent::{AgentError, Conclusion, Decision, Knowledge, Reason, Rule};
     use crate::cave::map::parse_map;
     use crate::cave::MazeGame;
 
@@ -336,9 +338,29 @@ mod tests {
     /// A grenade through tunnel 1, always (so every game ends: grenades run out).
     struct First;
 
-    impl MazePlayer for First {
-        fn play(&mut self, _: Option<(MazeAction, MazeResult)>, _: &MazeView) -> MazeAction {
-            MazeAction::Toss(1)
+    impl Agent<MazeSession> for First {
+        fn observe(
+            &mut self,
+            _: Option<&MazeAction>,
+            _: &MazeShown,
+        ) -> Result<Vec<Conclusion>, AgentError> {
+            Ok(Vec::new())
+        }
+        fn decide(&mut self) -> Decision<MazeAction> {
+            Decision {
+                action: MazeAction::Toss(1),
+                reason: Reason {
+                    rule: Rule::BestShot,
+                    target: None,
+                    steps: 0,
+                    text: String::new(),
+                },
+                choices: Vec::new(),
+                depth: None,
+            }
+        }
+        fn knowledge(&mut self) -> Knowledge {
+            Knowledge::default()
         }
     }
 
@@ -415,7 +437,7 @@ mod tests {
     #[test]
     fn a_session_plays_maze_games_and_checks_results() {
         let map = caves();
-        let mut bot = BotSession::new(|n| MazeBot::new(map.clone(), n, First));
+        let mut bot = BotSession::new(|n| MazeBot::new(map.clone(), n, Box::new(First)));
         for seed in 0..5 {
             let mut game = MazeGame::new(map.clone(), seed).unwrap();
             assert_eq!(bot.line("maze 20").unwrap(), None);

@@ -1,6 +1,4 @@
-//! The bot protocol: how an external game host drives a player over lines of text, game after
-//! game (`docs/bot-protocol.md`). Two rule sets speak it: the classic cave (this module) and
-//! the `caves.dat` maze ([`maze`]).
+//! The bot protocol of the classic cave (`docs/bot-protocol.md`):
 //!
 //! ```text
 //! host: game 20                                        a new game with 20 rooms
@@ -12,110 +10,23 @@
 //!
 //! A `status` follows every `result` while the game goes on; `end` replaces the result of the
 //! action that ended the game. [`parse_host_line`] and [`parse_bot_line`] read the two sides'
-//! lines into typed values, with errors that say what is wrong; [`BotSession`] plays the bot's
-//! side with any [`BotPlayer`] (every [`ClassicAgent`] is one; [`maze::MazeBot`] is the
-//! maze's), keeping the turns in order, and [`host_lines`] writes the host's side of a turn, so
-//! the project's own simulator can drive a bot (the tests drive the `wumpus bot` binary so).
+//! lines into typed values; [`host_lines`] writes the host's side of a turn, so the project's
+//! own simulator can drive a bot (the tests drive the `wumpus bot` binary so); [`ClassicBot`]
+//! plays the bot's side with any classic-cave agent.
 
-pub mod maze;
-
-use super::agent::ClassicAgent;
-use super::classic::{
+use super::{flag, malformed, number, wrong_count, BotPlayer, Line, ProtocolError};
+use crate::agent::Agent;
+use crate::cave::classic::{
     Action, ArrowPath, Ending, LossCause, MoveResult, ShotResult, Status, TurnResult,
     MAX_ARROW_ROOMS,
 };
-use super::map::MAX_ROOMS;
+use crate::cave::map::MAX_ROOMS;
+use crate::cave::{CaveShown, ClassicSession};
 use crate::topology::Place;
-
-/// A line from the host, in either rule set: `S` is what the player is shown, `R` an action's
-/// result, `E` how a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Line<S, R, E> {
-    /// `game N` (`maze N`): a new game in a cave of `N` rooms (caves).
-    Game(usize),
-    /// `status ...`: what the player knows now; the bot answers with an action.
-    Status(S),
-    /// `result ...`: the result of the bot's last action, the game going on.
-    Result(R),
-    /// `end ...`: the game is over.
-    End(E),
-}
 
 /// A line from the classic cave's host. The status's arrows and moves are not sent; they read
 /// 0 here.
 pub type HostLine = Line<Status, TurnResult, Ending>;
-
-/// A line that breaks the protocol.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ProtocolError {
-    /// The first word is not one the protocol knows.
-    #[error("unknown line '{line}' (expected {expected})")]
-    UnknownLine {
-        /// The line.
-        line: String,
-        /// The first words the rule set's protocol knows.
-        expected: &'static str,
-    },
-    /// The words after the first do not fit.
-    #[error("malformed '{line}': {why}")]
-    Malformed {
-        /// The line.
-        line: String,
-        /// What is wrong.
-        why: String,
-    },
-    /// A room number outside the cave.
-    #[error("room {room} is not in a cave of {rooms} rooms (rooms are 0 to {})", rooms.saturating_sub(1))]
-    NoSuchRoom {
-        /// The room number.
-        room: usize,
-        /// The cave's size.
-        rooms: usize,
-    },
-    /// A cave number outside the maze.
-    #[error("cave {cave} is not in a maze of {caves} caves (caves are 0 to {})", caves.saturating_sub(1))]
-    NoSuchCave {
-        /// The cave number.
-        cave: usize,
-        /// The maze's size.
-        caves: usize,
-    },
-    /// A result that cannot answer the action the bot took (`result killed` after a `move`).
-    #[error("'{result}' does not answer '{action}'")]
-    WrongResult {
-        /// The result line.
-        result: String,
-        /// The bot's action.
-        action: String,
-    },
-    /// A line that cannot come now (a status before any game, a result with no action).
-    #[error("'{0}' comes out of turn")]
-    OutOfTurn(String),
-}
-
-fn malformed(line: &str, why: impl Into<String>) -> ProtocolError {
-    ProtocolError::Malformed {
-        line: line.to_string(),
-        why: why.into(),
-    }
-}
-
-fn wrong_count(line: &str) -> ProtocolError {
-    malformed(line, "wrong number of words")
-}
-
-fn number(line: &str, word: &str) -> Result<usize, ProtocolError> {
-    word.parse()
-        .map_err(|_| malformed(line, format!("'{word}' is not a number")))
-}
-
-fn flag(line: &str, word: &str) -> Result<bool, ProtocolError> {
-    match word {
-        "0" => Ok(false),
-        "1" => Ok(true),
-        _ => Err(malformed(line, format!("warning '{word}' is not 0 or 1"))),
-    }
-}
 
 /// Reads one host line. Rooms are checked against `rooms` when a game is going on.
 pub fn parse_host_line(line: &str, rooms: Option<usize>) -> Result<HostLine, ProtocolError> {
@@ -238,29 +149,26 @@ pub fn host_lines(result: TurnResult, status: Option<&Status>) -> Vec<String> {
     }
 }
 
-/// A rule set's bot-side player: how its host lines read, and how it answers them. Every
-/// [`ClassicAgent`] is one (the classic cave's lines); [`maze::MazeBot`] is the maze's.
-pub trait BotPlayer {
-    /// What a `status` line tells.
-    type Status;
-    /// What a `result` line tells.
-    type Result;
-    /// What an `end` line tells.
-    type Ending;
-    /// Reads one host line; room (cave) numbers are checked against `size` while a game of
-    /// that size is going on.
-    #[allow(clippy::type_complexity)]
-    fn parse(
-        line: &str,
-        size: Option<usize>,
-    ) -> Result<Line<Self::Status, Self::Result, Self::Ending>, ProtocolError>;
-    /// The bot's line answering a status.
-    fn answer(&mut self, status: &Self::Status) -> String;
-    /// Takes in the result of the last answer; an error when it cannot answer that action.
-    fn observe(&mut self, result: &Self::Result) -> Result<(), ProtocolError>;
+/// The bot's side of a classic cave game: it hands each status, with the result of its last
+/// action, to the agent as a hunter is shown them, and answers with the agent's action.
+pub struct ClassicBot {
+    agent: Box<dyn Agent<ClassicSession>>,
+    last: Option<Action>,
+    result: Option<TurnResult>,
 }
 
-impl<A: ClassicAgent> BotPlayer for A {
+impl ClassicBot {
+    /// A bot playing with `agent`.
+    pub fn new(agent: Box<dyn Agent<ClassicSession>>) -> ClassicBot {
+        ClassicBot {
+            agent,
+            last: None,
+            result: None,
+        }
+    }
+}
+
+impl BotPlayer for ClassicBot {
     type Status = Status;
     type Result = TurnResult;
     type Ending = Ending;
@@ -270,99 +178,31 @@ impl<A: ClassicAgent> BotPlayer for A {
     }
 
     fn answer(&mut self, status: &Status) -> String {
-        bot_line(&self.act(status))
+        let shown = CaveShown {
+            result: self.result.take(),
+            events: Vec::new(),
+            status: status.clone(),
+        };
+        // A contradiction leaves the agent playing on without its knowledge (it says so in
+        // its reasons); the protocol has no way to report it.
+        let _ = self.agent.observe(self.last.as_ref(), &shown);
+        let action = self.agent.decide().action;
+        let line = bot_line(&action);
+        self.last = Some(action);
+        line
     }
 
     fn observe(&mut self, result: &TurnResult) -> Result<(), ProtocolError> {
-        ClassicAgent::observe(self, result);
+        self.result = Some(*result);
         Ok(())
     }
-}
-
-/// The bot's side of the protocol, game after game, with a fresh player each game: it keeps
-/// the turns in order (a status, the bot's answer, a result, the next status...) for any rule
-/// set's [`BotPlayer`].
-pub struct BotSession<P, F> {
-    make_player: F,
-    game: Option<(usize, P)>,
-    awaiting_result: bool,
-    games: u64,
-}
-
-impl<P: BotPlayer, E, F: FnMut(usize) -> Result<P, E>> BotSession<P, F> {
-    /// A session that makes each game's player with `make_player(size)`.
-    pub fn new(make_player: F) -> BotSession<P, F> {
-        BotSession {
-            make_player,
-            game: None,
-            awaiting_result: false,
-            games: 0,
-        }
-    }
-
-    /// Games begun so far.
-    pub fn games(&self) -> u64 {
-        self.games
-    }
-
-    /// Takes one host line; returns the bot's answer when one is due (after a status). Blank
-    /// lines are ignored.
-    pub fn line(&mut self, line: &str) -> Result<Option<String>, BotError<E>> {
-        if line.trim().is_empty() {
-            return Ok(None);
-        }
-        let size = self.game.as_ref().map(|(n, _)| *n);
-        let out_of_turn = || BotError::Protocol(ProtocolError::OutOfTurn(line.trim().to_string()));
-        match P::parse(line, size)? {
-            Line::Game(n) => {
-                let player = (self.make_player)(n).map_err(BotError::Agent)?;
-                self.game = Some((n, player));
-                self.awaiting_result = false;
-                self.games += 1;
-                Ok(None)
-            }
-            Line::Status(status) => match self.game.as_mut() {
-                Some((_, player)) if !self.awaiting_result => {
-                    let answer = player.answer(&status);
-                    self.awaiting_result = true;
-                    Ok(Some(answer))
-                }
-                _ => Err(out_of_turn()),
-            },
-            Line::Result(result) => match self.game.as_mut() {
-                Some((_, player)) if self.awaiting_result => {
-                    player.observe(&result)?;
-                    self.awaiting_result = false;
-                    Ok(None)
-                }
-                _ => Err(out_of_turn()),
-            },
-            Line::End(_) => {
-                if self.game.take().is_none() {
-                    return Err(out_of_turn());
-                }
-                self.awaiting_result = false;
-                Ok(None)
-            }
-        }
-    }
-}
-
-/// Why a bot session stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum BotError<E> {
-    /// The host broke the protocol.
-    #[error(transparent)]
-    Protocol(#[from] ProtocolError),
-    /// The agent for a new game could not be made.
-    #[error("cannot play this game: {0}")]
-    Agent(E),
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cave::agent::RandomAgent;
+    use crate::agent::random::RandomAgent;
+    use crate::bot::{BotError, BotSession};
     use crate::cave::classic::{ClassicGame, Variant};
     use crate::cave::map::parse_map;
     use std::sync::Arc;
@@ -427,7 +267,8 @@ mod tests {
     #[test]
     fn a_session_plays_games_through_lines() {
         let map = Arc::new(parse_map(include_str!("../../worlds/cave-standard.txt")).unwrap());
-        let mut bot = BotSession::new(|_| Ok::<_, ()>(RandomAgent::for_game(3)));
+        let mut bot =
+            BotSession::new(|_| Ok::<_, ()>(ClassicBot::new(Box::new(RandomAgent::for_game(3)))));
         for seed in 0..5 {
             let mut game = ClassicGame::new(map.clone(), Variant::Event, seed).unwrap();
             assert_eq!(bot.line("game 20").unwrap(), None);

@@ -1,0 +1,507 @@
+//! Which agents play which rule set, and how each is seen through the one interface: the
+//! [`Roster`] of a rule set names its agents ([`AgentKind`]) and prepares one for a batch of
+//! games ([`AgentFactory`]), checking once what every game's agent needs; the adapters here
+//! turn each agent's own calls into [`Agent`]'s.
+//!
+//! The adapters only translate: each agent is told exactly what it was told before the one
+//! interface existed, in the same order, so its decisions are the same.
+
+use super::cave::{CaveAgent, CaveAgentConfig, RoomView};
+use super::grid::{default_rules, GridAgent, Insight, Strategy};
+use super::maze::MazeAgent;
+use super::random::RandomAgent;
+use super::{Agent, AgentError, Choice, Conclusion, Decision, Knowledge, PlaceOdds, Rule};
+use crate::cave::classic::{Action as CaveAction, Variant};
+use crate::cave::{CaveShown, ClassicSession, MazeSession, MazeShown};
+use crate::game::{RuleSet, Session};
+use crate::grid::{Action as GridAction, GridSession, Turn};
+use crate::kb::rules::Rules;
+use crate::kb::{Grounding, KnowledgeBase};
+use crate::topology::{Place, Topology};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The agents, across rule sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentKind {
+    /// Logic first, then exact odds and the best expected score (the grid's default).
+    Risk,
+    /// The reasoning agent: proofs, and in the caves exact odds too (the caves' default).
+    Logic,
+    /// The classic cave event's random player.
+    Random,
+}
+
+impl AgentKind {
+    /// Every agent.
+    pub const ALL: [AgentKind; 3] = [AgentKind::Risk, AgentKind::Logic, AgentKind::Random];
+
+    /// The name on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentKind::Risk => "risk",
+            AgentKind::Logic => "logic",
+            AgentKind::Random => "random",
+        }
+    }
+
+    /// The agent named `name`, if any.
+    pub fn parse(name: &str) -> Option<AgentKind> {
+        AgentKind::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
+
+impl std::fmt::Display for AgentKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How the agents of a batch or a game are set up beyond the rule set's setup.
+#[derive(Clone, Debug, Default)]
+pub struct AgentOptions {
+    /// Explain conclusions (for `trace`, hints and pages): slower.
+    pub explain: bool,
+    /// Give a cave agent the whole map (default: it learns each room by standing in it).
+    pub map_known: bool,
+    /// Other grid rules than the built-in `kb/grid.kb`.
+    pub kb: Option<Arc<Rules>>,
+}
+
+/// Makes the agent of each game of a batch.
+pub trait AgentFactory<S: Session>: Send + Sync {
+    /// A fresh agent for the game dealt from `seed` (an agent that draws random numbers draws
+    /// them from its own stream of that seed).
+    fn make(&self, seed: u64) -> Result<Box<dyn Agent<S>>, AgentError>;
+}
+
+/// The agents of a rule set.
+pub trait Roster: Session {
+    /// The agents that play this rule set, its default first.
+    const AGENTS: &'static [AgentKind];
+
+    /// Prepares `kind` for the games of `setup`, checking once what every game's agent needs.
+    fn prepare(
+        kind: AgentKind,
+        setup: &Self::Setup,
+        options: &AgentOptions,
+    ) -> Result<Box<dyn AgentFactory<Self>>, AgentError>;
+
+    /// The default agent.
+    fn default_agent() -> AgentKind {
+        Self::AGENTS[0]
+    }
+}
+
+/// The refusal of an agent that does not play `rules`.
+fn unfit(kind: AgentKind, rules: RuleSet, agents: &[AgentKind]) -> AgentError {
+    let names: Vec<&str> = agents.iter().map(|a| a.name()).collect();
+    AgentError::Unfit(format!(
+        "the {kind} agent does not play {}; its agents are {}",
+        rules.title(),
+        names.join(" and ")
+    ))
+}
+
+/// An agent of one of this crate's kinds, with what the adapter needs to put its choices in
+/// a player's words.
+struct Playing<A> {
+    agent: A,
+    explain: bool,
+    labels: Labels,
+}
+
+/// How a player names places, for choices in words.
+#[derive(Clone)]
+enum Labels {
+    Grid(Arc<Topology>),
+    Numbered(usize),
+}
+
+impl Labels {
+    fn of(&self, place: Place) -> String {
+        match self {
+            Labels::Grid(t) => t.label(place),
+            Labels::Numbered(first) => (place.index() + first).to_string(),
+        }
+    }
+}
+
+struct GridFactory {
+    grounding: Arc<Grounding>,
+    strategy: Strategy,
+    explain: bool,
+}
+
+impl AgentFactory<GridSession> for GridFactory {
+    fn make(&self, _seed: u64) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
+        let insight = if self.explain {
+            Insight::Explained
+        } else {
+            Insight::Decisions
+        };
+        let agent = GridAgent::with_grounding(self.grounding.clone(), insight)?
+            .with_strategy(self.strategy);
+        Ok(Box::new(Playing {
+            agent,
+            explain: self.explain,
+            labels: Labels::Grid(self.grounding.topology().clone()),
+        }))
+    }
+}
+
+impl Roster for GridSession {
+    const AGENTS: &'static [AgentKind] = &[AgentKind::Risk, AgentKind::Logic];
+
+    fn prepare(
+        kind: AgentKind,
+        setup: &crate::grid::GridSetup,
+        options: &AgentOptions,
+    ) -> Result<Box<dyn AgentFactory<GridSession>>, AgentError> {
+        let strategy = match kind {
+            AgentKind::Logic => Strategy::Logic,
+            AgentKind::Risk => Strategy::Risk {
+                pit_prob: setup.pit_prob,
+                scoring: setup.scoring,
+            },
+            other => return Err(unfit(other, RuleSet::Grid, Self::AGENTS)),
+        };
+        let rules = options.kb.clone().unwrap_or_else(default_rules);
+        let topology = setup.topology.clone();
+        let start = topology.cell(0, 0);
+        let grounding = Grounding::new(rules, topology, start)?;
+        let factory = GridFactory {
+            grounding,
+            strategy,
+            explain: options.explain,
+        };
+        // Every game's agent is made the same way: one made now shows the rules fit.
+        factory.make(0)?;
+        Ok(Box::new(factory))
+    }
+}
+
+impl Agent<GridSession> for Playing<GridAgent> {
+    fn observe(
+        &mut self,
+        last: Option<&GridAction>,
+        shown: &Turn,
+    ) -> Result<Vec<Conclusion>, AgentError> {
+        Ok(self.agent.observe(last.copied(), &shown.percepts)?)
+    }
+
+    fn decide(&mut self) -> Decision<GridAction> {
+        let d = self.agent.decide();
+        let mut choices = Vec::new();
+        if let (true, Some(odds)) = (self.explain, &d.odds) {
+            for c in &odds.candidates {
+                choices.push(Choice {
+                    what: format!("step into {}", self.labels.of(c.place)),
+                    place: Some(c.place),
+                    expected: Some(c.expected),
+                    bound: c.bound,
+                    pit: Some(c.pit),
+                    wumpus: Some(c.wumpus),
+                    chosen: d.reason.rule == Rule::Gamble && d.reason.target == Some(c.place),
+                    ..Choice::new("")
+                });
+            }
+            choices.push(Choice {
+                expected: Some(odds.climb),
+                chosen: d.reason.rule != Rule::Gamble,
+                ..Choice::new("walk home and climb out")
+            });
+        }
+        Decision {
+            action: d.action,
+            reason: d.reason,
+            choices,
+            depth: d.odds.is_some().then_some(1),
+        }
+    }
+
+    fn knowledge(&mut self) -> Knowledge {
+        let a = &self.agent;
+        let safe = a.proven_safe();
+        Knowledge {
+            at: Some(a.position()),
+            visited: safe
+                .iter()
+                .copied()
+                .filter(|&p| a.view(p) == super::grid::CellView::Visited)
+                .collect(),
+            safe,
+            pit: a.proven_pits(),
+            wumpus: a.proven_wumpus().into_iter().collect(),
+            bats: Vec::new(),
+            odds: Vec::new(),
+            whereabouts: Vec::new(),
+            wumpus_alive: a.wumpus_alive(),
+        }
+    }
+
+    fn solver_calls(&self) -> u64 {
+        self.agent.kb().solver_calls()
+    }
+
+    fn knowledge_base(&self) -> Option<&KnowledgeBase> {
+        Some(self.agent.kb())
+    }
+}
+
+struct CaveFactory {
+    config: CaveAgentConfig,
+    first_number: usize,
+}
+
+impl AgentFactory<ClassicSession> for CaveFactory {
+    fn make(&self, _seed: u64) -> Result<Box<dyn Agent<ClassicSession>>, AgentError> {
+        Ok(Box::new(Playing {
+            explain: self.config.insight == Insight::Explained,
+            agent: CaveAgent::new(self.config.clone())?,
+            labels: Labels::Numbered(self.first_number),
+        }))
+    }
+}
+
+struct RandomFactory;
+
+impl AgentFactory<ClassicSession> for RandomFactory {
+    fn make(&self, seed: u64) -> Result<Box<dyn Agent<ClassicSession>>, AgentError> {
+        Ok(Box::new(RandomAgent::for_game(seed)))
+    }
+}
+
+impl Roster for ClassicSession {
+    const AGENTS: &'static [AgentKind] = &[AgentKind::Logic, AgentKind::Random];
+
+    fn prepare(
+        kind: AgentKind,
+        setup: &crate::cave::ClassicSetup,
+        options: &AgentOptions,
+    ) -> Result<Box<dyn AgentFactory<ClassicSession>>, AgentError> {
+        match kind {
+            AgentKind::Logic => {
+                if setup.variant != Variant::Event {
+                    return Err(AgentError::Unfit(
+                        "the logic agent plays the event host's rules; use --agent random for \
+                         --variant yob"
+                            .to_string(),
+                    ));
+                }
+                let mut config = CaveAgentConfig::for_map(&setup.map, options.map_known);
+                if options.explain {
+                    config = config.explained();
+                }
+                let factory = CaveFactory {
+                    config,
+                    first_number: setup.map.first_number(),
+                };
+                factory.make(0)?;
+                Ok(Box::new(factory))
+            }
+            AgentKind::Random => Ok(Box::new(RandomFactory)),
+            other => Err(unfit(other, RuleSet::Cave, Self::AGENTS)),
+        }
+    }
+}
+
+/// The classic cave's logic agent for a bot game (`wumpus bot`) of `rooms` rooms: given `map`
+/// when the host's map is known, otherwise it learns each room's tunnels by standing in it.
+/// Refused, saying why, when the map does not fit the game.
+pub fn classic_bot_agent(
+    rooms: usize,
+    map: Option<&Arc<crate::cave::CaveMap>>,
+) -> Result<Box<dyn Agent<ClassicSession>>, String> {
+    let config = CaveAgentConfig::for_bot(rooms, map)?;
+    let factory = CaveFactory {
+        config,
+        first_number: map.map_or(0, |m| m.first_number()),
+    };
+    factory.make(0).map_err(|e| e.to_string())
+}
+
+/// A shot's or a step's chances as the one choice weighed (the cave and maze agents weigh
+/// their choices by fixed priorities and report the chances of the one they take).
+fn chosen_chances(what: String, kill: Option<f64>, risk: Option<f64>) -> Vec<Choice> {
+    if kill.is_none() && risk.is_none() {
+        return Vec::new();
+    }
+    vec![Choice {
+        kill,
+        risk,
+        chosen: true,
+        ..Choice::new(what)
+    }]
+}
+
+impl Agent<ClassicSession> for Playing<CaveAgent> {
+    fn observe(
+        &mut self,
+        last: Option<&CaveAction>,
+        shown: &CaveShown,
+    ) -> Result<Vec<Conclusion>, AgentError> {
+        // A contradiction (a game of another variant) leaves the agent playing on without its
+        // knowledge; its reasons say so.
+        Ok(self
+            .agent
+            .perceive(last, shown.result.as_ref(), &shown.status)
+            .unwrap_or_default())
+    }
+
+    fn decide(&mut self) -> Decision<CaveAction> {
+        let d = self.agent.decide();
+        let choices = if self.explain {
+            let what = match &d.action {
+                CaveAction::Move(r) => format!("move {}", self.labels.of(*r)),
+                CaveAction::Shoot(path) => {
+                    let rooms: Vec<String> =
+                        path.rooms().iter().map(|&r| self.labels.of(r)).collect();
+                    format!("shoot {}", rooms.join(" "))
+                }
+            };
+            chosen_chances(what, d.kill_chance, d.risk)
+        } else {
+            Vec::new()
+        };
+        Decision {
+            action: d.action,
+            reason: d.reason,
+            choices,
+            depth: None,
+        }
+    }
+
+    fn knowledge(&mut self) -> Knowledge {
+        let a = &self.agent;
+        let mut k = Knowledge {
+            at: a.here(),
+            wumpus_alive: true,
+            ..Knowledge::default()
+        };
+        for room in (0..a.map().rooms()).map(Place::new) {
+            match a.view(room) {
+                RoomView::Here | RoomView::Visited => {
+                    k.visited.push(room);
+                    k.safe.push(room);
+                }
+                RoomView::Safe => k.safe.push(room),
+                RoomView::Pit => k.pit.push(room),
+                RoomView::Bats => k.bats.push(room),
+                RoomView::Wumpus => k.wumpus.push(room),
+                RoomView::Unknown => {}
+            }
+        }
+        if let Some(o) = a.odds() {
+            let open = |x: f64| x > 0.0 && x < 1.0;
+            for (i, ((&pit, &wumpus), &bats)) in
+                o.pit.iter().zip(&o.wumpus).zip(&o.bats).enumerate()
+            {
+                if open(pit) || open(wumpus) || open(bats) {
+                    k.odds.push(PlaceOdds {
+                        place: Place::new(i),
+                        pit,
+                        wumpus,
+                        bats,
+                    });
+                }
+            }
+        }
+        k
+    }
+
+    fn solver_calls(&self) -> u64 {
+        self.agent.kb().map_or(0, |kb| kb.solver_calls())
+    }
+
+    fn knowledge_base(&self) -> Option<&KnowledgeBase> {
+        self.agent.kb()
+    }
+}
+
+struct MazeFactory {
+    map: Arc<crate::cave::CaveMap>,
+    explain: bool,
+}
+
+impl AgentFactory<MazeSession> for MazeFactory {
+    fn make(&self, _seed: u64) -> Result<Box<dyn Agent<MazeSession>>, AgentError> {
+        let insight = if self.explain {
+            Insight::Explained
+        } else {
+            Insight::Decisions
+        };
+        Ok(Box::new(Playing {
+            agent: MazeAgent::new(self.map.clone(), insight)?,
+            explain: self.explain,
+            labels: Labels::Numbered(self.map.first_number()),
+        }))
+    }
+}
+
+impl Roster for MazeSession {
+    const AGENTS: &'static [AgentKind] = &[AgentKind::Logic];
+
+    fn prepare(
+        kind: AgentKind,
+        setup: &crate::cave::MazeSetup,
+        options: &AgentOptions,
+    ) -> Result<Box<dyn AgentFactory<MazeSession>>, AgentError> {
+        if kind != AgentKind::Logic {
+            return Err(unfit(kind, RuleSet::Maze, Self::AGENTS));
+        }
+        let factory = MazeFactory {
+            map: setup.map.clone(),
+            explain: options.explain,
+        };
+        factory.make(0)?;
+        Ok(Box::new(factory))
+    }
+}
+
+impl Agent<MazeSession> for Playing<MazeAgent> {
+    fn observe(
+        &mut self,
+        last: Option<&crate::cave::MazeAction>,
+        shown: &MazeShown,
+    ) -> Result<Vec<Conclusion>, AgentError> {
+        // A contradiction leaves the agent walking blind; it shows in its reasons.
+        Ok(self
+            .agent
+            .perceive(last.copied(), shown.result, &shown.view)
+            .unwrap_or_default())
+    }
+
+    fn decide(&mut self) -> Decision<crate::cave::MazeAction> {
+        let d = self.agent.decide();
+        let choices = if self.explain {
+            let what = match d.action {
+                crate::cave::MazeAction::Move(t) => format!("move {t}"),
+                crate::cave::MazeAction::Toss(t) => format!("toss {t}"),
+            };
+            chosen_chances(what, d.kill_chance, d.risk)
+        } else {
+            Vec::new()
+        };
+        let _ = &self.labels;
+        Decision {
+            action: d.action,
+            reason: d.reason,
+            choices,
+            depth: None,
+        }
+    }
+
+    fn knowledge(&mut self) -> Knowledge {
+        self.agent.knowledge()
+    }
+
+    fn solver_calls(&self) -> u64 {
+        self.agent.solver_calls()
+    }
+
+    fn knowledge_base(&self) -> Option<&KnowledgeBase> {
+        self.agent.kb()
+    }
+}

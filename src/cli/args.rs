@@ -1,0 +1,378 @@
+//! The flags every game command shares, checked against the chosen rule set, and the one
+//! dispatch from a rule set's name to code written once over the game interface.
+//!
+//! [`RuleArgs`] holds the flags that pick and set up a rule set (`--rules`, `--size`, `--map`,
+//! `--agent`, ...); every flag is optional, so that a flag given for a rule set it does not
+//! fit is refused (exit status 2, naming the rule set and the flags that do apply) instead of
+//! silently ignored. [`RuleArgs::dispatch`] turns them into a [`Prepared`] game of the chosen
+//! rule set and hands it to a command's generic `run`.
+
+use super::bad_input;
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use wumpus::agent::{AgentKind, AgentOptions, Roster};
+use wumpus::cave::classic::Variant;
+use wumpus::cave::{self, ClassicSession, ClassicSetup, MazeSession, MazeSetup};
+use wumpus::game::{RuleSet, Session};
+use wumpus::grid::{GridSession, GridSetup, Scoring};
+
+/// Which rule set to play.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RulesArg {
+    /// The grid Wumpus World: pits, a wumpus, gold, one arrow, climb out at 0,0.
+    #[default]
+    Grid,
+    /// The classic Hunt the Wumpus cave: 20 rooms, pits, super bats, a wumpus that wakes,
+    /// crooked arrows.
+    Cave,
+    /// The caves.dat maze: named caves, several wumpi, grenades.
+    Maze,
+}
+
+impl From<RulesArg> for RuleSet {
+    fn from(r: RulesArg) -> RuleSet {
+        match r {
+            RulesArg::Grid => RuleSet::Grid,
+            RulesArg::Cave => RuleSet::Cave,
+            RulesArg::Maze => RuleSet::Maze,
+        }
+    }
+}
+
+/// The classic cave's rules.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum VariantArg {
+    /// The rules of the Hunt the Wumpus event's host (see docs/caves.md).
+    #[default]
+    Event,
+    /// Gregory Yob's 1973 rules: bumping into the wumpus wakes it.
+    Yob,
+}
+
+/// The scoring rules of the grid.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ScoringArg {
+    /// +1000 out with the gold, +100 out without, -10 for firing, -1 a move, 0 if dead.
+    #[default]
+    Standard,
+    /// The textbook's (AIMA): +1000 out with the gold, -1000 for dying, -10 firing, -1 a move.
+    Aima,
+}
+
+/// Which agent plays (each rule set has its own).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentArg {
+    /// Grid (the default there): logic first, then exact odds and the best expected score.
+    Risk,
+    /// Moves only where the knowledge base proves it safe, never dies (grid); the reasoning
+    /// agent, with proofs and exact odds (cave and maze, the default there).
+    Logic,
+    /// The classic cave event's random player (cave).
+    Random,
+}
+
+impl From<AgentArg> for AgentKind {
+    fn from(a: AgentArg) -> AgentKind {
+        match a {
+            AgentArg::Risk => AgentKind::Risk,
+            AgentArg::Logic => AgentKind::Logic,
+            AgentArg::Random => AgentKind::Random,
+        }
+    }
+}
+
+/// A grid size `RxC` (or `N` for N×N).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GridSize {
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+}
+
+impl std::str::FromStr for GridSize {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let lower = s.to_ascii_lowercase();
+        let (r, c) = match lower.split_once('x') {
+            Some((r, c)) => (r, c),
+            None => (lower.as_str(), lower.as_str()),
+        };
+        let parse = |t: &str| {
+            t.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("'{s}' is not a size like 5x5"))
+        };
+        let (rows, cols) = (parse(r)?, parse(c)?);
+        let max = wumpus::topology::MAX_GRID_SIDE;
+        if !(2..=max).contains(&rows) || !(2..=max).contains(&cols) {
+            return Err(format!(
+                "size {rows}x{cols} is out of range (2x2 to {max}x{max})"
+            ));
+        }
+        Ok(GridSize { rows, cols })
+    }
+}
+
+impl fmt::Display for GridSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+/// A probability from 0 to 1.
+pub fn parse_probability(s: &str) -> Result<f64, String> {
+    let p: f64 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a probability"))?;
+    if (0.0..=1.0).contains(&p) {
+        Ok(p)
+    } else {
+        Err(format!("probability {p} is not between 0 and 1"))
+    }
+}
+
+/// The flags that choose a rule set and set it up, shared by every game command.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RuleArgs {
+    /// The rule set: the grid Wumpus World (default), the classic cave, or the caves.dat maze.
+    #[arg(long, value_enum)]
+    pub rules: Option<RulesArg>,
+    /// Grid: size, rows x columns [default: 5x5].
+    #[arg(long)]
+    pub size: Option<GridSize>,
+    /// Grid: the chance that a cell other than 0,0 holds a pit [default: 0.2].
+    #[arg(long, value_parser = parse_probability)]
+    pub pit_prob: Option<f64>,
+    /// Grid: how the final score is counted [default: standard].
+    #[arg(long, value_enum)]
+    pub scoring: Option<ScoringArg>,
+    /// Grid: reason with the rules in this file instead of the built-in kb/grid.kb.
+    #[arg(long, value_name = "FILE")]
+    pub kb: Option<PathBuf>,
+    /// Cave and maze: the map file, either format [default: the standard dodecahedron, or the
+    /// standard caves.dat for the maze].
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
+    /// Cave: the rules [default: event].
+    #[arg(long, value_enum)]
+    pub variant: Option<VariantArg>,
+    /// Cave: give the agent the whole map (default: it learns each room's tunnels by standing
+    /// in it).
+    #[arg(long)]
+    pub map_known: bool,
+    /// Which agent plays: risk (grid default) or logic on the grid; logic (default) or random
+    /// in the cave; logic in the maze.
+    #[arg(long, value_enum)]
+    pub agent: Option<AgentArg>,
+}
+
+/// A flag and whether it was given.
+struct Given<'a> {
+    flag: &'a str,
+    given: bool,
+}
+
+impl RuleArgs {
+    /// The chosen rule set.
+    pub fn rule_set(&self) -> RuleSet {
+        self.rules.unwrap_or_default().into()
+    }
+
+    /// Refuses every flag given that the chosen rule set does not take, naming the flags it
+    /// does take. `extra` are the command's own rule-specific flags, with the rule sets each
+    /// fits.
+    pub fn check(&self, extra: &[(&str, bool, &[RuleSet])]) -> Result<()> {
+        use RuleSet::*;
+        let rules = self.rule_set();
+        let shared: [(Given, &[RuleSet]); 7] = [
+            (g("--size", self.size.is_some()), &[Grid]),
+            (g("--pit-prob", self.pit_prob.is_some()), &[Grid]),
+            (g("--scoring", self.scoring.is_some()), &[Grid]),
+            (g("--kb", self.kb.is_some()), &[Grid]),
+            (g("--map", self.map.is_some()), &[Cave, Maze]),
+            (g("--variant", self.variant.is_some()), &[Cave]),
+            (g("--map-known", self.map_known), &[Cave]),
+        ];
+        let all: Vec<(Given, &[RuleSet])> = shared
+            .into_iter()
+            .chain(
+                extra
+                    .iter()
+                    .map(|&(flag, given, fits)| (g(flag, given), fits)),
+            )
+            .collect();
+        let refused: Vec<&str> = all
+            .iter()
+            .filter(|(f, fits)| f.given && !fits.contains(&rules))
+            .map(|(f, _)| f.flag)
+            .collect();
+        if refused.is_empty() {
+            return Ok(());
+        }
+        let fitting: Vec<&str> = all
+            .iter()
+            .filter(|(_, fits)| fits.contains(&rules))
+            .map(|(f, _)| f.flag)
+            .collect();
+        let (what, verb) = if refused.len() == 1 {
+            ("option", "does")
+        } else {
+            ("options", "do")
+        };
+        Err(bad_input(anyhow::anyhow!(
+            "the {what} {} {verb} not apply to {} (--rules {}); its options are {}",
+            refused.join(", "),
+            rules.title(),
+            rules.name(),
+            if fitting.is_empty() {
+                "none of these".to_string()
+            } else {
+                fitting.join(", ")
+            }
+        )))
+    }
+
+    /// Sets up the chosen rule set and hands it to `command`, written once for all of them.
+    pub fn dispatch<C: OnGame>(&self, command: C, explain: bool) -> Result<C::Out> {
+        match self.rule_set() {
+            RuleSet::Grid => command.run(self.grid(explain)?),
+            RuleSet::Cave => command.run(self.cave(explain)?),
+            RuleSet::Maze => command.run(self.maze(explain)?),
+        }
+    }
+
+    fn agent<S: Roster>(&self) -> Result<AgentKind> {
+        let kind = self.agent.map_or_else(S::default_agent, AgentKind::from);
+        if !S::AGENTS.contains(&kind) {
+            let names: Vec<&str> = S::AGENTS.iter().map(|a| a.name()).collect();
+            return Err(bad_input(anyhow::anyhow!(
+                "the {kind} agent does not play {} (--rules {}); its agents are {}",
+                S::RULES.title(),
+                S::RULES.name(),
+                names.join(" and ")
+            )));
+        }
+        Ok(kind)
+    }
+
+    fn grid(&self, explain: bool) -> Result<Prepared<GridSession>> {
+        let size = self.size.unwrap_or(GridSize { rows: 5, cols: 5 });
+        let scoring = match self.scoring.unwrap_or_default() {
+            ScoringArg::Standard => Scoring::Standard,
+            ScoringArg::Aima => Scoring::Aima,
+        };
+        let pit_prob = self.pit_prob.unwrap_or(0.2);
+        let setup = GridSetup::new(size.rows, size.cols, pit_prob, scoring).map_err(bad_input)?;
+        let kb = match &self.kb {
+            Some(path) => Some(Arc::new(
+                wumpus::files::read_parsed(path, wumpus::kb::rules::parse_rules)
+                    .map_err(bad_input)?,
+            )),
+            None => None,
+        };
+        Ok(Prepared {
+            agent: self.agent::<GridSession>()?,
+            options: AgentOptions {
+                explain,
+                map_known: false,
+                kb,
+            },
+            setup,
+        })
+    }
+
+    fn cave(&self, explain: bool) -> Result<Prepared<ClassicSession>> {
+        let (map, map_name) = load_map(self.map.as_deref(), RuleSet::Cave)?;
+        let variant = match self.variant.unwrap_or_default() {
+            VariantArg::Event => Variant::Event,
+            VariantArg::Yob => Variant::Yob,
+        };
+        Ok(Prepared {
+            agent: self.agent::<ClassicSession>()?,
+            options: AgentOptions {
+                explain,
+                map_known: self.map_known,
+                kb: None,
+            },
+            setup: ClassicSetup {
+                map,
+                map_name,
+                variant,
+            },
+        })
+    }
+
+    fn maze(&self, explain: bool) -> Result<Prepared<MazeSession>> {
+        let (map, map_name) = load_map(self.map.as_deref(), RuleSet::Maze)?;
+        Ok(Prepared {
+            agent: self.agent::<MazeSession>()?,
+            options: AgentOptions {
+                explain,
+                map_known: true,
+                kb: None,
+            },
+            setup: MazeSetup { map, map_name },
+        })
+    }
+}
+
+fn g(flag: &str, given: bool) -> Given<'_> {
+    Given { flag, given }
+}
+
+/// A rule set chosen and set up: what every game command starts from.
+pub struct Prepared<S: Session> {
+    /// The rule set's setup.
+    pub setup: S::Setup,
+    /// The agent chosen.
+    pub agent: AgentKind,
+    /// How the agent is set up.
+    pub options: AgentOptions,
+}
+
+impl<S: Session> Prepared<S> {
+    /// The rule set's parameters for summaries and traces, with the agent's knowledge of
+    /// the map where that is a choice.
+    pub fn describe(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut map = S::parameters(&self.setup);
+        if S::RULES == RuleSet::Cave {
+            map.insert("map_known".into(), self.options.map_known.into());
+        }
+        map
+    }
+}
+
+/// A command written once for every rule set: `run` is generic over the rule set's session.
+pub trait OnGame {
+    /// What the command returns.
+    type Out;
+    /// Runs the command on a prepared game of rule set `S`.
+    fn run<S: Playable>(self, game: Prepared<S>) -> Result<Self::Out>;
+}
+
+/// A rule set a command can play: its sessions and its agents.
+pub trait Playable: Roster {}
+
+impl<S: Roster> Playable for S {}
+
+/// Loads the map a game asks for, or the built-in default for its rules, with a name to show.
+pub fn load_map(path: Option<&Path>, rules: RuleSet) -> Result<(Arc<cave::CaveMap>, String)> {
+    match path {
+        Some(path) => {
+            let map = cave::read_map(path).map_err(bad_input)?;
+            Ok((Arc::new(map), path.display().to_string()))
+        }
+        None => {
+            let (text, name) = match rules {
+                RuleSet::Maze => (cave::STANDARD_CAVES_DAT, "the standard caves.dat"),
+                _ => (cave::STANDARD_MAP, "the standard dodecahedron"),
+            };
+            let map = cave::parse_map(text).expect("the built-in maps are valid");
+            Ok((Arc::new(map), name.to_string()))
+        }
+    }
+}

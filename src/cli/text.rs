@@ -1,0 +1,442 @@
+//! Words for people, written once for every rule set: a step of a trace, a hint, what the
+//! player's percepts prove (drawn as a map on a grid), a batch summary, a CSV row.
+
+use wumpus::game::{Board, RuleSet};
+use wumpus::run::event::{ChoiceView, OddsView};
+use wumpus::run::{GameRecord, StepEvent, Summary};
+
+/// A chance as a percentage for people: `37%`, `<1%`, `0%`, `100%`.
+pub fn percent(p: f64) -> String {
+    wumpus::agent::cave::percent(p)
+}
+
+fn list(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".to_string()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// One step of a trace: what was perceived and said, what was proven and why, the odds and
+/// choices, the action and why.
+pub fn step_text(e: &StepEvent) -> String {
+    let mut s = String::new();
+    let percepts: Vec<&str> = e.percepts.iter().map(|p| p.name()).collect();
+    s.push_str(&format!(
+        "\nStep {} at {}{}: {}\n",
+        e.step,
+        e.at.as_deref().unwrap_or("?"),
+        e.facing
+            .as_deref()
+            .map_or(String::new(), |f| format!(" facing {f}")),
+        if percepts.is_empty() {
+            "nothing".to_string()
+        } else {
+            percepts.join(", ")
+        }
+    ));
+    if !e.messages.is_empty() {
+        s.push_str(&format!("  the game said: {}\n", e.messages.join(" ")));
+    }
+    s.push_str(&status_line(e));
+    if e.whereabouts.len() > 1 {
+        let w: Vec<String> = e
+            .whereabouts
+            .iter()
+            .map(|w| format!("{} {}", w.place, percent(w.chance)))
+            .collect();
+        s.push_str(&format!("  where am I: {}\n", w.join(", ")));
+    }
+    for p in &e.learned {
+        if p.because.is_empty() {
+            s.push_str(&format!("  proved {} {}\n", p.place, p.fact));
+        } else {
+            s.push_str(&format!(
+                "  proved {} {}: {}\n",
+                p.place,
+                p.fact,
+                p.because.join("; ")
+            ));
+        }
+    }
+    s.push_str(&odds_text(&e.odds, "  odds"));
+    s.push_str(&choices_text(&e.choices, e.depth));
+    s.push_str(&format!("  action: {}\n  why: {}\n", e.action, e.reason));
+    s
+}
+
+/// Arrows, moves and the ways on, in one line.
+fn status_line(e: &StepEvent) -> String {
+    let mut parts = Vec::new();
+    if !e.exits.is_empty() {
+        let ways: Vec<String> = e
+            .exits
+            .iter()
+            .map(|x| format!("{} to {}", x.tunnel, x.to.as_deref().unwrap_or("?")))
+            .collect();
+        let mut w = format!("tunnels {}", ways.join(", "));
+        if !e.entries.is_empty() {
+            w.push_str(&format!("; in from {}", e.entries.join(", ")));
+        }
+        parts.push(w);
+    }
+    if let Some(a) = e.arrows {
+        parts.push(format!("{a} {} left", plural(a as u64, "arrow", "arrows")));
+    }
+    parts.push(format!(
+        "{} {}",
+        e.moves,
+        plural(e.moves as u64, "move", "moves")
+    ));
+    format!("  {}\n", parts.join("; "))
+}
+
+/// `1 move`, `2 moves`.
+pub fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+/// The chances of each hazard, most likely places first (six at most a line).
+fn odds_text(odds: &[OddsView], head: &str) -> String {
+    if odds.is_empty() {
+        return String::new();
+    }
+    let mut s = String::new();
+    let pad = " ".repeat(head.len() + 2);
+    let mut first = true;
+    for (name, pick) in [
+        ("wumpus", (|o: &OddsView| o.wumpus) as fn(&OddsView) -> f64),
+        ("pit", |o: &OddsView| o.pit),
+        ("bats", |o: &OddsView| o.bats),
+    ] {
+        let mut places: Vec<(&str, f64)> = odds
+            .iter()
+            .map(|o| (o.place.as_str(), pick(o)))
+            .filter(|&(_, p)| p > 0.0)
+            .collect();
+        if places.is_empty() {
+            continue;
+        }
+        places.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let shown: Vec<String> = places
+            .iter()
+            .take(6)
+            .map(|(p, c)| format!("{p} {}", percent(*c)))
+            .collect();
+        let more = if places.len() > 6 {
+            format!(", and {} more", places.len() - 6)
+        } else {
+            String::new()
+        };
+        let lead = if first {
+            format!("{head}: ")
+        } else {
+            pad.clone()
+        };
+        first = false;
+        s.push_str(&format!("{lead}{name} {}{more}\n", shown.join(", ")));
+    }
+    s
+}
+
+/// The choices weighed: a table with the expected values, or the chances of the one taken.
+fn choices_text(choices: &[ChoiceView], depth: Option<u32>) -> String {
+    if choices.is_empty() {
+        return String::new();
+    }
+    let mut s = String::new();
+    if choices.iter().any(|c| c.expected.is_some()) {
+        s.push_str(&format!(
+            "  choices weighed (expected final score{}):\n",
+            match depth {
+                Some(d) if d > 1 => format!(", looking {d} actions ahead"),
+                _ => String::new(),
+            }
+        ));
+        for c in choices {
+            let mut line = format!("    {} {:<28}", if c.chosen { "*" } else { " " }, c.what);
+            if let (Some(p), Some(w)) = (c.pit, c.wumpus) {
+                line.push_str(&format!(" pit {p:.3}  wumpus {w:.3} "));
+            }
+            if let Some(k) = c.kill {
+                line.push_str(&format!(" kill {} ", percent(k)));
+            }
+            if let Some(v) = c.expected {
+                line.push_str(&format!(
+                    " expected {}{v:.1}",
+                    if c.expected_is_bound { "at most " } else { "" }
+                ));
+            }
+            s.push_str(line.trim_end());
+            s.push('\n');
+        }
+    } else {
+        for c in choices.iter().filter(|c| c.chosen) {
+            if let Some(k) = c.kill {
+                s.push_str(&format!("  chance of a kill: {}\n", percent(k)));
+            }
+            if let Some(r) = c.risk {
+                s.push_str(&format!("  chance of dying: {}\n", percent(r)));
+            }
+        }
+    }
+    s
+}
+
+/// What a hint says: the agent's next action and why, the choices it weighed, and what the
+/// player's percepts prove, drawn on `board`.
+pub fn hint_text(e: &StepEvent, board: &Board, colour: bool) -> String {
+    let mut s = format!("Hint: {} -- {}.\n", e.action, e.reason);
+    s.push_str(&choices_text(&e.choices, e.depth));
+    if e.whereabouts.len() > 1 {
+        let w: Vec<String> = e
+            .whereabouts
+            .iter()
+            .map(|w| format!("{} {}", w.place, percent(w.chance)))
+            .collect();
+        s.push_str(&format!("  you may be in: {}\n", w.join(", ")));
+    }
+    s.push_str("What your percepts prove so far:\n");
+    if board.shape == "grid" {
+        let map = knowledge_map(e, board);
+        s.push_str(&if colour { colour_map(&map) } else { map });
+    } else {
+        s.push_str(&format!(
+            "  proven safe (no pit, no wumpus, no bats): {}\n",
+            list(&e.proven_safe)
+        ));
+        s.push_str(&format!(
+            "  proven pits: {}; bats: {}; a live wumpus: {}\n",
+            list(&e.proven_pit),
+            list(&e.proven_bats),
+            list(&e.proven_wumpus)
+        ));
+        s.push_str(&odds_text(&e.odds, "  odds (not proven)"));
+    }
+    s.trim_end().to_string()
+}
+
+/// The knowledge of a step drawn as a grid, north at the top: `@` the player, `v` visited,
+/// `s` proven safe, `P` proven pit, `W` proven wumpus, `?` unknown.
+pub fn knowledge_map(e: &StepEvent, board: &Board) -> String {
+    let (rows, cols) = (board.rows.unwrap_or(0), board.cols.unwrap_or(0));
+    let has = |set: &[String], label: &str| set.iter().any(|p| p == label);
+    let mut out = String::new();
+    for row in (0..rows).rev() {
+        out.push_str(&format!("{row:>4} "));
+        for col in 0..cols {
+            let label = format!("{row},{col}");
+            let mark = if e.at.as_deref() == Some(label.as_str()) {
+                '@'
+            } else if has(&e.visited, &label) {
+                'v'
+            } else if has(&e.proven_safe, &label) {
+                's'
+            } else if has(&e.proven_pit, &label) {
+                'P'
+            } else if has(&e.proven_wumpus, &label) {
+                'W'
+            } else {
+                '?'
+            };
+            out.push_str(&format!(" {mark} "));
+        }
+        out.push('\n');
+    }
+    out.push_str("     ");
+    for col in 0..cols {
+        out.push_str(&format!("{:^3}", col % 1000));
+    }
+    out.push_str(
+        "\n(rows go north, columns east; @ you, v visited, s proven safe, P proven pit, \
+         W proven wumpus, ? unknown)\n",
+    );
+    out
+}
+
+/// The knowledge map with its marks in colour (ANSI): the player bold, visited dim, safe
+/// green, pits red, the wumpus bold magenta, unknown yellow. Labels and the legend stay plain.
+pub fn colour_map(map: &str) -> String {
+    let lines: Vec<&str> = map.lines().collect();
+    let rows = lines.len().saturating_sub(2);
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        if i < rows && line.len() > 5 {
+            let (label, cells) = line.split_at(5);
+            out.push_str(label);
+            for ch in cells.chars() {
+                let code = match ch {
+                    '@' => "1",
+                    'v' => "2",
+                    's' => "32",
+                    'P' => "31",
+                    'W' => "1;35",
+                    '?' => "33",
+                    _ => "",
+                };
+                if code.is_empty() {
+                    out.push(ch);
+                } else {
+                    out.push_str(&format!("\x1b[{code}m{ch}\x1b[0m"));
+                }
+            }
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The header of a per-game CSV file, the same for every rule set.
+pub const CSV_HEADER: &str = "seed,outcome,score,moves,shots";
+
+/// A game's CSV row (the score is empty where the rule set keeps none).
+pub fn csv_row(r: &GameRecord) -> String {
+    format!(
+        "{},{},{},{},{}",
+        r.seed.map_or(String::new(), |s| s.to_string()),
+        r.ending.name(),
+        r.score.map_or(String::new(), |s| s.to_string()),
+        r.moves,
+        r.shots
+    )
+}
+
+/// A batch summary for people.
+pub fn summary_text(s: &Summary) -> String {
+    use std::fmt::Write as _;
+    let mut t = String::new();
+    let range = s.range();
+    if s.interrupted {
+        let _ = writeln!(
+            t,
+            "interrupted: the summary covers the {} games finished of {}",
+            s.games,
+            range.end - range.start
+        );
+    }
+    let setup = setup_words(s);
+    let _ = writeln!(t, "{} ({setup}), agent {}", s.rules.title(), s.agent);
+    let seeds = match (s.seeds, s.shard) {
+        (None, Some(shard)) => format!(
+            "shard {shard} of {} games is empty: it has no games to play",
+            s.worlds
+        ),
+        (None, None) => "no games".to_string(),
+        (Some(r), shard) => format!(
+            "seeds {} to {}{}",
+            r.first,
+            r.last,
+            shard.map_or(String::new(), |k| format!(
+                ", shard {k} of {} games",
+                s.worlds
+            ))
+        ),
+    };
+    let pct = |n: u64| 100.0 * n as f64 / s.games.max(1) as f64;
+    let _ = writeln!(t, "games                     {} ({seeds})", s.games);
+    let _ = writeln!(
+        t,
+        "wins                      {} ({:.1}% ± {:.1}%)",
+        s.wins,
+        100.0 * s.win_rate,
+        100.0 * s.win_rate_error
+    );
+    for (name, n) in &s.endings {
+        if name == "won" {
+            continue;
+        }
+        let label = match name.as_str() {
+            "climbed_out" => "climbed out without gold".to_string(),
+            "unfinished" => "unfinished (cut off)".to_string(),
+            other => format!("lost: {}", other.replace('_', " ")),
+        };
+        let _ = writeln!(t, "{label:<25} {n} ({:.1}%)", pct(*n));
+    }
+    if let Some(m) = s.mean_score {
+        let _ = writeln!(t, "mean score                {m:.2}");
+    }
+    let _ = writeln!(t, "mean moves                {:.2}", s.mean_moves);
+    let shots = if s.rules == RuleSet::Maze {
+        "grenades"
+    } else {
+        "arrows"
+    };
+    let _ = writeln!(
+        t,
+        "{shots:<25} {:.2} a game, {:.2} a won game",
+        s.mean_shots, s.shots_per_win
+    );
+    if let (Some(c), Some(w)) = (s.ceiling, s.wins_of_ceiling) {
+        let _ = writeln!(t, "ceiling (winnable worlds) {:.1}%", 100.0 * c);
+        let _ = writeln!(t, "wins of ceiling           {:.1}%", 100.0 * w);
+    }
+    if s.solver_calls_per_game > 0.0 {
+        let _ = writeln!(
+            t,
+            "solver calls a game       {:.1}",
+            s.solver_calls_per_game
+        );
+    }
+    let _ = writeln!(t, "mean decision time        {:.1} us", s.mean_decision_us);
+    let _ = writeln!(
+        t,
+        "time                      {:.3} s on {} {}",
+        s.seconds,
+        s.threads,
+        plural(s.threads as u64, "thread", "threads")
+    );
+    let _ = writeln!(t, "games per second          {:.0}", s.games_per_second);
+    t
+}
+
+/// A summary's setup in words: `5x5, pit probability 0.2, standard scoring`.
+fn setup_words(s: &Summary) -> String {
+    let get = |k: &str| s.setup.get(k);
+    let text = |k: &str| get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
+    match s.rules {
+        RuleSet::Grid => format!(
+            "{}, pit probability {}, {} scoring",
+            text("size"),
+            get("pit_prob").map_or("?".to_string(), |v| v.to_string()),
+            text("scoring")
+        ),
+        RuleSet::Cave => format!(
+            "{} rules on {}, map {}",
+            text("variant"),
+            text("map"),
+            if get("map_known").and_then(|v| v.as_bool()) == Some(true) {
+                "known"
+            } else {
+                "discovered"
+            }
+        ),
+        RuleSet::Maze => format!("on {}", text("map")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_touches_the_marks_only() {
+        let map = "   1  ?  s \n   0  @  P \n     0  1 \n(@ you, ? unknown)\n";
+        let coloured = colour_map(map);
+        assert!(coloured.contains("\x1b[33m?\x1b[0m"));
+        assert!(coloured.contains("\x1b[1m@\x1b[0m"));
+        assert!(coloured.contains("\x1b[31mP\x1b[0m"));
+        assert!(coloured.ends_with("     0  1 \n(@ you, ? unknown)\n"));
+        let plain: String = coloured
+            .split('\x1b')
+            .map(|part| part.split_once('m').map_or(part, |(_, rest)| rest))
+            .collect();
+        assert_eq!(plain, map);
+    }
+}

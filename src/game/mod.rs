@@ -1,0 +1,398 @@
+//! The one game interface every rule set implements: a [`Session`] is a game in progress that
+//! says what the player is shown and takes an action. Everything that plays or shows a game
+//! (the runner, the agents' adapters, every command, the live page) speaks to the rule sets
+//! through it, so that each feature is written once for the grid Wumpus World, the classic
+//! cave and the `caves.dat` maze.
+//!
+//! A session holds the hidden world; what it hands out is what a player is told: its
+//! [`Session::Shown`] after each action (typed percepts and messages), and the public picture
+//! of the world ([`Board`]). An agent ([`crate::agent::Agent`]) is handed only those, never
+//! the session, so it cannot peek by construction.
+//!
+//! Architecture invariant: nothing here knows the knowledge base, the planner or an agent.
+
+pub mod board;
+
+pub use board::{Board, BoardEdge, BoardPlace};
+
+use crate::topology::Place;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::Path;
+
+/// The rule sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleSet {
+    /// The grid Wumpus World.
+    Grid,
+    /// The classic Hunt the Wumpus cave.
+    Cave,
+    /// The `caves.dat` maze.
+    Maze,
+}
+
+impl RuleSet {
+    /// Every rule set, in the order the help lists them.
+    pub const ALL: [RuleSet; 3] = [RuleSet::Grid, RuleSet::Cave, RuleSet::Maze];
+
+    /// The name on the command line and in JSON: `grid`, `cave`, `maze`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleSet::Grid => "grid",
+            RuleSet::Cave => "cave",
+            RuleSet::Maze => "maze",
+        }
+    }
+
+    /// What the rule set is, for people.
+    pub fn title(self) -> &'static str {
+        match self {
+            RuleSet::Grid => "the grid Wumpus World",
+            RuleSet::Cave => "the classic cave",
+            RuleSet::Maze => "the caves.dat maze",
+        }
+    }
+
+    /// The rule set named `name`, if any.
+    pub fn parse(name: &str) -> Option<RuleSet> {
+        RuleSet::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a player perceives, in the words every rule set shares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Percept {
+    /// A pit is next door (grid).
+    Breeze,
+    /// The wumpus is here or near (grid: "a terrible stench"; caves: "I smell a wumpus").
+    Stench,
+    /// The gold is here (grid).
+    Glitter,
+    /// The last move walked into a wall (grid).
+    Bump,
+    /// The last shot killed the wumpus (grid).
+    Scream,
+    /// A pit is near (caves: "I feel a draft").
+    Draft,
+    /// Bats are near (caves: "I hear bats", "the flapping of giant wings").
+    Bats,
+}
+
+impl Percept {
+    /// The percept's name: `breeze`, `stench`, `glitter`, `bump`, `scream`, `draft`, `bats`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Percept::Breeze => "breeze",
+            Percept::Stench => "stench",
+            Percept::Glitter => "glitter",
+            Percept::Bump => "bump",
+            Percept::Scream => "scream",
+            Percept::Draft => "draft",
+            Percept::Bats => "bats",
+        }
+    }
+}
+
+impl fmt::Display for Percept {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a game ended, in the words every rule set shares: a win, the ways of losing, or no end
+/// (the runner stopped an agent that would not finish).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ending {
+    /// Won: out with the gold (grid), the wumpus dead (cave), every wumpus dead (maze).
+    Won,
+    /// Climbed out without the gold (grid): neither a win nor a loss.
+    ClimbedOut,
+    /// Fell into a pit.
+    Pit,
+    /// Eaten by a wumpus.
+    Wumpus,
+    /// Hit by the hunter's own arrow (cave).
+    OwnArrow,
+    /// The last arrow missed (cave).
+    OutOfArrows,
+    /// The last grenade is gone and wumpi live (maze).
+    OutOfGrenades,
+    /// The 100th move (cave).
+    Exhaustion,
+    /// Stopped by the runner after more actions than any sensible game needs.
+    Unfinished,
+}
+
+impl Ending {
+    /// Every ending, in report order.
+    pub const ALL: [Ending; 9] = [
+        Ending::Won,
+        Ending::ClimbedOut,
+        Ending::Pit,
+        Ending::Wumpus,
+        Ending::OwnArrow,
+        Ending::OutOfArrows,
+        Ending::OutOfGrenades,
+        Ending::Exhaustion,
+        Ending::Unfinished,
+    ];
+
+    /// The ending's name in reports and CSV rows: `won`, `climbed_out`, `pit`, `wumpus`,
+    /// `own_arrow`, `out_of_arrows`, `out_of_grenades`, `exhaustion`, `unfinished`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Won => "won",
+            Ending::ClimbedOut => "climbed_out",
+            Ending::Pit => "pit",
+            Ending::Wumpus => "wumpus",
+            Ending::OwnArrow => "own_arrow",
+            Ending::OutOfArrows => "out_of_arrows",
+            Ending::OutOfGrenades => "out_of_grenades",
+            Ending::Exhaustion => "exhaustion",
+            Ending::Unfinished => "unfinished",
+        }
+    }
+
+    /// The ending named `name`, if any.
+    pub fn parse(name: &str) -> Option<Ending> {
+        Ending::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// The ending in a few words for people: `won`, `fell into a pit`, ...
+    pub fn words(self) -> &'static str {
+        match self {
+            Ending::Won => "won",
+            Ending::ClimbedOut => "climbed out without the gold",
+            Ending::Pit => "fell into a pit",
+            Ending::Wumpus => "eaten by a wumpus",
+            Ending::OwnArrow => "shot by your own arrow",
+            Ending::OutOfArrows => "out of arrows",
+            Ending::OutOfGrenades => "out of grenades",
+            Ending::Exhaustion => "exhausted after 100 moves",
+            Ending::Unfinished => "unfinished (stopped by the runner)",
+        }
+    }
+
+    /// True for a loss: every ending but a win, climbing out and an unfinished game.
+    pub fn is_loss(self) -> bool {
+        !matches!(self, Ending::Won | Ending::ClimbedOut | Ending::Unfinished)
+    }
+
+    /// Its place in [`Ending::ALL`], for tallies kept as arrays.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a game cannot be set up, dealt or loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    /// A file could not be read, written or parsed (the error names it).
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
+    /// The grid cannot be built.
+    #[error(transparent)]
+    Topology(#[from] crate::topology::TopologyError),
+    /// The rule set's own reason (hazards that cannot be dealt on a map, ...).
+    #[error(transparent)]
+    Rules(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl GameError {
+    /// A rule set's own error.
+    pub fn rules(e: impl std::error::Error + Send + Sync + 'static) -> GameError {
+        GameError::Rules(Box::new(e))
+    }
+}
+
+/// What a line a player types asks for: an action of the game, or one of the commands every
+/// game shares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command<A> {
+    /// An action of the game.
+    Act(A),
+    /// Print the commands.
+    Help,
+    /// Ask the agent what it would do, and why.
+    Hint,
+    /// Leave the game.
+    Quit,
+    /// Start a new game on the world or hazards in a file.
+    Load(String),
+    /// Save this game's world or hazards, as dealt, to a file.
+    Save(String),
+}
+
+/// The public side of one moment of a game: where the player stands and what the player is
+/// told, in the words every rule set shares. Built by [`Session::observation`] from a
+/// [`Session::Shown`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Observation {
+    /// Where the player stands, as far as the player knows it.
+    pub at: Option<Place>,
+    /// The way the player faces, where the rules give one.
+    pub facing: Option<String>,
+    /// What the player perceives.
+    pub percepts: Vec<Percept>,
+    /// What the game said since the last step, in order.
+    pub messages: Vec<String>,
+    /// Arrows (or grenades) left.
+    pub arrows: Option<u32>,
+    /// Actions (grid) or moves (caves) counted so far.
+    pub moves: u32,
+    /// The ways on from here that the player can see: tunnels, by number, and where each
+    /// leads when the player knows it.
+    pub exits: Vec<Exit>,
+    /// Rooms with a tunnel into this one that cannot be walked to (the classic cave).
+    pub entries: Vec<Place>,
+}
+
+/// A way on from the player's place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exit {
+    /// Its number (a tunnel, 1 to 3).
+    pub number: usize,
+    /// Where it leads, when the player knows.
+    pub to: Option<Place>,
+}
+
+/// A game in progress under one rule set: it holds the hidden world, takes actions, and says
+/// what the player is shown. Every command and the runner play games through this trait.
+///
+/// Invariant: nothing a session returns but [`Session::hidden`] and [`Session::winnable`]
+/// (which the runner keeps from agents) reveals the hidden world beyond what the rules tell the
+/// player.
+pub trait Session: Sized + Send + 'static {
+    /// Which rule set this is.
+    const RULES: RuleSet;
+    /// What the games of a batch share (the map or grid, the scoring, the variant): the frame
+    /// games are dealt in, public to players and agents alike.
+    type Setup: Send + Sync;
+    /// True when the rule set keeps a score.
+    const SCORED: bool;
+    /// One action of the player.
+    type Action: Clone + fmt::Debug + PartialEq + Send + Sync;
+    /// What the player is shown after an action (and at the start): typed percepts and
+    /// messages, exactly what an agent is handed.
+    type Shown: Clone + fmt::Debug + Send;
+
+    /// The setup this game belongs to: what an agent for it is prepared from.
+    fn setup(&self) -> Self::Setup;
+
+    /// A setup's parameters for summaries and traces (`size`, `pit_prob`, `scoring` on the
+    /// grid; `map` and `variant` in a cave).
+    fn parameters(setup: &Self::Setup) -> serde_json::Map<String, serde_json::Value>;
+
+    /// A game dealt from `seed` (the same seed, the same game).
+    fn deal(setup: &Self::Setup, seed: u64) -> Result<Self, GameError>;
+
+    /// A game on the world (grid) or hazards (caves) in a file, its later random events drawn
+    /// from `seed`.
+    fn load(setup: &Self::Setup, path: &Path, seed: u64) -> Result<Self, GameError>;
+
+    /// Saves the game's world or hazards, as dealt, atomically.
+    fn save(&self, path: &Path) -> Result<(), GameError>;
+
+    /// What the player is shown before the first action.
+    fn start(&self) -> Self::Shown;
+
+    /// Takes one action and says what the player is shown.
+    fn act(&mut self, action: &Self::Action) -> Self::Shown;
+
+    /// How the game ended, or `None` while it goes on.
+    fn ending(&self) -> Option<Ending>;
+
+    /// The final score once the game is over, for rule sets that keep one.
+    fn score(&self) -> Option<i64>;
+
+    /// Actions (grid) or moves (caves) counted so far.
+    fn moves(&self) -> u32;
+
+    /// Arrows shot or grenades tossed so far.
+    fn shots(&self) -> u32;
+
+    /// After this many actions the runner stops an agent that will not end the game.
+    fn action_limit(&self) -> u32;
+
+    /// Whether an all-knowing player could win this game, where the rule set can tell.
+    fn winnable(&self) -> Option<bool> {
+        None
+    }
+
+    /// The public side of `shown`, in shared words.
+    fn observation(&self, shown: &Self::Shown) -> Observation;
+
+    /// True when `shown` answers an action the game refused (nothing changed).
+    fn refused(shown: &Self::Shown) -> bool;
+
+    /// How a player names `place`: `2,3` on the grid, `5` in a classic cave, the cave's name
+    /// in the maze.
+    fn label(&self, place: Place) -> String;
+
+    /// The public picture of the world: its places and the ways between them.
+    fn board(&self) -> Board;
+
+    /// The hidden world, for showing once a game is over.
+    fn hidden(&self) -> Hidden;
+
+    /// An action in the player's words (`north`, `move 5`, `toss 2`).
+    fn action_text(&self, action: &Self::Action) -> String;
+
+    /// Reads a line the player typed.
+    fn parse_command(&self, line: &str) -> Result<Command<Self::Action>, String>;
+
+    /// The commands, for `help`.
+    fn help(&self) -> &'static str;
+
+    /// What the game is, in a few words: `Wumpus World, 5x5`.
+    fn title(&self) -> String;
+
+    /// The lines a person reads at the start of a game, after the title line.
+    fn intro(&self) -> Vec<String>;
+
+    /// The lines a person reads after an action: the game's messages, then where things
+    /// stand, or how the game ended and its score.
+    fn describe(&self, shown: &Self::Shown) -> Vec<String>;
+
+    /// The prompt `play` shows on a terminal.
+    fn prompt(&self) -> &'static str {
+        "> "
+    }
+
+    /// What the game calls the player's shots (`arrow`, `grenade`).
+    fn shot_name(&self) -> &'static str {
+        "arrow"
+    }
+}
+
+/// The hidden world, revealed once a game is over: where each hazard is.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Hidden {
+    /// Where pits are.
+    pub pits: Vec<String>,
+    /// Where the wumpus (or each wumpus) is.
+    pub wumpus: Vec<String>,
+    /// Where the dead wumpi lie.
+    pub dead_wumpus: Vec<String>,
+    /// Where bats are.
+    pub bats: Vec<String>,
+    /// Where the gold is.
+    pub gold: Vec<String>,
+    /// Where the player started.
+    pub start: Option<String>,
+}

@@ -1,0 +1,232 @@
+//! The one batch loop of every rule set: seeded games played in parallel (rayon), summed as
+//! they finish into a [`Tally`], a chunk at a time, so that memory stays flat however many
+//! games. Game `i` is dealt from seed `base + i`, so the sums do not depend on the number of
+//! threads, and any game replays alone from its seed.
+//!
+//! A batch reports as it goes through a [`BatchSink`] (the command line's progress bar, Ctrl-C
+//! and CSV rows); the library prints nothing.
+
+use super::tally::{BatchId, GameRecord, Summary, Tally};
+use super::{play, RunError};
+use crate::agent::AgentFactory;
+use crate::game::Session;
+use crate::rng::game_seed;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+use std::time::Instant;
+
+/// Shard `index` of `count` (1-based): a contiguous range of a batch's games, so that a
+/// batch can be split across machines and the shards' summaries merged into the whole.
+///
+/// Contiguous rather than interleaved (game `i` in shard `i mod N`): a shard is then the very
+/// same as an unsharded batch of its own (`--seed S+lo --worlds hi-lo`), so any shard can be
+/// replayed or checked without the flag, its seeds are one range `S+lo..S+hi`, and the CSV rows
+/// of the shards, concatenated in shard order, are the whole batch's rows in seed order. The
+/// games of a batch are alike in cost (seeds are random worlds), so ranges balance as well.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which shard, from 1.
+    pub index: u64,
+    /// How many shards.
+    pub count: u64,
+}
+
+/// Why a shard is not one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("shard {index}/{count}: expected K/N with 1 <= K <= N")]
+pub struct ShardError {
+    index: u64,
+    count: u64,
+}
+
+impl Shard {
+    /// Shard `index` of `count`, checked.
+    pub fn new(index: u64, count: u64) -> Result<Shard, ShardError> {
+        if count == 0 || index == 0 || index > count {
+            return Err(ShardError { index, count });
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The games `lo..hi` of a batch of `worlds` this shard plays: `worlds·(K−1)/N` up to
+    /// `worlds·K/N`, so the shards' sizes differ by at most one.
+    pub fn range(self, worlds: u64) -> Range<u64> {
+        let at = |k: u64| (worlds as u128 * k as u128 / self.count as u128) as u64;
+        at(self.index - 1)..at(self.index)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("'{s}' is not a shard like 2/8 (K/N, 1 <= K <= N)");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let k = k.trim().parse().map_err(|_| bad())?;
+        let n = n.trim().parse().map_err(|_| bad())?;
+        Shard::new(k, n).map_err(|_| bad())
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// What a batch reports as it goes, and how it is stopped: the CLI draws a progress bar,
+/// writes CSV rows and listens for Ctrl-C through this; the library prints nothing.
+pub trait BatchSink: Sync {
+    /// `games` more games finished (called from the worker threads).
+    fn progress(&self, games: u64) {
+        let _ = games;
+    }
+
+    /// True once the batch should stop: games not yet finished are abandoned.
+    fn stopped(&self) -> bool {
+        false
+    }
+
+    /// True when [`BatchSink::record`] should be called for every game.
+    fn wants_records(&self) -> bool {
+        false
+    }
+
+    /// One finished game, in seed order; return false to stop the batch (e.g. the output is
+    /// closed). Only the records of a chunk of games are held at a time.
+    fn record(&mut self, record: &GameRecord) -> bool {
+        let _ = record;
+        true
+    }
+}
+
+/// A sink that wants nothing and never stops.
+pub struct Quiet;
+
+impl BatchSink for Quiet {}
+
+/// Games played between two reports of records; bounds the memory a batch holds.
+pub const CHUNK: u64 = 8192;
+
+/// A batch of seeded games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    /// How many games in the whole batch.
+    pub worlds: u64,
+    /// Seed of game 0; game `i` has seed `seed + i`.
+    pub seed: u64,
+    /// Threads to use (`None`: all cores).
+    pub threads: Option<usize>,
+    /// Play only this shard of the batch (`None`: all of it).
+    pub shard: Option<Shard>,
+}
+
+impl Batch {
+    /// The games `lo..hi` this batch plays.
+    pub fn range(&self) -> Range<u64> {
+        match self.shard {
+            Some(shard) => shard.range(self.worlds),
+            None => 0..self.worlds,
+        }
+    }
+}
+
+/// Plays a batch (or the batch's shard) of `S` games dealt from `setup`, each with a fresh
+/// agent from `agents`, and sums it up as batch `id`. Same batch, same numbers (but for the
+/// timings), whatever the number of threads. A batch stopped by `sink` sums the games that
+/// finished (`interrupted` is then set).
+pub fn solve<S: Session>(
+    setup: &S::Setup,
+    agents: &dyn AgentFactory<S>,
+    batch: &Batch,
+    id: BatchId,
+    sink: &mut dyn BatchSink,
+) -> Result<Summary, RunError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(batch.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| RunError::Threads(e.to_string()))?;
+    let threads = pool.current_num_threads();
+    let start = Instant::now();
+    let tally = play_batch(batch.range(), &pool, sink, |i, stop| {
+        let seed = game_seed(batch.seed, i);
+        let mut session = S::deal(setup, seed)?;
+        let mut agent = agents.make(seed)?;
+        play(&mut session, Some(seed), agent.as_mut(), stop, None).map_err(|e| match e {
+            RunError::Agent(crate::agent::AgentError::Kb(crate::kb::KbError::Contradiction(
+                why,
+            ))) => RunError::Contradiction(format!(
+                "{why} in the game of seed {seed} (trace --seed {seed} names them)"
+            )),
+            e => e,
+        })
+    })?;
+    Ok(Summary::new(
+        id,
+        tally,
+        start.elapsed().as_secs_f64(),
+        threads,
+    ))
+}
+
+/// Plays games `range` a chunk at a time in parallel with `play(i, stop)`, which plays game
+/// `i` and gives up (`None`) once `stop()` says so, and sums them. `sink` sees progress from the
+/// workers, is asked whether to stop before each game (and, through `stop`, as the game goes),
+/// and gets the records in seed order when it wants them; without records the sums are folded
+/// on the workers, which gives the same integers. A batch that was stopped sums the games that
+/// finished.
+pub fn play_batch(
+    range: Range<u64>,
+    pool: &rayon::ThreadPool,
+    sink: &mut dyn BatchSink,
+    play: impl Fn(u64, &dyn Fn() -> bool) -> Result<Option<GameRecord>, RunError> + Sync,
+) -> Result<Tally, RunError> {
+    let mut tally = Tally::default();
+    let mut stopped = false;
+    let mut at = range.start;
+    while at < range.end && !stopped {
+        let end = range.end.min(at.saturating_add(CHUNK));
+        let shared: &dyn BatchSink = &*sink;
+        let one = |i: u64| -> Result<Option<GameRecord>, RunError> {
+            if shared.stopped() {
+                return Ok(None);
+            }
+            let record = play(i, &|| shared.stopped())?;
+            if record.is_some() {
+                shared.progress(1);
+            }
+            Ok(record)
+        };
+        if sink.wants_records() {
+            let records: Vec<Option<GameRecord>> =
+                pool.install(|| (at..end).into_par_iter().map(one).collect::<Result<_, _>>())?;
+            for record in records.iter().flatten() {
+                tally.add(record);
+                if !sink.record(record) {
+                    stopped = true;
+                    break;
+                }
+            }
+        } else {
+            let chunk = pool.install(|| {
+                (at..end)
+                    .into_par_iter()
+                    .map(one)
+                    .try_fold(Tally::default, |mut t, r| {
+                        if let Some(r) = r? {
+                            t.add(&r);
+                        }
+                        Ok::<_, RunError>(t)
+                    })
+                    .try_reduce(Tally::default, |mut a, b| {
+                        a.merge(&b);
+                        Ok(a)
+                    })
+            })?;
+            tally.merge(&chunk);
+        }
+        stopped |= sink.stopped();
+        at = end;
+    }
+    Ok(tally)
+}

@@ -1,0 +1,271 @@
+//! The trace event: one step of a game as every rule set shows it, what the player was shown,
+//! what the agent proved and why, what it knows, the odds, the choices it weighed and the
+//! action it chose, with places named as a player names them. `trace --json` prints these,
+//! `trace --html` and the live page draw them, `trace` and `hint` put them in words; the
+//! schema is in `docs/trace-json.md`.
+
+use crate::agent::{Agent, Conclusion, Decision, Fact, Knowledge, Rule};
+use crate::game::{Ending, Hidden, Percept, RuleSet, Session};
+use crate::topology::Place;
+use serde::Serialize;
+
+/// One step of a game: the moment the agent decided.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StepEvent {
+    /// The step's number, from 1.
+    pub step: usize,
+    /// Where the player stands.
+    pub at: Option<String>,
+    /// The way the player faces, where the rules give one.
+    pub facing: Option<String>,
+    /// What the player perceives here.
+    pub percepts: Vec<Percept>,
+    /// What the game said since the last step.
+    pub messages: Vec<String>,
+    /// Arrows (or grenades) left, where the player is told.
+    pub arrows: Option<u32>,
+    /// Actions (grid) or moves (caves) so far.
+    pub moves: u32,
+    /// The ways on from here: tunnel numbers and where each leads, when known.
+    pub exits: Vec<ExitView>,
+    /// Rooms with a tunnel in that cannot be walked to (the classic cave).
+    pub entries: Vec<String>,
+    /// What became proven this step, with the observations each rests on.
+    pub learned: Vec<Proof>,
+    /// Places the player has stood in.
+    pub visited: Vec<String>,
+    /// Places proven free of every hazard (visited ones included).
+    pub proven_safe: Vec<String>,
+    /// Places proven to hold a pit.
+    pub proven_pit: Vec<String>,
+    /// Places proven to hold a live wumpus.
+    pub proven_wumpus: Vec<String>,
+    /// Places proven to hold bats.
+    pub proven_bats: Vec<String>,
+    /// The exact odds where logic leaves a hazard open.
+    pub odds: Vec<OddsView>,
+    /// Where the player may be (the maze, when it is not certain).
+    pub whereabouts: Vec<WhereView>,
+    /// True while a wumpus lives, as far as the agent knows.
+    pub wumpus_alive: bool,
+    /// The choices the agent weighed.
+    pub choices: Vec<ChoiceView>,
+    /// How deep the search behind the choice went, in the agent's actions.
+    pub depth: Option<u32>,
+    /// The action chosen, in the player's words.
+    pub action: String,
+    /// The rule that chose it.
+    pub rule: Rule,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// A way on from the player's place.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExitView {
+    /// The tunnel's number.
+    pub tunnel: usize,
+    /// Where it leads, when the player knows.
+    pub to: Option<String>,
+}
+
+/// A conclusion and the observations behind it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Proof {
+    /// The place.
+    pub place: String,
+    /// What holds there.
+    pub fact: Fact,
+    /// The observations it rests on, in words (a minimal set).
+    pub because: Vec<String>,
+}
+
+/// The odds at one place.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OddsView {
+    /// The place.
+    pub place: String,
+    /// Chance of a pit.
+    pub pit: f64,
+    /// Chance of a live wumpus.
+    pub wumpus: f64,
+    /// Chance of bats.
+    pub bats: f64,
+}
+
+/// One place the player may be in, and its chance.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WhereView {
+    /// The place.
+    pub place: String,
+    /// Its chance.
+    pub chance: f64,
+}
+
+/// One choice weighed, in words.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChoiceView {
+    /// The choice: `step into 2,3`, `walk home and climb out`, `shoot 5 6 7`.
+    pub what: String,
+    /// The place it heads for.
+    pub place: Option<String>,
+    /// Its expected final score (or points).
+    pub expected: Option<f64>,
+    /// True when `expected` is only an upper bound.
+    pub expected_is_bound: bool,
+    /// The chance of dying by it.
+    pub risk: Option<f64>,
+    /// The chance of a pit where it leads.
+    pub pit: Option<f64>,
+    /// The chance of a live wumpus where it leads.
+    pub wumpus: Option<f64>,
+    /// The chance of a kill.
+    pub kill: Option<f64>,
+    /// True for the choice taken.
+    pub chosen: bool,
+}
+
+/// The first line of a trace: which game this is.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceStart {
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The game in a few words.
+    pub title: String,
+    /// The seed that deals (and replays) it; none for a game on files.
+    pub seed: Option<u64>,
+    /// The agent's name.
+    pub agent: String,
+    /// The rule set's parameters (as in `solve --json`).
+    pub setup: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The last line of a trace: how the game ended, and the hidden world.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceEnd {
+    /// How it ended.
+    pub outcome: Ending,
+    /// The final score, where the rule set keeps one.
+    pub score: Option<i64>,
+    /// Moves counted.
+    pub moves: u32,
+    /// Arrows shot or grenades tossed.
+    pub shots: u32,
+    /// Steps the agent took.
+    pub steps: usize,
+    /// What the game said after the last action.
+    pub messages: Vec<String>,
+    /// Where everything was.
+    pub hidden: Hidden,
+}
+
+/// The event of step `step`: `session` has just shown `shown`, the agent proved `learned`,
+/// knows `knowledge`, and chose `decision`.
+pub fn step_event<S: Session>(
+    session: &S,
+    step: usize,
+    shown: &S::Shown,
+    learned: &[Conclusion],
+    knowledge: &Knowledge,
+    decision: &Decision<S::Action>,
+) -> StepEvent {
+    let label = |p: Place| session.label(p);
+    let labels = |ps: &[Place]| ps.iter().map(|&p| label(p)).collect::<Vec<_>>();
+    let obs = session.observation(shown);
+    StepEvent {
+        step,
+        at: obs.at.map(label),
+        facing: obs.facing,
+        percepts: obs.percepts,
+        messages: obs.messages,
+        arrows: obs.arrows,
+        moves: obs.moves,
+        exits: obs
+            .exits
+            .iter()
+            .map(|e| ExitView {
+                tunnel: e.number,
+                to: e.to.map(label),
+            })
+            .collect(),
+        entries: labels(&obs.entries),
+        learned: learned
+            .iter()
+            .map(|c| Proof {
+                place: label(c.place),
+                fact: c.fact,
+                because: c.because.clone(),
+            })
+            .collect(),
+        visited: labels(&knowledge.visited),
+        proven_safe: labels(&knowledge.safe),
+        proven_pit: labels(&knowledge.pit),
+        proven_wumpus: labels(&knowledge.wumpus),
+        proven_bats: labels(&knowledge.bats),
+        odds: knowledge
+            .odds
+            .iter()
+            .map(|o| OddsView {
+                place: label(o.place),
+                pit: o.pit,
+                wumpus: o.wumpus,
+                bats: o.bats,
+            })
+            .collect(),
+        whereabouts: knowledge
+            .whereabouts
+            .iter()
+            .map(|&(p, chance)| WhereView {
+                place: label(p),
+                chance,
+            })
+            .collect(),
+        wumpus_alive: knowledge.wumpus_alive,
+        choices: decision
+            .choices
+            .iter()
+            .map(|c| ChoiceView {
+                what: c.what.clone(),
+                place: c.place.map(label),
+                expected: c.expected,
+                expected_is_bound: c.bound,
+                risk: c.risk,
+                pit: c.pit,
+                wumpus: c.wumpus,
+                kill: c.kill,
+                chosen: c.chosen,
+            })
+            .collect(),
+        depth: decision.depth,
+        action: session.action_text(&decision.action),
+        rule: decision.reason.rule,
+        reason: decision.reason.text.clone(),
+    }
+}
+
+/// The event of the agent's next step in `session` without playing it: what `hint` and the
+/// live page show. `learned` is what the last observation proved.
+pub fn hint_event<S: Session>(
+    session: &S,
+    step: usize,
+    shown: &S::Shown,
+    learned: &[Conclusion],
+    agent: &mut dyn Agent<S>,
+) -> StepEvent {
+    let decision = agent.decide();
+    let knowledge = agent.knowledge();
+    step_event(session, step, shown, learned, &knowledge, &decision)
+}
+
+/// The last line of a traced game.
+pub fn trace_end<S: Session>(session: &S, steps: usize, last: Option<&S::Shown>) -> TraceEnd {
+    TraceEnd {
+        outcome: session.ending().unwrap_or(Ending::Unfinished),
+        score: session.score(),
+        moves: session.moves(),
+        shots: session.shots(),
+        steps,
+        messages: last.map_or_else(Vec::new, |s| session.observation(s).messages),
+        hidden: session.hidden(),
+    }
+}

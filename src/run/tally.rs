@@ -1,0 +1,405 @@
+//! What games come to, the same for every rule set: the record of one game ([`GameRecord`]),
+//! the exact sums of many ([`Tally`]), which add up in any order and merge across shards, and
+//! the batch summary computed from them ([`Summary`], the one JSON shape of `solve --json`).
+
+use super::batch::Shard;
+use crate::game::{Ending, RuleSet};
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+use std::time::Duration;
+
+/// How one game went.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameRecord {
+    /// The game's seed (none for a game on a world file).
+    pub seed: Option<u64>,
+    /// How it ended.
+    pub ending: Ending,
+    /// The final score, where the rule set keeps one (0 for an unfinished game).
+    pub score: Option<i64>,
+    /// Actions (grid) or moves (caves) counted by the game.
+    pub moves: u32,
+    /// Arrows shot or grenades tossed.
+    pub shots: u32,
+    /// Whether an all-knowing player could have won, where the rule set can tell.
+    pub winnable: Option<bool>,
+    /// Solver calls the agent made.
+    pub solver_calls: u64,
+    /// Decisions the agent made.
+    pub decisions: u32,
+    /// Time spent in the agent (observing and deciding).
+    #[serde(skip)]
+    pub agent_time: Duration,
+}
+
+/// Exact sums over games, from which every figure of a [`Summary`] follows. Sums merge exactly,
+/// so the shards of a batch add up to the whole; a batch keeps these, never a record per game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Games played.
+    pub games: u64,
+    /// Games by how they ended.
+    #[serde(with = "endings")]
+    pub endings: [u64; Ending::ALL.len()],
+    /// Sum of the final scores.
+    pub score_sum: i64,
+    /// Sum of the moves.
+    pub moves_sum: u64,
+    /// Sum of the shots (arrows or grenades).
+    pub shots_sum: u64,
+    /// Sum of the shots in won games.
+    pub won_shots_sum: u64,
+    /// Games an all-knowing player could win (rule sets that can tell).
+    pub winnable: u64,
+    /// Sum of the solver calls.
+    pub solver_calls_sum: u64,
+    /// Decisions made.
+    pub decisions: u64,
+    /// Nanoseconds spent in the agents (a timing: varies from run to run).
+    pub agent_nanos: u64,
+}
+
+impl Tally {
+    /// Counts one game.
+    pub fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
+        self.endings[r.ending.index()] += 1;
+        self.score_sum += r.score.unwrap_or(0);
+        self.moves_sum += u64::from(r.moves);
+        self.shots_sum += u64::from(r.shots);
+        if r.ending == Ending::Won {
+            self.won_shots_sum += u64::from(r.shots);
+        }
+        self.winnable += u64::from(r.winnable == Some(true));
+        self.solver_calls_sum += r.solver_calls;
+        self.decisions += u64::from(r.decisions);
+        self.agent_nanos += r.agent_time.as_nanos() as u64;
+    }
+
+    /// Adds another tally's sums.
+    pub fn merge(&mut self, o: &Tally) {
+        self.games += o.games;
+        for (a, b) in self.endings.iter_mut().zip(o.endings) {
+            *a += b;
+        }
+        self.score_sum += o.score_sum;
+        self.moves_sum += o.moves_sum;
+        self.shots_sum += o.shots_sum;
+        self.won_shots_sum += o.won_shots_sum;
+        self.winnable += o.winnable;
+        self.solver_calls_sum += o.solver_calls_sum;
+        self.decisions += o.decisions;
+        self.agent_nanos += o.agent_nanos;
+    }
+
+    /// Games that ended so.
+    pub fn ended(&self, ending: Ending) -> u64 {
+        self.endings[ending.index()]
+    }
+
+    /// Games won.
+    pub fn wins(&self) -> u64 {
+        self.ended(Ending::Won)
+    }
+
+    /// Games lost, every cause together.
+    pub fn losses(&self) -> u64 {
+        Ending::ALL
+            .iter()
+            .filter(|e| e.is_loss())
+            .map(|&e| self.ended(e))
+            .sum()
+    }
+}
+
+/// The endings array as a JSON object of the nonzero counts: `{"won": 812, "pit": 96}`.
+mod endings {
+    use super::Ending;
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::collections::BTreeMap;
+
+    pub fn serialize<S: Serializer>(v: &[u64; Ending::ALL.len()], s: S) -> Result<S::Ok, S::Error> {
+        let map: BTreeMap<&str, u64> = Ending::ALL
+            .iter()
+            .filter(|e| v[e.index()] > 0)
+            .map(|e| (e.name(), v[e.index()]))
+            .collect();
+        map.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<[u64; Ending::ALL.len()], D::Error> {
+        let map: BTreeMap<String, u64> = BTreeMap::deserialize(d)?;
+        let mut v = [0; Ending::ALL.len()];
+        for (name, n) in map {
+            let e = Ending::parse(&name)
+                .ok_or_else(|| D::Error::custom(format!("'{name}' is not an ending")))?;
+            v[e.index()] = n;
+        }
+        Ok(v)
+    }
+}
+
+/// The seeds a batch or shard covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeedRange {
+    /// The first game's seed.
+    pub first: u64,
+    /// The last game's seed.
+    pub last: u64,
+}
+
+/// What a batch (or a shard of one, or merged shards) came to: the same shape for every rule
+/// set. Every figure follows from `totals`; the rest says which batch it is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The agent's name.
+    pub agent: String,
+    /// The rule set's parameters: `size`, `pit_prob`, `scoring` on the grid; `map`,
+    /// `map_known` and `variant` in the caves.
+    pub setup: serde_json::Map<String, serde_json::Value>,
+    /// Seed of the first game of the whole batch; game `i` has seed `seed + i`.
+    pub seed: u64,
+    /// Games in the whole batch (all shards).
+    pub worlds: u64,
+    /// The shard this covers, if one.
+    pub shard: Option<Shard>,
+    /// The seeds of the games this covers (`null` for an empty shard).
+    pub seeds: Option<SeedRange>,
+    /// True when the batch was stopped (Ctrl-C) before every game was played.
+    pub interrupted: bool,
+    /// Games played.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Share of games won.
+    pub win_rate: f64,
+    /// The standard error of the win rate.
+    pub win_rate_error: f64,
+    /// Games lost, by cause; and the other endings (`climbed_out`, `unfinished`).
+    pub endings: std::collections::BTreeMap<String, u64>,
+    /// Mean final score (`null` where the rule set keeps none).
+    pub mean_score: Option<f64>,
+    /// Mean moves a game.
+    pub mean_moves: f64,
+    /// Mean shots (arrows or grenades) a game.
+    pub mean_shots: f64,
+    /// Mean shots a won game.
+    pub shots_per_win: f64,
+    /// Share of games an all-knowing player could win (`null` where the rule set cannot tell).
+    pub ceiling: Option<f64>,
+    /// Wins as a share of the winnable games.
+    pub wins_of_ceiling: Option<f64>,
+    /// Mean solver calls a game.
+    pub solver_calls_per_game: f64,
+    /// Mean time the agent took a decision, in microseconds.
+    pub mean_decision_us: f64,
+    /// Wall-clock seconds (for a merge: the shards' seconds added up).
+    pub seconds: f64,
+    /// Games a second, wall clock.
+    pub games_per_second: f64,
+    /// Threads used (for a merge: the most any shard used).
+    pub threads: usize,
+    /// The sums every figure above follows from; what a merge adds up.
+    pub totals: Tally,
+}
+
+/// What identifies a batch, for [`Summary::new`].
+#[derive(Clone, Debug)]
+pub struct BatchId {
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The agent's name.
+    pub agent: String,
+    /// The rule set's parameters.
+    pub setup: serde_json::Map<String, serde_json::Value>,
+    /// Seed of game 0.
+    pub seed: u64,
+    /// Games in the whole batch.
+    pub worlds: u64,
+    /// The shard played, if one.
+    pub shard: Option<Shard>,
+}
+
+impl BatchId {
+    /// The games `lo..hi` of the batch this covers.
+    pub fn range(&self) -> Range<u64> {
+        match self.shard {
+            Some(shard) => shard.range(self.worlds),
+            None => 0..self.worlds,
+        }
+    }
+}
+
+impl Summary {
+    /// The summary of `totals`, the games of batch `id` that were played in `seconds` on
+    /// `threads` threads.
+    pub fn new(id: BatchId, totals: Tally, seconds: f64, threads: usize) -> Summary {
+        let range = id.range();
+        let seeds = (range.start < range.end).then(|| SeedRange {
+            first: crate::rng::game_seed(id.seed, range.start),
+            last: crate::rng::game_seed(id.seed, range.end - 1),
+        });
+        let n = totals.games.max(1) as f64;
+        let win_rate = totals.wins() as f64 / n;
+        let scored = id.rules != RuleSet::Maze;
+        let tells_winnable = id.rules == RuleSet::Grid;
+        Summary {
+            rules: id.rules,
+            agent: id.agent,
+            setup: id.setup,
+            seed: id.seed,
+            worlds: id.worlds,
+            shard: id.shard,
+            seeds,
+            interrupted: totals.games < range.end - range.start,
+            games: totals.games,
+            wins: totals.wins(),
+            win_rate,
+            win_rate_error: (win_rate * (1.0 - win_rate) / n).sqrt(),
+            endings: Ending::ALL
+                .iter()
+                .filter(|&&e| totals.ended(e) > 0)
+                .map(|&e| (e.name().to_string(), totals.ended(e)))
+                .collect(),
+            mean_score: scored.then(|| totals.score_sum as f64 / n),
+            mean_moves: totals.moves_sum as f64 / n,
+            mean_shots: totals.shots_sum as f64 / n,
+            shots_per_win: if totals.wins() == 0 {
+                0.0
+            } else {
+                totals.won_shots_sum as f64 / totals.wins() as f64
+            },
+            ceiling: tells_winnable.then(|| totals.winnable as f64 / n),
+            wins_of_ceiling: tells_winnable.then(|| {
+                if totals.winnable == 0 {
+                    0.0
+                } else {
+                    totals.wins() as f64 / totals.winnable as f64
+                }
+            }),
+            solver_calls_per_game: totals.solver_calls_sum as f64 / n,
+            mean_decision_us: if totals.decisions == 0 {
+                0.0
+            } else {
+                totals.agent_nanos as f64 / 1e3 / totals.decisions as f64
+            },
+            seconds,
+            games_per_second: totals.games as f64 / seconds.max(1e-9),
+            threads,
+            totals,
+        }
+    }
+
+    /// What identifies the batch this summary covers.
+    pub fn id(&self) -> BatchId {
+        BatchId {
+            rules: self.rules,
+            agent: self.agent.clone(),
+            setup: self.setup.clone(),
+            seed: self.seed,
+            worlds: self.worlds,
+            shard: self.shard,
+        }
+    }
+
+    /// The games `lo..hi` of the batch this summary covers.
+    pub fn range(&self) -> Range<u64> {
+        self.id().range()
+    }
+}
+
+/// Why shard summaries do not merge.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    /// Nothing to merge.
+    #[error("no summaries to merge")]
+    Empty,
+    /// Two summaries are of different batches.
+    #[error("summary {0} is of another batch than the first ({1} differs)")]
+    OtherBatch(usize, &'static str),
+    /// A summary is of no shard, in a merge of several.
+    #[error("summary {0} is a whole batch, not a shard")]
+    NotAShard(usize),
+    /// A shard appears twice.
+    #[error("shard {0} appears twice")]
+    Twice(Shard),
+    /// A shard is missing.
+    #[error("shard {0} is missing")]
+    Missing(Shard),
+    /// A shard was interrupted.
+    #[error("shard {0} was interrupted after {1} of its games; run it again")]
+    Interrupted(String, u64),
+}
+
+/// Merges the summaries of the shards of one batch (given in any order, of any rule set)
+/// into the whole batch's summary: the same figures, but for timings, as one unsharded run.
+///
+/// Timings: `seconds` adds the shards' seconds (the machine time spent), `games_per_second`
+/// is games over that sum, `threads` the most any shard used.
+pub fn merge(parts: &[Summary]) -> Result<Summary, MergeError> {
+    let first = parts.first().ok_or(MergeError::Empty)?;
+    let count = first.shard.map_or(1, |s| s.count);
+    let mut seen = std::collections::BTreeSet::new();
+    let mut totals = Tally::default();
+    let mut seconds = 0.0;
+    let mut threads = 0;
+    for (i, p) in parts.iter().enumerate() {
+        let n = i + 1;
+        let same = [
+            (p.rules == first.rules, "rules"),
+            (p.agent == first.agent, "agent"),
+            (p.setup == first.setup, "setup"),
+            (p.seed == first.seed, "seed"),
+            (p.worlds == first.worlds, "worlds"),
+            (
+                p.shard.map(|s| s.count) == first.shard.map(|s| s.count),
+                "shard count",
+            ),
+        ];
+        if let Some((_, what)) = same.iter().find(|(ok, _)| !ok) {
+            return Err(MergeError::OtherBatch(n, what));
+        }
+        let index = match p.shard {
+            Some(s) => s.index,
+            None if parts.len() == 1 => 1,
+            None => return Err(MergeError::NotAShard(n)),
+        };
+        // A hand-edited summary may name a shard beyond its count.
+        if index == 0 || index > count {
+            return Err(MergeError::OtherBatch(n, "shard index"));
+        }
+        if !seen.insert(index) {
+            return Err(MergeError::Twice(
+                p.shard.expect("several parts are shards"),
+            ));
+        }
+        // The flag says it; the count also catches a summary edited by hand.
+        let range = p.range();
+        if p.interrupted || p.totals.games != range.end - range.start {
+            let name = p.shard.map_or("the batch".to_string(), |s| s.to_string());
+            return Err(MergeError::Interrupted(name, p.totals.games));
+        }
+        totals.merge(&p.totals);
+        seconds += p.seconds;
+        threads = threads.max(p.threads);
+    }
+    if (seen.len() as u64) < count {
+        let missing = (1..)
+            .find(|k| !seen.contains(k))
+            .expect("a shard is missing");
+        return Err(MergeError::Missing(Shard {
+            index: missing,
+            count,
+        }));
+    }
+    let id = BatchId {
+        shard: None,
+        ..first.id()
+    };
+    Ok(Summary::new(id, totals, seconds, threads))
+}
