@@ -83,7 +83,9 @@ fn a_long_disjunction_and_a_huge_count_end_quickly() {
         .arg(&long)
         .assert()
         .success()
-        .stdout(predicate::str::contains("deaths                    0"));
+        .stdout(predicate::str::contains(
+            "losses                    0 (0.0%)",
+        ));
     // A count no grid can meet used to ask for 800 GB; now the rules simply contradict
     // every game, which is the user's rule file at fault: status 2.
     let huge = write(

@@ -13,6 +13,82 @@ fn stdout(cmd: &mut Command) -> String {
     String::from_utf8(out.get_output().stdout.clone()).unwrap()
 }
 
+/// The one CSV header of every rule set.
+const HEADER: &str = "seed,outcome,score,moves,shots";
+
+/// Every ending a game (and so a CSV row, or a summary's `endings`) can name.
+const ENDINGS: [&str; 9] = [
+    "won",
+    "pit",
+    "wumpus",
+    "climbed_out",
+    "own_arrow",
+    "out_of_arrows",
+    "out_of_grenades",
+    "exhaustion",
+    "unfinished",
+];
+
+/// Checks that `rows` (the CSV rows of a batch, without the header) are one a game in seed
+/// order from `first_seed`, and that they add up to `summary` (a `solve --json` object): the
+/// games, the endings, the wins, and the sums of the scores, moves and shots. The score column
+/// is empty in the maze, which keeps no score, and an integer elsewhere.
+fn rows_add_up(rows: &[&str], summary: &Value, first_seed: u64) {
+    let totals = &summary["totals"];
+    let scored = summary["rules"] != "maze";
+    assert_eq!(rows.len() as u64, totals["games"].as_u64().unwrap());
+    assert_eq!(summary["games"], totals["games"]);
+    let mut endings = serde_json::Map::new();
+    let (mut score, mut moves, mut shots, mut won_shots) = (0i64, 0u64, 0u64, 0u64);
+    for (i, row) in rows.iter().enumerate() {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(f.len(), 5, "{row}");
+        assert_eq!(f[0], (first_seed + i as u64).to_string(), "{row}");
+        assert!(ENDINGS.contains(&f[1]), "{row}");
+        let n = endings.entry(f[1]).or_insert(Value::from(0u64));
+        *n = Value::from(n.as_u64().unwrap() + 1);
+        if scored {
+            score += f[2].parse::<i64>().unwrap();
+        } else {
+            assert_eq!(f[2], "", "{row}");
+        }
+        moves += f[3].parse::<u64>().unwrap();
+        let s = f[4].parse::<u64>().unwrap();
+        shots += s;
+        if f[1] == "won" {
+            won_shots += s;
+        }
+    }
+    assert_eq!(summary["endings"], Value::Object(endings.clone()));
+    assert_eq!(totals["endings"], Value::Object(endings.clone()));
+    assert_eq!(
+        summary["wins"],
+        endings.get("won").cloned().unwrap_or(Value::from(0))
+    );
+    assert_eq!(totals["score_sum"], score);
+    assert_eq!(totals["moves_sum"], moves);
+    assert_eq!(totals["shots_sum"], shots);
+    assert_eq!(totals["won_shots_sum"], won_shots);
+    if scored {
+        assert!(summary["mean_score"].is_f64(), "{summary}");
+    } else {
+        assert_eq!(summary["mean_score"], Value::Null, "{summary}");
+    }
+}
+
+/// A summary without the figures that vary from run to run: the timings, the threads, and the
+/// agent's time in the totals.
+fn timeless(v: &Value) -> Value {
+    let mut s = v.clone();
+    let o = s.as_object_mut().unwrap();
+    for key in ["seconds", "games_per_second", "threads", "mean_decision_us"] {
+        assert!(o.remove(key).is_some(), "{key} missing from {v}");
+    }
+    let totals = o.get_mut("totals").unwrap().as_object_mut().unwrap();
+    assert!(totals.remove("agent_nanos").is_some(), "{v}");
+    s
+}
+
 #[test]
 fn csv_has_a_header_and_one_row_per_game_in_seed_order() {
     let dir = tempfile::tempdir().unwrap();
@@ -24,28 +100,54 @@ fn csv_has_a_header_and_one_row_per_game_in_seed_order() {
             ])
             .arg(&file),
     );
-    assert!(table.contains("games                     300"), "{table}");
+    assert!(
+        table.contains("games                     300 (seeds 1000 to 1299)"),
+        "{table}"
+    );
     let text = std::fs::read_to_string(&file).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "seed,outcome,score,moves");
+    assert_eq!(lines[0], HEADER);
     assert_eq!(lines.len(), 301);
     let mut wins = 0;
+    let mut pits = 0;
     for (i, line) in lines[1..].iter().enumerate() {
         let f: Vec<&str> = line.split(',').collect();
-        assert_eq!(f.len(), 4, "{line}");
+        assert_eq!(f.len(), 5, "{line}");
         assert_eq!(f[0], (1000 + i).to_string());
+        // The endings the grid has.
         assert!(
-            ["won", "climbed_out", "fell_into_pit", "eaten", "cut_off"].contains(&f[1]),
+            ["won", "climbed_out", "pit", "wumpus", "unfinished"].contains(&f[1]),
             "{line}"
         );
         f[2].parse::<i64>().unwrap();
         f[3].parse::<u32>().unwrap();
+        // One arrow on the grid.
+        assert!(f[4].parse::<u32>().unwrap() <= 1, "{line}");
         wins += (f[1] == "won") as u32;
+        pits += (f[1] == "pit") as u32;
     }
     assert!(
-        table.contains(&format!("wins (out with gold)      {wins} ")),
+        table.contains(&format!("wins                      {wins} (")),
         "{table}"
     );
+    assert!(
+        table.contains(&format!("  pit                     {pits} (")),
+        "{table}"
+    );
+    // The rows add up to the JSON summary of the same batch.
+    let file2 = dir.path().join("again.csv");
+    let summary: Value = serde_json::from_str(&stdout(
+        wumpus()
+            .args([
+                "solve", "--worlds", "300", "--seed", "1000", "--size", "4x4", "--json", "--csv",
+            ])
+            .arg(&file2),
+    ))
+    .unwrap();
+    assert_eq!(std::fs::read_to_string(&file2).unwrap(), text);
+    assert_eq!(summary["wins"], wins);
+    rows_add_up(&lines[1..], &summary, 1000);
+    std::fs::remove_file(&file2).unwrap();
     // The same rows on standard output, the table on standard error; no temp file left.
     let out = wumpus()
         .args([
@@ -69,6 +171,11 @@ fn merged_shards_equal_the_unsharded_run() {
         "solve", "--worlds", "1001", "--seed", "77", "--size", "4x4", "--json",
     ];
     let whole: Value = serde_json::from_str(&stdout(wumpus().args(common))).unwrap();
+    assert_eq!(whole["rules"], "grid");
+    assert_eq!(
+        whole["seeds"],
+        serde_json::json!({"first": 77, "last": 1077})
+    );
     let mut files = Vec::new();
     let mut rows = String::new();
     for k in [1, 2, 3] {
@@ -82,10 +189,15 @@ fn merged_shards_equal_the_unsharded_run() {
         let part: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(part["shard"], serde_json::json!({"index": k, "count": 3}));
         assert_eq!(part["games"].as_u64().unwrap(), [333, 334, 334][k - 1]);
+        assert_eq!(part["threads"], 1);
         let file = dir.path().join(format!("part{k}.json"));
         std::fs::write(&file, text).unwrap();
         files.push(file);
         let csv = std::fs::read_to_string(&csv).unwrap();
+        let first = part["seeds"]["first"].as_u64().unwrap();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], HEADER);
+        rows_add_up(&lines[1..], &part, first);
         rows.push_str(if k == 1 {
             &csv
         } else {
@@ -111,14 +223,17 @@ fn merged_shards_equal_the_unsharded_run() {
             assert_eq!(value, &merged[key], "{key}");
         }
     }
+    assert_eq!(timeless(&merged), timeless(&whole));
     // The shards' rows, concatenated in shard order, are the whole batch's rows.
     let all = dir.path().join("all.csv");
     stdout(wumpus().args(common).arg("--csv").arg(&all));
     assert_eq!(rows, std::fs::read_to_string(&all).unwrap());
     // The table, and the refusals.
     let table = stdout(wumpus().arg("merge").args(&files));
-    assert!(table.contains("games                     1001"), "{table}");
-    assert!(table.contains("seeds 77..1077"), "{table}");
+    assert!(
+        table.contains("games                     1001 (seeds 77 to 1077)"),
+        "{table}"
+    );
     wumpus()
         .arg("merge")
         .args(&files[..2])
@@ -130,6 +245,15 @@ fn merged_shards_equal_the_unsharded_run() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("not a shard"));
+    // Fewer games than shards: refused before any game is played.
+    wumpus()
+        .args(["solve", "--worlds", "2", "--shard", "1/3", "--json"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "give --worlds at least 3 for 3 shards",
+        ));
 }
 
 /// Runs `wumpus ARGS` on a batch far too long to finish, sends it SIGINT (what Ctrl-C sends)
@@ -185,9 +309,9 @@ fn ctrl_c_prints_the_partial_summary_and_exits_130() {
     merge_refuses_interrupted(tempfile::tempdir().unwrap().path(), &out.stdout);
 }
 
-/// Ctrl-C in `solve --rules cave|maze`, as on the grid: the JSON summary of the games finished
-/// marked `interrupted`, the CSV file saved with their rows, status 130, a summary `merge`
-/// refuses; and the text summary says it covers only the games finished.
+/// Ctrl-C in `solve --rules grid|cave|maze`: the JSON summary of the games finished marked
+/// `interrupted`, the CSV file saved with their rows, status 130, a summary `merge` refuses;
+/// and the text summary says it covers only the games finished.
 fn ctrl_c_stops_a_cave_batch(rules: &str) {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("rows.csv");
@@ -206,9 +330,10 @@ fn ctrl_c_stops_a_cave_batch(rules: &str) {
     ]);
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["interrupted"], true, "{summary}");
+    assert_eq!(summary["rules"], rules, "{summary}");
     let games = summary["totals"]["games"].as_u64().unwrap();
     assert!(games > 0 && games < 1_000_000_000, "{games}");
-    assert_eq!(summary["summary"]["games"].as_u64().unwrap(), games);
+    assert_eq!(summary["games"].as_u64().unwrap(), games);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(&format!("interrupted: {games} of 1000000000 games played")),
@@ -216,6 +341,9 @@ fn ctrl_c_stops_a_cave_batch(rules: &str) {
     );
     let rows = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(rows.lines().count() as u64, games + 1, "{rows}");
+    let lines: Vec<&str> = rows.lines().collect();
+    assert_eq!(lines[0], HEADER);
+    rows_add_up(&lines[1..], &summary, 0);
     merge_refuses_interrupted(dir.path(), &out.stdout);
 
     // The text summary, with the rows on standard output and the summary on standard error.
@@ -241,7 +369,9 @@ fn ctrl_c_stops_a_cave_batch(rules: &str) {
         "{err}"
     );
     assert!(
-        err.contains(&format!("games          {games} (seeds 0 to 999999999)")),
+        err.contains(&format!(
+            "games                     {games} (seeds 0 to 999999999)"
+        )),
         "{err}"
     );
 }
@@ -254,6 +384,11 @@ fn ctrl_c_stops_a_classic_cave_batch() {
 #[test]
 fn ctrl_c_stops_a_maze_batch() {
     ctrl_c_stops_a_cave_batch("maze");
+}
+
+#[test]
+fn ctrl_c_stops_a_grid_batch_with_csv_rows() {
+    ctrl_c_stops_a_cave_batch("grid");
 }
 
 #[test]
@@ -315,8 +450,9 @@ fn completion_scripts_for_bash_zsh_and_fish() {
 }
 
 /// `solve --rules cave|maze` in shards, with CSV rows, merged: the same sums and summary as one
-/// unsharded run, and the shards' rows are the unsharded rows.
-fn caves_shard_and_merge(rules: &str, extra: &[&str], games: u64, header: &str) {
+/// unsharded run, and the shards' rows are the unsharded rows. `setup` is the batch's `setup`
+/// object (the rule set's parameters), `agent` its agent.
+fn caves_shard_and_merge(rules: &str, extra: &[&str], games: u64, agent: &str, setup: Value) {
     let dir = tempfile::tempdir().unwrap();
     let base: Vec<String> = [
         "solve", "--rules", rules, "--seed", "40", "--json", "--worlds",
@@ -329,6 +465,17 @@ fn caves_shard_and_merge(rules: &str, extra: &[&str], games: u64, header: &str) 
     let whole_csv = dir.path().join("whole.csv");
     let whole: Value =
         serde_json::from_str(&stdout(wumpus().args(&base).arg("--csv").arg(&whole_csv))).unwrap();
+    // The rule set's parameters, in the one shape; no grid-only figures.
+    assert_eq!(whole["rules"], rules);
+    assert_eq!(whole["agent"], agent);
+    assert_eq!(whole["setup"], setup, "{whole}");
+    assert_eq!(whole["shard"], Value::Null);
+    assert_eq!(
+        whole["seeds"],
+        serde_json::json!({"first": 40, "last": 40 + games - 1})
+    );
+    assert_eq!(whole["ceiling"], Value::Null);
+    assert_eq!(whole["wins_of_ceiling"], Value::Null);
     let mut files = Vec::new();
     let mut rows = Vec::new();
     for k in [3, 1, 2] {
@@ -340,19 +487,30 @@ fn caves_shard_and_merge(rules: &str, extra: &[&str], games: u64, header: &str) 
                 .arg(&csv),
         );
         let part: Value = serde_json::from_str(&json).unwrap();
-        assert_eq!(part["shard"]["index"], k);
+        assert_eq!(part["shard"], serde_json::json!({"index": k, "count": 3}));
+        assert_eq!(part["setup"], setup);
         let file = dir.path().join(format!("{k}.json"));
         std::fs::write(&file, json).unwrap();
         files.push(file);
         let text = std::fs::read_to_string(&csv).unwrap();
         let mut lines = text.lines();
-        assert_eq!(lines.next(), Some(header));
-        rows.push((k, lines.map(str::to_string).collect::<Vec<_>>()));
+        assert_eq!(lines.next(), Some(HEADER));
+        let part_rows: Vec<&str> = lines.collect();
+        rows_add_up(&part_rows, &part, part["seeds"]["first"].as_u64().unwrap());
+        rows.push((
+            k,
+            part_rows
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>(),
+        ));
     }
     rows.sort();
     let sharded_rows: Vec<String> = rows.into_iter().flat_map(|(_, r)| r).collect();
     let whole_text = std::fs::read_to_string(&whole_csv).unwrap();
-    let whole_rows: Vec<String> = whole_text.lines().skip(1).map(str::to_string).collect();
+    let mut whole_lines = whole_text.lines();
+    assert_eq!(whole_lines.next(), Some(HEADER));
+    let whole_rows: Vec<&str> = whole_lines.collect();
     assert_eq!(whole_rows.len() as u64, games);
     assert_eq!(sharded_rows, whole_rows);
     // The rows add up to the summary.
@@ -360,37 +518,26 @@ fn caves_shard_and_merge(rules: &str, extra: &[&str], games: u64, header: &str) 
         .iter()
         .filter(|r| r.split(',').nth(1) == Some("won"))
         .count();
-    assert_eq!(whole["summary"]["wins"], wins as u64);
+    assert_eq!(whole["wins"], wins as u64);
     assert_eq!(whole["totals"]["games"], games);
+    rows_add_up(&whole_rows, &whole, 40);
 
     let merged: Value =
         serde_json::from_str(&stdout(wumpus().arg("merge").args(&files).arg("--json"))).unwrap();
     for key in [
-        "rules",
-        "map",
-        "agent",
-        "map_known",
-        "seed",
-        "worlds",
-        "shard",
-        "totals",
+        "rules", "agent", "setup", "seed", "worlds", "shard", "seeds", "games", "wins", "endings",
     ] {
         assert_eq!(merged[key], whole[key], "{key}");
     }
-    let timeless = |v: &Value| {
-        let mut s = v["summary"].clone();
-        if let Some(o) = s.as_object_mut() {
-            o.remove("seconds");
-            o.remove("games_per_second");
-        }
-        s
-    };
     assert_eq!(timeless(&merged), timeless(&whole));
     let table = stdout(wumpus().arg("merge").args(&files));
-    assert!(table.contains(&format!(
-        "games          {games} (seeds 40 to {})",
-        40 + games - 1
-    )));
+    assert!(
+        table.contains(&format!(
+            "games                     {games} (seeds 40 to {})",
+            40 + games - 1
+        )),
+        "{table}"
+    );
 
     // A shard missing, twice, or of another batch is refused.
     wumpus()
@@ -416,58 +563,104 @@ fn caves_shard_and_merge(rules: &str, extra: &[&str], games: u64, header: &str) 
         .assert()
         .code(2)
         .stderr(predicate::str::contains("seed differs"));
+    // A shard of the same batch on another map or variant is another batch.
+    let part: Value = serde_json::from_str(&std::fs::read_to_string(&files[1]).unwrap()).unwrap();
+    let mut changed = part.clone();
+    changed["setup"]["map"] = Value::from("another map");
+    std::fs::write(&other, changed.to_string()).unwrap();
+    wumpus()
+        .arg("merge")
+        .arg(&files[0])
+        .arg(&other)
+        .arg(&files[2])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("setup differs"));
 }
 
 #[test]
 fn cave_shards_and_csv_merge_into_the_whole_batch() {
-    caves_shard_and_merge("cave", &[], 200, "seed,outcome,score,moves,arrows");
+    caves_shard_and_merge(
+        "cave",
+        &[],
+        200,
+        "logic",
+        serde_json::json!({"map": "the standard dodecahedron", "map_known": false, "variant": "event"}),
+    );
     caves_shard_and_merge(
         "cave",
         &["--map", "worlds/cave-risk.txt", "--map-known"],
         100,
-        "seed,outcome,score,moves,arrows",
+        "logic",
+        serde_json::json!({"map": "worlds/cave-risk.txt", "map_known": true, "variant": "event"}),
     );
     caves_shard_and_merge(
         "cave",
         &["--agent", "random", "--variant", "yob"],
         300,
-        "seed,outcome,score,moves,arrows",
+        "random",
+        serde_json::json!({"map": "the standard dodecahedron", "map_known": false, "variant": "yob"}),
     );
 }
 
 #[test]
 fn maze_shards_and_csv_merge_into_the_whole_batch() {
-    caves_shard_and_merge("maze", &[], 24, "seed,outcome,moves,grenades");
+    caves_shard_and_merge(
+        "maze",
+        &[],
+        24,
+        "logic",
+        serde_json::json!({"map": "the standard caves.dat"}),
+    );
 }
 
 #[test]
 fn cave_and_grid_summaries_do_not_merge() {
+    // Shards 1/2 and 2/2 of batches alike but for the rule set (and so its agent and setup):
+    // every pair of rule sets, in either order, is refused for its rule set.
     let dir = tempfile::tempdir().unwrap();
-    let cave = dir.path().join("cave.json");
-    let grid = dir.path().join("grid.json");
-    std::fs::write(
-        &cave,
-        stdout(wumpus().args(["solve", "--rules", "cave", "--worlds", "5", "--json"])),
-    )
-    .unwrap();
-    std::fs::write(
-        &grid,
-        stdout(wumpus().args(["solve", "--worlds", "5", "--json"])),
-    )
-    .unwrap();
-    wumpus()
-        .arg("merge")
-        .args([&cave, &grid])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "cannot merge grid summaries with cave",
-        ));
+    let mut files = Vec::new();
+    for (i, rules) in ["grid", "cave", "maze"].into_iter().enumerate() {
+        let mut parts = Vec::new();
+        for k in [1, 2] {
+            let file = dir.path().join(format!("{rules}{k}.json"));
+            let json = stdout(wumpus().args([
+                "solve",
+                "--rules",
+                rules,
+                "--worlds",
+                "5",
+                "--json",
+                "--shard",
+                &format!("{k}/2"),
+            ]));
+            let v: Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(v["rules"], rules);
+            std::fs::write(&file, json).unwrap();
+            parts.push(file);
+        }
+        // Each rule set's own shards merge.
+        let merged: Value =
+            serde_json::from_str(&stdout(wumpus().arg("merge").args(&parts).arg("--json")))
+                .unwrap();
+        assert_eq!(merged["rules"], rules);
+        assert_eq!(merged["games"], 5);
+        files.push(parts);
+        for other in &files[..i] {
+            for (a, b) in [(&files[i][0], &other[1]), (&other[0], &files[i][1])] {
+                wumpus().arg("merge").args([a, b]).assert().code(2).stderr(
+                    predicate::str::contains(
+                        "summary 2 is of another batch than the first: its rule set differs",
+                    ),
+                );
+            }
+        }
+    }
 }
 
 #[test]
 fn cave_and_maze_batches_give_the_same_games_on_any_number_of_threads() {
-    for rules in ["cave", "maze"] {
+    for rules in ["cave", "maze", "grid"] {
         let summary = |threads: &str| {
             let out = stdout(wumpus().args([
                 "solve",
@@ -480,17 +673,13 @@ fn cave_and_maze_batches_give_the_same_games_on_any_number_of_threads() {
                 threads,
             ]));
             let v: Value = serde_json::from_str(&out).unwrap();
-            v["summary"].clone()
+            assert_eq!(v["threads"].as_u64(), threads.parse().ok(), "{rules}: {v}");
+            v
         };
         let (one, two) = (summary("1"), summary("2"));
         assert!(one["games"].as_u64() == Some(40), "{rules}: {one}");
+        assert_eq!(one["rules"], rules);
         // Timings differ between runs; every count and mean must not.
-        let strip = |mut v: Value| {
-            v.as_object_mut().unwrap().remove("elapsed_seconds");
-            v.as_object_mut().unwrap().remove("games_per_second");
-            v.as_object_mut().unwrap().remove("seconds");
-            v
-        };
-        assert_eq!(strip(one), strip(two), "{rules}");
+        assert_eq!(timeless(&one), timeless(&two), "{rules}");
     }
 }

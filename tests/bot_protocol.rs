@@ -8,11 +8,14 @@ use proptest::sample::Index;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
-use wumpus::agent::cave::{CaveAgent, CaveAgentConfig};
-use wumpus::cave::protocol::maze;
-use wumpus::cave::protocol::{host_lines, parse_bot_line};
-use wumpus::cave::{self, play_game, ClassicGame, Ending, MazeEnding, MazeGame, Variant};
-use wumpus::run::{run_maze_game, MAZE_ACTION_LIMIT};
+use wumpus::agent::random::RandomAgent;
+use wumpus::agent::{AgentKind, AgentOptions, Roster};
+use wumpus::bot::cave::{host_lines, parse_bot_line};
+use wumpus::bot::maze;
+use wumpus::cave::{self, ClassicGame, Ending, MazeEnding, MazeGame, Variant};
+use wumpus::cave::{ClassicSession, ClassicSetup, MazeSession, MazeSetup, MAZE_ACTION_LIMIT};
+use wumpus::game::{self, Session};
+use wumpus::run::play;
 
 /// Hosts `seeds` games on `map` for a `wumpus bot` started with `args`; returns each game's
 /// ending and moves.
@@ -61,6 +64,32 @@ fn host(
     endings
 }
 
+/// The same game played in the library by the classic cave's logic agent (given the map when
+/// `map_known`), through the one turn loop: its ending and moves.
+fn library_game(map: &Arc<cave::CaveMap>, map_known: bool, seed: u64) -> (Ending, u32) {
+    let setup = ClassicSetup {
+        map: map.clone(),
+        map_name: "the test map".to_string(),
+        variant: Variant::Event,
+    };
+    let options = AgentOptions {
+        map_known,
+        ..AgentOptions::default()
+    };
+    let agents = ClassicSession::prepare(AgentKind::Logic, &setup, &options).unwrap();
+    let mut agent = agents.make(seed).unwrap();
+    let mut session = ClassicSession::deal(&setup, seed).unwrap();
+    let record = play(&mut session, Some(seed), agent.as_mut(), &|| false, None)
+        .unwrap()
+        .expect("a game nobody stops ends");
+    assert_ne!(record.ending, game::Ending::Unfinished, "seed {seed}");
+    assert_eq!(record.moves, session.game().moves());
+    (
+        session.game().ending().expect("the game ended"),
+        record.moves,
+    )
+}
+
 #[test]
 fn the_bot_plays_game_after_game_as_the_library_agent_does() {
     for text in [
@@ -70,13 +99,7 @@ fn the_bot_plays_game_after_game_as_the_library_agent_does() {
         let map = Arc::new(cave::parse_map(text).unwrap());
         let played = host(&map, &[], 100..130);
         for (i, seed) in (100..130).enumerate() {
-            let mut agent = CaveAgent::new(CaveAgentConfig::for_map(&map, false)).unwrap();
-            let record = play_game(&map, Variant::Event, seed, &mut agent).unwrap();
-            assert_eq!(
-                played[i],
-                (record.ending.unwrap(), record.moves),
-                "seed {seed}"
-            );
+            assert_eq!(played[i], library_game(&map, false, seed), "seed {seed}");
         }
         assert!(played.iter().any(|(e, _)| matches!(e, Ending::Won { .. })));
     }
@@ -87,13 +110,7 @@ fn the_bot_given_the_map_plays_as_the_agent_that_knows_it() {
     let map = Arc::new(cave::parse_map(include_str!("../worlds/cave-risk.txt")).unwrap());
     let played = host(&map, &["--map", "worlds/cave-risk.txt"], 0..20);
     for (i, seed) in (0..20).enumerate() {
-        let mut agent = CaveAgent::new(CaveAgentConfig::for_map(&map, true)).unwrap();
-        let record = play_game(&map, Variant::Event, seed, &mut agent).unwrap();
-        assert_eq!(
-            played[i],
-            (record.ending.unwrap(), record.moves),
-            "seed {seed}"
-        );
+        assert_eq!(played[i], library_game(&map, true, seed), "seed {seed}");
     }
 }
 
@@ -164,11 +181,11 @@ fn host_stream(map: &Arc<cave::CaveMap>, first_seed: u64) -> Vec<String> {
     let mut lines = Vec::new();
     for seed in first_seed..first_seed + 3 {
         let mut game = ClassicGame::new(map.clone(), Variant::Event, seed).unwrap();
-        let mut player = cave::RandomAgent::for_game(seed);
+        let mut player = RandomAgent::for_game(seed);
         lines.push(format!("game {}", map.len()));
         lines.push(game.status().protocol_line());
         for _ in 0..40 {
-            let action = cave::ClassicAgent::act(&mut player, &game.status());
+            let action = player.act(&game.status());
             let turn = game.act(&action);
             let status = game.status();
             lines.extend(host_lines(turn.result, Some(&status)));
@@ -383,16 +400,28 @@ fn host_maze(
     endings
 }
 
-/// The same games played by the library's own maze agent.
+/// The same games played by the library's own maze agent, through the one turn loop.
 fn library_maze(
     map: &Arc<cave::CaveMap>,
     seeds: std::ops::Range<u64>,
 ) -> Vec<(Option<MazeEnding>, u32, u32)> {
+    let setup = MazeSetup {
+        map: map.clone(),
+        map_name: "the test maze".to_string(),
+    };
+    let agents = MazeSession::prepare(AgentKind::Logic, &setup, &AgentOptions::default()).unwrap();
     seeds
         .map(|seed| {
-            let game = MazeGame::new(map.clone(), seed).unwrap();
-            let r = run_maze_game(game, seed, false, |_| {}).unwrap();
-            (r.ending, r.moves, r.grenades)
+            let mut session = MazeSession::deal(&setup, seed).unwrap();
+            assert_eq!(session.action_limit(), MAZE_ACTION_LIMIT);
+            let mut agent = agents.make(seed).unwrap();
+            let r = play(&mut session, Some(seed), agent.as_mut(), &|| false, None)
+                .unwrap()
+                .expect("a game nobody stops ends");
+            let g = session.game();
+            assert_eq!(r.ending == game::Ending::Unfinished, g.ending().is_none());
+            assert_eq!((r.moves, r.shots), (g.moves(), g.tosses()));
+            (g.ending(), g.moves(), g.tosses())
         })
         .collect()
 }

@@ -3,8 +3,10 @@
 //! in `play --rules cave`. Figures are checked against the library playing the same seeds.
 
 use std::sync::Arc;
-use wumpus::agent::cave::{CaveAgent, CaveAgentConfig};
-use wumpus::cave::{self, BatchConfig, Variant};
+use wumpus::agent::{AgentKind, AgentOptions, Roster};
+use wumpus::cave::{self, ClassicSession, ClassicSetup, MazeSession, MazeSetup, Variant};
+use wumpus::game::{RuleSet, Session};
+use wumpus::run::{Batch, BatchId, Quiet, Summary};
 
 struct Run {
     code: i32,
@@ -26,17 +28,34 @@ fn wumpus(args: &[&str], input: &str) -> Run {
     }
 }
 
-fn library(map_file: &str, known: bool, games: u64, seed: u64) -> cave::BatchSummary {
+/// The batch the library plays with the logic agent on `map_file`: what `solve` must print.
+fn library(map_file: &str, known: bool, games: u64, seed: u64) -> Summary {
     let map = Arc::new(cave::read_map(std::path::Path::new(map_file)).unwrap());
-    let config = CaveAgentConfig::for_map(&map, known);
-    let batch = BatchConfig {
-        games,
-        base_seed: seed,
+    let setup = ClassicSetup {
+        map,
+        map_name: map_file.to_string(),
         variant: Variant::Event,
     };
-    cave::run_batch(&map, &batch, |_| CaveAgent::new(config.clone()).unwrap())
-        .unwrap()
-        .summary
+    let options = AgentOptions {
+        map_known: known,
+        ..AgentOptions::default()
+    };
+    let agents = ClassicSession::prepare(AgentKind::Logic, &setup, &options).unwrap();
+    let batch = Batch {
+        worlds: games,
+        seed,
+        threads: Some(1),
+        shard: None,
+    };
+    let id = BatchId {
+        rules: RuleSet::Cave,
+        agent: "logic".into(),
+        setup: ClassicSession::parameters(&setup),
+        seed,
+        worlds: games,
+        shard: None,
+    };
+    wumpus::run::solve(&setup, agents.as_ref(), &batch, id, &mut Quiet).unwrap()
 }
 
 #[test]
@@ -59,16 +78,19 @@ fn solve_defaults_to_the_logic_agent_and_matches_the_library() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(json["agent"], "logic");
-    assert_eq!(json["map_known"], false);
+    assert_eq!(json["setup"]["map_known"], false);
     let want = library("worlds/cave-mobius.txt", false, 300, 7);
-    let got = &json["summary"];
-    assert_eq!(got["total_score"], want.total_score);
-    assert_eq!(got["wins"], want.wins);
-    assert_eq!(got["losses"], serde_json::to_value(want.losses).unwrap());
-    // JSON floats are read back to within a rounding.
-    assert!((got["moves_per_game"].as_f64().unwrap() - want.moves_per_game).abs() < 1e-9);
+    let got = &json["totals"];
+    assert_eq!(got["score_sum"], want.totals.score_sum);
+    assert_eq!(json["wins"], want.wins);
+    assert_eq!(
+        json["endings"],
+        serde_json::to_value(&want.endings).unwrap()
+    );
+    assert_eq!(got["moves_sum"], want.totals.moves_sum);
     // Far better than the random player's 26 points.
-    assert!(want.mean_score > 55.0, "{}", want.mean_score);
+    let mean = want.mean_score.unwrap();
+    assert!(mean > 55.0, "{mean}");
 }
 
 #[test]
@@ -89,20 +111,19 @@ fn solve_with_the_map_known_prints_the_table() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let want = library("worlds/cave-standard.txt", true, 200, 3);
     assert!(
-        run.stdout.contains("agent logic, map known"),
+        run.stdout.contains("map known), agent logic"),
         "{}",
         run.stdout
     );
+    let mean = want.mean_score.unwrap();
     assert!(
-        run.stdout.contains(&format!(
-            "mean score     {:.2} points a game",
-            want.mean_score
-        )),
+        run.stdout
+            .contains(&format!("mean score                {mean:.2}\n")),
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains("losses by cause"));
-    assert!(want.mean_score > 85.0, "{}", want.mean_score);
+    assert!(run.stdout.contains("\nlosses                    "));
+    assert!(mean > 85.0, "{mean}");
 }
 
 #[test]
@@ -136,12 +157,15 @@ fn trace_shows_proofs_odds_and_reasons_to_the_end() {
     let run = wumpus(&["trace", "--rules", "cave", "--seed", "3"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let out = &run.stdout;
-    assert!(out.starts_with("Trace of the classic cave on the standard dodecahedron"));
-    assert!(out.contains("\nStep 1 in room 19: draft, bats"), "{out}");
+    assert!(
+        out.starts_with("Trace of Hunt the Wumpus: the classic cave"),
+        "{out}"
+    );
+    assert!(out.contains("\nStep 1 at 19: draft, bats"), "{out}");
     assert!(out.contains("  odds: wumpus "));
-    assert!(out.contains("proved room 11 holds bats: snatched by bats in room 11"));
+    assert!(out.contains("proved 11 holds bats: snatched by bats in room 11"));
     assert!(out.contains("  why: "));
-    let score: u32 = out
+    let score: i64 = out
         .lines()
         .last()
         .unwrap()
@@ -151,9 +175,24 @@ fn trace_shows_proofs_odds_and_reasons_to_the_end() {
         .unwrap();
     // The library's game from seed 3 ends the same way.
     let map = Arc::new(cave::parse_map(cave::STANDARD_MAP).unwrap());
-    let mut agent = CaveAgent::new(CaveAgentConfig::for_map(&map, false)).unwrap();
-    let record = cave::play_game(&map, Variant::Event, 3, &mut agent).unwrap();
-    assert_eq!(score, record.ending.unwrap().score());
+    let setup = ClassicSetup {
+        map,
+        map_name: "the standard dodecahedron".into(),
+        variant: Variant::Event,
+    };
+    let agents =
+        ClassicSession::prepare(AgentKind::Logic, &setup, &AgentOptions::default()).unwrap();
+    let mut game = ClassicSession::deal(&setup, 3).unwrap();
+    let record = wumpus::run::play(
+        &mut game,
+        Some(3),
+        agents.make(3).unwrap().as_mut(),
+        &|| false,
+        None,
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(Some(score), record.score);
 }
 
 #[test]
@@ -177,27 +216,34 @@ fn trace_json_lines_follow_the_schema() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(lines[0]["rules"], "cave");
-    assert_eq!(lines[0]["map_known"], true);
+    assert_eq!(lines[0]["setup"]["map_known"], true);
     let steps = &lines[1..lines.len() - 1];
     assert!(!steps.is_empty());
     for (i, s) in steps.iter().enumerate() {
         assert_eq!(s["step"], i + 1);
         for key in [
-            "room", "warnings", "out", "in", "arrows", "moves", "learned", "odds", "action",
-            "rule", "reason",
+            "at", "percepts", "exits", "arrows", "moves", "learned", "odds", "action", "rule",
+            "reason",
         ] {
             assert!(!s[key].is_null(), "step {i} lacks {key}");
         }
-        let wumpus: f64 = s["odds"]["wumpus"]
-            .as_object()
+        // The wumpus is somewhere: its odds over the open rooms and the proven one add to 1.
+        let open: f64 = s["odds"]
+            .as_array()
             .unwrap()
-            .values()
-            .map(|v| v.as_f64().unwrap())
+            .iter()
+            .map(|o| o["wumpus"].as_f64().unwrap())
             .sum();
-        assert!((wumpus - 1.0).abs() < 1e-9);
+        let proven = s["proven_wumpus"].as_array().unwrap().len() as f64;
+        assert!(
+            (open + proven - 1.0).abs() < 1e-9,
+            "step {i}: {open} + {proven}"
+        );
     }
     let last = lines.last().unwrap();
-    assert!(["won", "lost"].contains(&last["outcome"].as_str().unwrap()));
+    let outcome = last["outcome"].as_str().unwrap();
+    assert!(wumpus::game::Ending::parse(outcome).is_some(), "{outcome}");
+    assert!(last["hidden"]["pits"].as_array().unwrap().len() == 2);
 }
 
 #[test]
@@ -212,15 +258,12 @@ fn hint_in_play_says_what_the_agent_would_do() {
         out.contains("Hint: move 11 -- nothing safe is left to explore"),
         "{out}"
     );
-    assert!(
-        out.contains("  odds of a pit: 11 34%, 18 34%, 20 34%"),
-        "{out}"
-    );
+    assert!(out.contains("pit 11 34%, 18 34%, 20 34%"), "{out}");
     // After the snatch the hint agent knows room 11 holds bats.
     assert!(out.contains("proven pits: 18; bats: 11"), "{out}");
     let run = wumpus(&["play", "--rules", "maze", "--seed", "3"], "hint\n");
     assert!(run.stdout.contains("Hint: "), "{}", run.stdout);
-    assert!(run.stdout.contains("  tunnel 1 to "), "{}", run.stdout);
+    assert!(run.stdout.contains("Hint: move 1 -- "), "{}", run.stdout);
 }
 
 #[test]
@@ -235,25 +278,36 @@ fn solve_and_trace_the_maze() {
     let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(json["rules"], "maze");
     let map = Arc::new(cave::parse_map(cave::STANDARD_CAVES_DAT).unwrap());
-    let want = wumpus::run::solve_maze(&map, 30, 5).unwrap();
-    assert_eq!(json["summary"]["wins"], want.wins);
-    assert_eq!(
-        json["summary"]["wins"].as_u64().unwrap()
-            + json["summary"]["pit"].as_u64().unwrap()
-            + json["summary"]["wumpus"].as_u64().unwrap()
-            + json["summary"]["out_of_grenades"].as_u64().unwrap()
-            + json["summary"]["unfinished"].as_u64().unwrap(),
-        30
-    );
+    let setup = MazeSetup {
+        map,
+        map_name: "the standard caves.dat".into(),
+    };
+    let agents = MazeSession::prepare(AgentKind::Logic, &setup, &AgentOptions::default()).unwrap();
+    let mut wins = 0;
+    for seed in 5..35 {
+        let mut game = MazeSession::deal(&setup, seed).unwrap();
+        let mut agent = agents.make(seed).unwrap();
+        let record = wumpus::run::play(&mut game, Some(seed), agent.as_mut(), &|| false, None)
+            .unwrap()
+            .unwrap();
+        wins += u64::from(record.ending == wumpus::game::Ending::Won);
+    }
+    assert_eq!(json["wins"], wins);
+    let ended: u64 = json["endings"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(ended, 30);
     let run = wumpus(&["trace", "--rules", "maze", "--seed", "3"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run
         .stdout
-        .contains("\nStep 1 in The Lost Caverns of the Wyrm"));
+        .contains("\nStep 1 at The Lost Caverns of the Wyrm"));
     assert!(run.stdout.contains("  where am I: "), "{}", run.stdout);
-    assert!(run.stdout.contains("  tunnel 1 to "));
-    let last = run.stdout.lines().last().unwrap();
-    assert!(last == "YOU WIN" || last == "GAME OVER", "{last}");
+    assert!(run.stdout.contains("  tunnels 1 to "));
+    assert!(run.stdout.contains("\nOutcome: "), "{}", run.stdout);
     let run = wumpus(&["trace", "--rules", "maze", "--seed", "3", "--json"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     for line in run.stdout.lines() {

@@ -119,6 +119,6 @@ fn hint_says_the_percepts_contradict_the_rules() {
         .arg(&kb)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("in the world of seed"))
+        .stderr(predicate::str::contains("in the game of seed"))
         .stderr(predicate::str::contains("trace --seed"));
 }

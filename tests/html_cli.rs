@@ -113,3 +113,70 @@ fn chromium_renders_the_board_and_steps_forward() {
         "{sixth}"
     );
 }
+
+/// What the page's outcome box says.
+fn outcome(dom: &str) -> &str {
+    let at = dom.find("id=\"outcome\"").expect("the outcome box");
+    let rest = &dom[at..];
+    &rest[..rest.find("</div>").unwrap()]
+}
+
+/// `trace --html` for a cave or maze game: the same page, the cave drawn as a graph.
+fn cave_page(dir: &Path, rules: &str, seed: &str) -> (std::path::PathBuf, usize) {
+    let file = dir.join(format!("{rules}.html"));
+    let out = Command::cargo_bin("wumpus")
+        .unwrap()
+        .args(["trace", "--rules", rules, "--seed", seed, "--html"])
+        .arg(&file)
+        .assert()
+        .success();
+    let said = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let steps = said
+        .split(" (")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the step count in: {said}"));
+    (file, steps)
+}
+
+#[test]
+fn cave_and_maze_pages_draw_their_graphs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pages = Vec::new();
+    for (rules, seed) in [("cave", "3"), ("maze", "3")] {
+        let (file, steps) = cave_page(dir.path(), rules, seed);
+        let text = std::fs::read_to_string(&file).unwrap();
+        for outside in ["http://", "https://", "src=\"", "<link", "@import"] {
+            assert!(!text.contains(outside), "{rules}: loads {outside}");
+        }
+        assert!(text.contains("\"shape\":\"graph\""), "{rules}");
+        pages.push((rules, file, steps));
+    }
+    let found = std::process::Command::new("chromium")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!("SKIPPED the browser half of cave_and_maze_pages_draw_their_graphs: no chromium");
+        return;
+    }
+    for (rules, file, steps) in pages {
+        let first = dump_dom(&file, 1).expect("chromium dumps the page");
+        // Twenty rooms or caves, each drawn once, the player in exactly one.
+        assert_eq!(
+            first.matches("data-cell=\"").count(),
+            20,
+            "{rules}: {first}"
+        );
+        assert_eq!(first.matches(" agent\" data-cell=\"").count(), 1, "{rules}");
+        assert!(first.contains(&format!("Step 1 of {steps}")), "{rules}");
+        assert!(first.contains("class=\"edge"), "{rules}: tunnels are drawn");
+        // The ending is not given away before the last step...
+        assert!(!outcome(&first).contains("Outcome"), "{rules}: {first}");
+        // ...and the last step shows it with the hidden world revealed.
+        let last = dump_dom(&file, steps).expect("chromium dumps the page");
+        assert!(outcome(&last).contains("Outcome: "), "{rules}: {last}");
+        assert!(last.contains("class=\"truth\""), "{rules}: {last}");
+    }
+}

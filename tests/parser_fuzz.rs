@@ -1,7 +1,7 @@
 //! Fuzz-style property tests, on stable Rust, for every grid-side parser of outside input:
 //! grid world files (`grid::parse_world`), `play` commands (`grid::parse_command`) and `--kb`
 //! rule files (`kb::rules::parse_rules`, then grounding and a short game with the rules), and
-//! the bot protocol's host lines of both cave rule sets (`cave::protocol`, `cave::protocol::maze`).
+//! the bot protocol's host lines of both cave rule sets (`bot::cave`, `bot::maze`).
 //!
 //! Each parser gets random bytes, random strings over its own vocabulary, and mutations of
 //! valid files (lines deleted, duplicated, swapped, characters flipped, keywords and stray
@@ -15,20 +15,20 @@ use proptest::sample::Index;
 use std::sync::mpsc;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
-use wumpus::agent::cave::{CaveAgent, CaveAgentConfig};
-use wumpus::agent::grid::Insight;
-use wumpus::agent::maze::MazeAgent;
-use wumpus::cave::protocol::maze;
-use wumpus::cave::protocol::{
-    host_lines, parse_bot_line, parse_host_line, BotSession, HostLine, Line,
-};
-use wumpus::cave::{self, command, Action, CaveCommand, ClassicAgent, ClassicGame, RandomAgent};
-use wumpus::cave::{MazeAction, MazeGame};
+use wumpus::agent::random::RandomAgent;
+use wumpus::agent::roster::classic_bot_agent;
+use wumpus::agent::{AgentKind, AgentOptions, Roster};
+use wumpus::bot::cave::{host_lines, parse_bot_line, parse_host_line, ClassicBot, HostLine};
+use wumpus::bot::maze;
+use wumpus::bot::{BotSession, Line};
+use wumpus::cave::{self, command, Action, CaveCommand, ClassicGame};
+use wumpus::cave::{MazeAction, MazeGame, MazeSession, MazeSetup};
 use wumpus::cave::{Rules, Variant};
-use wumpus::grid::{self, file::WorldFileErrorKind, Command};
+use wumpus::game::Session;
+use wumpus::grid::{self, file::WorldFileErrorKind, Command, GridSession, Scoring};
 use wumpus::kb::rules::parse_rules;
 use wumpus::kb::{KnowledgeBase, Proofs};
-use wumpus::run::{run_grid_game, AgentKind, GameOptions};
+use wumpus::run::{play, Flow, StepEvent};
 use wumpus::topology::Topology;
 
 /// The longest any one parse (or a grounding and a short game) may take.
@@ -462,13 +462,28 @@ fn check_rules(text: String) {
         }
         for agent in [AgentKind::Logic, AgentKind::Risk] {
             let world = grid::parse_world("SIZE 3 3\nWUMPUS 2 0\nGOLD 2 2\nPIT 1 1\n").unwrap();
-            let options = GameOptions {
-                agent,
+            let mut game = GridSession::new(world, Scoring::default(), 0.2);
+            let options = AgentOptions {
                 explain: true,
-                rules: Some(rules.clone()),
-                ..GameOptions::default()
+                kb: Some(rules.clone()),
+                ..AgentOptions::default()
             };
-            let _ = run_grid_game(world, None, &options, |_| {});
+            // Rules that cannot play are refused here, as the old runner refused them.
+            let Ok(agents) = GridSession::prepare(agent, &game.setup(), &options) else {
+                continue;
+            };
+            let Ok(mut player) = agents.make(0) else {
+                continue;
+            };
+            // Each step traced, as `trace` shows it (the agent's knowledge asked every step).
+            let mut watch = |_: &GridSession, _: StepEvent| Flow::Go;
+            let _ = play(
+                &mut game,
+                None,
+                player.as_mut(),
+                &|| false,
+                Some(&mut watch),
+            );
         }
     });
 }
@@ -611,9 +626,9 @@ fn plausible_host_line() -> impl Strategy<Value = String> {
 fn check_host_stream(text: String, map: Option<Arc<cave::CaveMap>>) {
     let copy = text.clone();
     let outcome = in_time("the bot session", move || {
-        let make = |rooms: usize| -> Result<CaveAgent, String> {
-            let config = CaveAgentConfig::for_bot(rooms, map.as_ref())?;
-            CaveAgent::new(config).map_err(|e| e.to_string())
+        // The agent `wumpus bot` plays with (`CaveAgentConfig::for_bot`).
+        let make = |rooms: usize| -> Result<ClassicBot, String> {
+            classic_bot_agent(rooms, map.as_ref()).map(ClassicBot::new)
         };
         let mut session = BotSession::new(make);
         for (i, line) in copy.lines().enumerate() {
@@ -827,9 +842,15 @@ fn check_maze_host_stream(text: String) {
     let copy = text.clone();
     let outcome = in_time("the maze bot session", move || {
         let map = Arc::new(cave::parse_map(cave::STANDARD_CAVES_DAT).unwrap());
+        let setup = MazeSetup {
+            map: map.clone(),
+            map_name: "caves.dat".to_string(),
+        };
+        // The maze's reasoning agent, without explanations, as `wumpus bot --rules maze` makes it.
+        let agents = MazeSession::prepare(AgentKind::Logic, &setup, &AgentOptions::default())
+            .map_err(|e| format!("the maze agent: {e}"))?;
         let mut session = BotSession::new(|caves: usize| -> Result<_, String> {
-            let agent =
-                MazeAgent::new(map.clone(), Insight::Decisions).map_err(|e| e.to_string())?;
+            let agent = agents.make(0).map_err(|e| e.to_string())?;
             maze::MazeBot::new(map.clone(), caves, agent)
         });
         for (i, line) in copy.lines().enumerate() {

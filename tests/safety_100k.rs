@@ -194,7 +194,7 @@ fn cave_game(maps: &[Arc<cave::CaveMap>], seed: u64) -> Tally {
         ..Tally::default()
     };
     let what = || format!("map {} known {known} seed {seed}", seed % maps.len() as u64);
-    for _ in 0..cave::batch::MAX_ACTIONS {
+    for _ in 0..cave::CLASSIC_ACTION_LIMIT {
         if game.ending().is_some() {
             break;
         }
@@ -260,7 +260,7 @@ fn maze_game(map: &Arc<cave::CaveMap>, seed: u64) -> Tally {
         games: 1,
         ..Tally::default()
     };
-    for _ in 0..wumpus::run::MAZE_ACTION_LIMIT {
+    for _ in 0..cave::MAZE_ACTION_LIMIT {
         if game.ending().is_some() {
             break;
         }

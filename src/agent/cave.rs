@@ -22,8 +22,8 @@
 //! 6. with nothing safe left: shoot if the best arrow beats the least-risk step, else take the
 //!    least-risk step into an unknown room.
 //!
-//! Invariant: the agent sees only statuses and its own results (it implements
-//! [`ClassicAgent`]); it never walks into a room the knowledge base proves deadly when any
+//! Invariant: the agent sees only statuses and its own results (the one interface,
+//! [`crate::agent::Agent`], hands it nothing else); it never walks into a room the knowledge base proves deadly when any
 //! other choice is open; its arrows never fly back into its own room; and a miss tells it that
 //! the wumpus was not in the rooms the arrow reached by known tunnels (only those).
 

@@ -564,12 +564,12 @@ impl Session for MazeSession {
     }
 
     fn label(&self, place: Place) -> String {
-        self.game.map().name(place)
+        unique_name(self.game.map(), place)
     }
 
     fn board(&self) -> Board {
         let map = self.game.map();
-        cave_board(map, |p| map.name(p))
+        cave_board(map, |p| unique_name(map, p))
     }
 
     fn hidden(&self) -> Hidden {
@@ -630,5 +630,21 @@ impl Session for MazeSession {
     /// Seed 000's prompt.
     fn prompt(&self) -> &'static str {
         "What do you want to do? "
+    }
+}
+
+/// A maze cave's name for people, made unique: a name that several caves share (the standard
+/// `caves.dat` has five "The Lost Caverns of the Wyrm") gets the cave's number after it, as
+/// the agent's reasons give it, so that a trace, a hint or a page never confuses two caves.
+fn unique_name(map: &CaveMap, place: Place) -> String {
+    let name = map.name(place);
+    let shared = map
+        .rooms()
+        .filter(|&p| p != place)
+        .any(|p| map.name(p) == name);
+    if shared {
+        format!("{name} (cave {})", map.label(place))
+    } else {
+        name
     }
 }

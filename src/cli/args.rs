@@ -338,7 +338,12 @@ impl<S: Session> Prepared<S> {
     /// The rule set's parameters for summaries and traces, with the agent's knowledge of
     /// the map where that is a choice.
     pub fn describe(&self) -> serde_json::Map<String, serde_json::Value> {
-        let mut map = S::parameters(&self.setup);
+        self.describe_setup(&self.setup)
+    }
+
+    /// [`Prepared::describe`] for the setup of one game (a world file has its own size).
+    pub fn describe_setup(&self, setup: &S::Setup) -> serde_json::Map<String, serde_json::Value> {
+        let mut map = S::parameters(setup);
         if S::RULES == RuleSet::Cave {
             map.insert("map_known".into(), self.options.map_known.into());
         }

@@ -56,7 +56,8 @@ impl OnGame for KbArgs {
             agent.as_mut(),
             &|| false,
             Some(&mut watch),
-        )?;
+        )
+        .map_err(super::run_error)?;
         let Some(at) = last else {
             return Err(bad_input(anyhow::anyhow!(
                 "the game ended before the agent took a step: there is no knowledge base to show"

@@ -170,6 +170,19 @@ pub fn bad_input(e: impl Into<anyhow::Error>) -> anyhow::Error {
     anyhow::Error::new(BadInput(e.into()))
 }
 
+/// A runner's error for the command line: a contradiction between what was perceived and the
+/// rules is the user's rule file (or world) at fault, so it is bad input (status 2).
+pub fn run_error(e: wumpus::run::RunError) -> anyhow::Error {
+    use wumpus::agent::AgentError;
+    use wumpus::kb::KbError;
+    use wumpus::run::RunError;
+    match e {
+        e @ (RunError::Contradiction(_)
+        | RunError::Agent(AgentError::Kb(KbError::Contradiction(_)))) => bad_input(e),
+        e => anyhow::Error::new(e),
+    }
+}
+
 /// A run stopped by Ctrl-C after reporting what it had done: exit status 130.
 #[derive(Debug)]
 pub struct Interrupted(pub String);

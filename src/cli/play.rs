@@ -281,6 +281,9 @@ impl<S: Playable, W: Write> Player<S, W> {
                         self.hints = Hints::start(&self.game, &self.session);
                         let title = self.session.title();
                         self.say(&format!("Loaded {file}: a new game begins ({title})."))?;
+                        for line in self.session.intro() {
+                            self.say(&line)?;
+                        }
                         let start = self.session.start();
                         self.show(&start)?;
                     }
@@ -288,7 +291,14 @@ impl<S: Playable, W: Write> Player<S, W> {
                 }
             }
             Command::Save(file) => match self.session.save(Path::new(&file)) {
-                Ok(()) => self.say(&format!("Saved this game to {file}."))?,
+                Ok(()) => {
+                    let what = if S::RULES == RuleSet::Grid {
+                        "world"
+                    } else {
+                        "hazards"
+                    };
+                    self.say(&format!("Saved this game's {what} to {file}."))?
+                }
                 Err(e) => self.say(&format!("Cannot save: {e}"))?,
             },
         }

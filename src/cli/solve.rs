@@ -48,9 +48,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if let Some(shard) = args.shard {
         if args.worlds < shard.count {
             return Err(bad_input(anyhow::anyhow!(
-                "shard {shard} of {} {} would be empty: give --worlds at least {} for {} shards",
+                "{} shards need at least {} games, but --worlds is {}: some shards would be \
+                 empty (give --worlds at least {} for {} shards)",
+                shard.count,
+                shard.count,
                 args.worlds,
-                text::plural(args.worlds, "game", "games"),
                 shard.count,
                 shard.count
             )));

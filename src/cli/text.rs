@@ -348,14 +348,23 @@ pub fn summary_text(s: &Summary) -> String {
         100.0 * s.win_rate,
         100.0 * s.win_rate_error
     );
+    let losses = s.totals.losses();
+    let _ = writeln!(
+        t,
+        "losses                    {losses} ({:.1}%)",
+        pct(losses)
+    );
     for (name, n) in &s.endings {
-        if name == "won" {
-            continue;
+        let ending = wumpus::game::Ending::parse(name);
+        if ending.is_some_and(|e| e.is_loss()) {
+            let _ = writeln!(t, "  {:<23} {n} ({:.1}%)", name.replace('_', " "), pct(*n));
         }
+    }
+    for (name, n) in &s.endings {
         let label = match name.as_str() {
-            "climbed_out" => "climbed out without gold".to_string(),
-            "unfinished" => "unfinished (cut off)".to_string(),
-            other => format!("lost: {}", other.replace('_', " ")),
+            "climbed_out" => "climbed out without gold",
+            "unfinished" => "unfinished (cut off)",
+            _ => continue,
         };
         let _ = writeln!(t, "{label:<25} {n} ({:.1}%)", pct(*n));
     }

@@ -53,7 +53,7 @@ impl OnGame for TraceArgs {
             title,
             seed: loaded.seed,
             agent: game.agent.name().to_string(),
-            setup: game.describe(),
+            setup: game.describe_setup(&session.setup()),
         };
         if let Some(path) = &self.html {
             let board = session.board();
@@ -68,7 +68,8 @@ impl OnGame for TraceArgs {
                 agent.as_mut(),
                 &|| false,
                 Some(&mut watch),
-            )?
+            )
+            .map_err(super::run_error)?
             .expect("a game nobody stops ends");
             let end = trace_end(&session, done.steps, Some(&done.last));
             let count = steps.len();
@@ -99,7 +100,8 @@ impl OnGame for TraceArgs {
             agent.as_mut(),
             &|| false,
             Some(&mut watch),
-        )?;
+        )
+        .map_err(super::run_error)?;
         printer.finish()?;
         let end = match &done {
             Some(d) => trace_end(&session, d.steps, Some(&d.last)),

@@ -172,7 +172,9 @@ fn layout(n: usize, edges: &[BoardEdge]) -> Vec<(f64, f64)> {
         list.sort_unstable();
     }
     let cycles = short_cycles(&adjacent, 40);
-    let mut best: Option<(usize, f64, Vec<(f64, f64)>)> = None;
+    // The best drawing so far: its crossings, its spacing, its points.
+    type Drawing = (usize, f64, Vec<(f64, f64)>);
+    let mut best: Option<Drawing> = None;
     for cycle in &cycles {
         let points = tutte(&adjacent, cycle);
         let crossings = crossings(&points, edges);

@@ -9,10 +9,12 @@
 
 pub mod batch;
 pub mod event;
+pub mod shard;
 pub mod tally;
 
-pub use batch::{solve, Batch, BatchSink, Quiet, Shard};
+pub use batch::{solve, Batch, BatchSink, Quiet};
 pub use event::StepEvent;
+pub use shard::{Shard, ShardError};
 pub use tally::{merge, BatchId, GameRecord, MergeError, Summary, Tally};
 
 use crate::agent::{Agent, AgentError};
@@ -45,6 +47,9 @@ pub enum Flow {
     Stop,
 }
 
+/// What watches a traced game: it sees the session and each step, and says whether to go on.
+pub type Watch<'a, S> = &'a mut dyn FnMut(&S, StepEvent) -> Flow;
+
 /// A game played to its end (or cut off), and what the game showed last.
 #[derive(Debug)]
 pub struct Finished<S: Session> {
@@ -66,7 +71,7 @@ pub fn play<S: Session>(
     seed: Option<u64>,
     agent: &mut dyn Agent<S>,
     stop: &dyn Fn() -> bool,
-    watch: Option<&mut dyn FnMut(&S, StepEvent) -> Flow>,
+    watch: Option<Watch<'_, S>>,
 ) -> Result<Option<GameRecord>, RunError> {
     Ok(play_to_end(session, seed, agent, stop, watch)?.map(|f| f.record))
 }
@@ -77,7 +82,7 @@ pub fn play_to_end<S: Session>(
     seed: Option<u64>,
     agent: &mut dyn Agent<S>,
     stop: &dyn Fn() -> bool,
-    mut watch: Option<&mut dyn FnMut(&S, StepEvent) -> Flow>,
+    mut watch: Option<Watch<'_, S>>,
 ) -> Result<Option<Finished<S>>, RunError> {
     let winnable = session.winnable();
     let limit = session.action_limit();

@@ -2,7 +2,7 @@
 //! the exact sums of many ([`Tally`]), which add up in any order and merge across shards, and
 //! the batch summary computed from them ([`Summary`], the one JSON shape of `solve --json`).
 
-use super::batch::Shard;
+use super::shard::Shard;
 use crate::game::{Ending, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -320,7 +320,7 @@ pub enum MergeError {
     #[error("no summaries to merge")]
     Empty,
     /// Two summaries are of different batches.
-    #[error("summary {0} is of another batch than the first ({1} differs)")]
+    #[error("summary {0} is of another batch than the first: its {1} differs")]
     OtherBatch(usize, &'static str),
     /// A summary is of no shard, in a merge of several.
     #[error("summary {0} is a whole batch, not a shard")]
@@ -348,10 +348,11 @@ pub fn merge(parts: &[Summary]) -> Result<Summary, MergeError> {
     let mut totals = Tally::default();
     let mut seconds = 0.0;
     let mut threads = 0;
+    // Every summary must be of the first's batch before shards are counted, so that a mix of
+    // batches is named as such.
     for (i, p) in parts.iter().enumerate() {
-        let n = i + 1;
         let same = [
-            (p.rules == first.rules, "rules"),
+            (p.rules == first.rules, "rule set"),
             (p.agent == first.agent, "agent"),
             (p.setup == first.setup, "setup"),
             (p.seed == first.seed, "seed"),
@@ -362,8 +363,11 @@ pub fn merge(parts: &[Summary]) -> Result<Summary, MergeError> {
             ),
         ];
         if let Some((_, what)) = same.iter().find(|(ok, _)| !ok) {
-            return Err(MergeError::OtherBatch(n, what));
+            return Err(MergeError::OtherBatch(i + 1, what));
         }
+    }
+    for (i, p) in parts.iter().enumerate() {
+        let n = i + 1;
         let index = match p.shard {
             Some(s) => s.index,
             None if parts.len() == 1 => 1,
