@@ -228,6 +228,24 @@ impl Topology {
             .map(|edge| (*edge.weight(), edge.target()))
     }
 
+    /// Which places `from` reaches over `passable` places (breadth first; `from` itself
+    /// always counts), indexed by place. The simulators ask this of the world they hold; the
+    /// agents' route finding lives in the planner.
+    pub fn reachable(&self, from: Place, passable: impl Fn(Place) -> bool) -> Vec<bool> {
+        let mut seen = vec![false; self.len()];
+        let mut queue = std::collections::VecDeque::from([from]);
+        seen[from.index()] = true;
+        while let Some(p) = queue.pop_front() {
+            for q in self.neighbours(p) {
+                if !seen[q.index()] && passable(q) {
+                    seen[q.index()] = true;
+                    queue.push_back(q);
+                }
+            }
+        }
+        seen
+    }
+
     /// The places reachable in one step (targets of outgoing edges, repeats kept).
     pub fn neighbours(&self, place: Place) -> impl Iterator<Item = Place> + '_ {
         self.graph.neighbors(place)

@@ -40,6 +40,7 @@ fn normalise(summary: &Value) -> Value {
         "shots_sum": if grid { Value::Null } else { t["shots_sum"].clone() },
         "endings": endings,
         "solver_calls_sum": if grid { t["solver_calls_sum"].clone() } else { Value::Null },
+        "winnable": if grid { t["winnable"].clone() } else { Value::Null },
     })
 }
 

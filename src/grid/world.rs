@@ -142,24 +142,20 @@ impl GridWorld {
     /// reachable cell in line with it (the arrow flies over pits, so any reachable cell in
     /// the wumpus's row or column will do).
     pub fn winnable(&self) -> bool {
-        use crate::planner::distances_dense as distances;
         let topology = &*self.topology;
         if self.has_pit(self.gold) {
             return false;
         }
-        let reach = distances(topology, self.start(), |p| {
-            !self.has_pit(p) && p != self.wumpus
-        });
-        if reach[self.gold.index()].is_some() {
+        let reach = topology.reachable(self.start(), |p| !self.has_pit(p) && p != self.wumpus);
+        if reach[self.gold.index()] {
             return true;
         }
         let (wr, wc) = topology.coords(self.wumpus);
         let can_shoot = topology.places().any(|p| {
             let (r, c) = topology.coords(p);
-            reach[p.index()].is_some() && (r == wr || c == wc)
+            reach[p.index()] && (r == wr || c == wc)
         });
-        can_shoot
-            && distances(topology, self.start(), |p| !self.has_pit(p))[self.gold.index()].is_some()
+        can_shoot && topology.reachable(self.start(), |p| !self.has_pit(p))[self.gold.index()]
     }
 }
 

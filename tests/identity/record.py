@@ -5,7 +5,8 @@
 
 Each line names a batch (its `solve` arguments, always with `--threads 1 --json`) and the
 figures that follow from the agent's decisions alone: games, wins, the sum of scores, moves and
-shots, losses by cause and, where the binary reports them, solver calls. Timings are left out.
+shots, losses by cause and, where the binary reports them, solver calls and (grid) the worlds
+an all-knowing player could win. Timings are left out.
 
 It reads both JSON shapes: the one summary of every rule set (since the one-interface change)
 and the older ones (grid keys at the top level; cave and maze ones nested under `summary` and
@@ -45,6 +46,7 @@ def normalise(j):
             "shots_sum": t["shots"],
             "endings": losses,
             "solver_calls_sum": None,
+            "winnable": None,
         }
     t = j["totals"]
     if "endings" in t:  # the one shape
@@ -60,6 +62,7 @@ def normalise(j):
             "shots_sum": None if j["rules"] == "grid" else t["shots_sum"],
             "endings": endings,
             "solver_calls_sum": t["solver_calls_sum"] if j["rules"] == "grid" else None,
+            "winnable": t["winnable"] if j["rules"] == "grid" else None,
         }
     # the older grid shape: deaths were not split by cause
     return {
@@ -70,6 +73,7 @@ def normalise(j):
         "shots_sum": None,
         "endings": {"deaths": t["deaths"], "unfinished": t["cut_off"]},
         "solver_calls_sum": t["solver_calls_sum"],
+        "winnable": t["winnable"],
     }
 
 
