@@ -29,7 +29,7 @@ enum Command {
     /// Run the agent on many random worlds and print statistics (the main job).
     #[command(after_help = "\
 Examples:
-  wumpus solve                                   1000 random 5x5 worlds, the logic agent
+  wumpus solve                                   1000 random 5x5 worlds, the risk agent
   wumpus solve --worlds 10000 --size 4x4 --json
   wumpus solve --scoring aima --threads 1        one core, textbook scoring
   wumpus solve --worlds 1000000 --csv games.csv   one row per game, the table as usual
@@ -44,7 +44,9 @@ Examples:
   wumpus trace --world worlds/seed-example.txt
   wumpus trace --seed 7 --step                 wait for Enter between steps
   wumpus trace --seed 7 --json                 JSON Lines, schema in docs/trace-json.md
-  wumpus trace --seed 7 --html game.html       a page that replays the game, step by step")]
+  wumpus trace --seed 7 --html game.html       a page that replays the game, step by step
+  wumpus trace --rules cave --seed 3          the classic cave: proofs, odds and reasons
+  wumpus trace --rules maze --seed 3 --html maze.html")]
     Trace(trace::TraceArgs),
     /// Play a game by hand, reading commands from standard input.
     #[command(after_help = "\
@@ -72,7 +74,8 @@ Examples:
 Examples:
   wumpus kb --dimacs --world worlds/seed-example.txt            at the end of the game
   wumpus kb --dimacs --seed 7 --step 3 > step3.cnf              after step 3 of trace --seed 7
-  wumpus kb --dimacs --seed 7 --step 3 | grep '^c var'          the variable table")]
+  wumpus kb --dimacs --seed 7 --step 3 | grep '^c var'          the variable table
+  wumpus kb --dimacs --rules cave --seed 3 --step 2              the classic cave's")]
     Kb(kb::KbArgs),
     /// Add up the JSON summaries of a batch's shards (`solve --shard K/N --json`).
     #[command(after_help = "\
@@ -80,7 +83,7 @@ Examples:
   wumpus solve --worlds 1000000 --shard 1/2 --json > part1.json     on one machine
   wumpus solve --worlds 1000000 --shard 2/2 --json > part2.json     on another
   wumpus merge part1.json part2.json                                 the whole batch's table
-  wumpus merge part*.json --json")]
+  wumpus merge part*.json --json                                     any rule set's shards")]
     Merge(solve::MergeArgs),
     /// Print a shell completion script.
     #[command(after_help = "\
@@ -96,7 +99,9 @@ Examples:
     /// Play the classic cave or the maze as a bot driven by a game host over standard input
     /// and output.
     #[command(after_help = "\
-The protocols (docs/bot-protocol.md), rooms and caves 0-based. The classic cave:
+The protocols (docs/bot-protocol.md). They number rooms and caves from 0, as the event's host
+does; everything else here (play, trace, hints) numbers them as the map does, from 1.
+The classic cave:
   host: game 20
   host: status ROOM PIT BATS WUMPUS out R R R in R R ...
   bot:  move R   or   shoot R1 R2 ...
@@ -110,9 +115,9 @@ The maze (--rules maze; a cave's number stands for its name, ? for a tunnel not 
   host: end won   or   end lost pit|wumpus|out_of_grenades
 
 Examples:
-  printf 'game 20\nstatus 0 0 0 1 out 1 4 7 in 1 4 7\n' | wumpus bot
+  printf 'game 20\\nstatus 0 0 0 1 out 1 4 7 in 1 4 7\\n' | wumpus bot
   wumpus bot --map worlds/cave-risk.txt        the agent is given the map
-  printf 'maze 20\nstatus 0 0 0 0 tunnels ? ? ?\n' | wumpus bot --rules maze")]
+  printf 'maze 20\\nstatus 0 0 0 1 tunnels ? ? ?\\n' | wumpus bot --rules maze")]
     Bot(bot::BotArgs),
 }
 
