@@ -634,7 +634,7 @@ fn world_show_draws_cave_maps_with_hazards_on_request() {
     assert_eq!(run.stdout.matches("[pit]").count(), 2);
     assert_eq!(run.stdout.matches("[bats]").count(), 2);
     let run = wumpus(&["world", "check", "worlds/cave-waterslide.txt"], "");
-    assert!(run.stdout.contains("ok (event host map, 20 rooms"));
+    assert!(run.stdout.contains("ok (classic cave map, 20 rooms"));
     // Grid worlds still go to the grid.
     let run = wumpus(&["world", "show", "worlds/seed-example.txt"], "");
     assert_eq!(run.code, 0);

@@ -73,6 +73,27 @@ impl Vocabulary {
     }
 }
 
+/// The best win rate any player can expect on a `rows`×`cols` grid at pit probability 0.2, where
+/// it is known exactly: the optimum over every policy of the real game, computed by
+/// `examples/grid_bound.rs` (`-- R C wins 0.2`; table and method in `docs/agents.md`). A win
+/// counts the same under either scoring, so the value holds for both. `None` elsewhere.
+pub fn best_win_rate(rows: usize, cols: usize, pit_prob: f64) -> Option<f64> {
+    if pit_prob != 0.2 {
+        return None;
+    }
+    // The grid and its transpose are the same game seen in a mirror.
+    let (a, b) = (rows.min(cols), rows.max(cols));
+    match (a, b) {
+        (3, 3) => Some(0.5941),
+        (3, 4) => Some(0.5688),
+        (4, 4) => Some(0.5365),
+        (3, 5) => Some(0.5391),
+        (4, 5) => Some(0.5078),
+        (5, 5) => Some(0.4775),
+        _ => None,
+    }
+}
+
 /// The built-in grid rules, parsed once.
 pub fn default_rules() -> Arc<Rules> {
     static RULES: OnceLock<Arc<Rules>> = OnceLock::new();

@@ -285,7 +285,7 @@ impl Roster for ClassicSession {
             AgentKind::Logic => {
                 if setup.variant != Variant::Event {
                     return Err(AgentError::Unfit(
-                        "the logic agent plays the event host's rules; use --agent random for \
+                        "the logic agent plays the tournament rules (--variant event); use --agent random for \
                          --variant yob"
                             .to_string(),
                     ));

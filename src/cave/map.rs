@@ -51,7 +51,7 @@ impl MapFormat {
     /// A short name of the format, for messages.
     pub fn name(self) -> &'static str {
         match self {
-            MapFormat::Event => "event host map",
+            MapFormat::Event => "classic cave map",
             MapFormat::CavesDat => "caves.dat",
         }
     }

@@ -347,7 +347,7 @@ impl Session for ClassicSession {
 
     fn title(&self) -> String {
         let rules = match self.game.variant() {
-            Variant::Event => "the event host's rules",
+            Variant::Event => "tournament rules",
             Variant::Yob => "Yob's 1973 rules",
         };
         format!(

@@ -45,7 +45,7 @@ impl From<RulesArg> for RuleSet {
 /// The classic cave's rules.
 #[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum VariantArg {
-    /// The rules of the Hunt the Wumpus event's host (see docs/caves.md).
+    /// The rules of the Hunt the Wumpus tournament the classic cave comes from (docs/caves.md).
     #[default]
     Event,
     /// Gregory Yob's 1973 rules: bumping into the wumpus wakes it.
@@ -123,11 +123,44 @@ impl fmt::Display for GridSize {
     }
 }
 
+/// A whole number of 0 or more that fits in `T`, with a message that says what is wrong:
+/// negative, too big (and the largest allowed), or not a whole number.
+pub fn parse_whole<T: TryFrom<u128> + fmt::Display + num_max::Max>(s: &str) -> Result<T, String> {
+    let t = s.trim();
+    if let Some(rest) = t.strip_prefix('-') {
+        if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
+            return Err(format!("'{s}' is negative: give a whole number of 0 or more"));
+        }
+    }
+    if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit()) {
+        return Err(format!("'{s}' is not a whole number"));
+    }
+    let too_big = || format!("'{s}' is too big: at most {}", T::MAX);
+    let n: u128 = t.parse().map_err(|_| too_big())?;
+    T::try_from(n).map_err(|_| too_big())
+}
+
+/// The largest value of an integer type, for [`parse_whole`]'s message.
+pub mod num_max {
+    /// An integer type's largest value.
+    pub trait Max {
+        /// The largest value.
+        const MAX: Self;
+    }
+    impl Max for u64 {
+        const MAX: u64 = u64::MAX;
+    }
+    impl Max for usize {
+        const MAX: usize = usize::MAX;
+    }
+}
+
 /// A probability from 0 to 1.
 pub fn parse_probability(s: &str) -> Result<f64, String> {
     let p: f64 = s
+        .trim()
         .parse()
-        .map_err(|_| format!("'{s}' is not a probability"))?;
+        .map_err(|_| format!("'{s}' is not a probability (a number from 0 to 1)"))?;
     if (0.0..=1.0).contains(&p) {
         Ok(p)
     } else {
@@ -145,7 +178,7 @@ pub struct RuleArgs {
     #[arg(long)]
     pub size: Option<GridSize>,
     /// Grid: the chance that a cell other than 0,0 holds a pit [default: 0.2].
-    #[arg(long, value_parser = parse_probability)]
+    #[arg(long, value_parser = parse_probability, allow_negative_numbers = true)]
     pub pit_prob: Option<f64>,
     /// Grid: how the final score is counted [default: standard].
     #[arg(long, value_enum)]

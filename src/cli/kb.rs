@@ -19,7 +19,7 @@ pub struct KbArgs {
     world: WorldArgs,
     /// The knowledge base at this step of the traced game (as `trace` numbers them: after
     /// the step's percepts, before its action); default: its last step.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = super::args::parse_whole::<u64>, allow_negative_numbers = true)]
     step: Option<u64>,
 }
 
@@ -39,6 +39,11 @@ impl OnGame for KbArgs {
         let mut session = loaded.session;
         let agents = S::prepare(game.agent, &session.setup(), &game.options).map_err(bad_input)?;
         let mut agent = agents.make(loaded.seed.unwrap_or(0)).map_err(bad_input)?;
+        if self.step == Some(0) {
+            return Err(bad_input(anyhow::anyhow!(
+                "--step 0: steps are numbered from 1, as trace numbers them"
+            )));
+        }
         let want = self.step.map(|s| s as usize);
         let mut last: Option<StepEvent> = None;
         let mut watch = |_: &S, e: StepEvent| {

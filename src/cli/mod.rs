@@ -99,8 +99,9 @@ Examples:
     /// Play the classic cave or the maze as a bot driven by a game host over standard input
     /// and output.
     #[command(after_help = "\
-The protocols (docs/bot-protocol.md). They number rooms and caves from 0, as the event's host
-does; everything else here (play, trace, hints) numbers them as the map does, from 1.
+The protocols (docs/bot-protocol.md). They number rooms and caves from 0, as the
+tournament's game host does; everything else here (play, trace, hints, world show) numbers
+them as the map does, from 1.
 The classic cave:
   host: game 20
   host: status ROOM PIT BATS WUMPUS out R R R in R R ...

@@ -15,13 +15,13 @@ pub struct SolveArgs {
     #[command(flatten)]
     rules: RuleArgs,
     /// Number of games (random worlds, or random hazards on the map).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = super::args::parse_whole::<u64>, allow_negative_numbers = true)]
     worlds: u64,
     /// Seed of the first game; game i has seed S + i (replay one with `trace --seed`).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::args::parse_whole::<u64>, allow_negative_numbers = true)]
     seed: u64,
     /// Threads (default: all cores). `--threads 1` measures one core.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::parse_whole::<usize>, allow_negative_numbers = true)]
     threads: Option<usize>,
     /// Print one JSON object (schema in docs/trace-json.md) instead of the table.
     #[arg(long)]

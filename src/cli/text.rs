@@ -382,9 +382,30 @@ pub fn summary_text(s: &Summary) -> String {
         "{shots:<25} {:.2} a game, {:.2} a won game",
         s.mean_shots, s.shots_per_win
     );
+    if let Some(best) = best_win_rate(s) {
+        let gap = (s.win_rate - best) / s.win_rate_error.max(1e-12);
+        let _ = writeln!(
+            t,
+            "best possible win rate    {:.2}% for any player (exact; this batch is {})",
+            100.0 * best,
+            if gap.abs() <= 2.0 {
+                "within sampling error of it".to_string()
+            } else {
+                format!(
+                    "{:.1} standard errors {}",
+                    gap.abs(),
+                    if gap > 0.0 { "above" } else { "below" }
+                )
+            }
+        );
+    }
     if let (Some(c), Some(w)) = (s.ceiling, s.wins_of_ceiling) {
-        let _ = writeln!(t, "ceiling (winnable worlds) {:.1}%", 100.0 * c);
-        let _ = writeln!(t, "wins of ceiling           {:.1}%", 100.0 * w);
+        let _ = writeln!(
+            t,
+            "all-seeing ceiling        {:.1}% (worlds a player who sees the map could win)",
+            100.0 * c
+        );
+        let _ = writeln!(t, "wins of that ceiling      {:.1}%", 100.0 * w);
     }
     if s.solver_calls_per_game > 0.0 {
         let _ = writeln!(
@@ -403,6 +424,17 @@ pub fn summary_text(s: &Summary) -> String {
     );
     let _ = writeln!(t, "games per second          {:.0}", s.games_per_second);
     t
+}
+
+/// The best win rate any player can expect in this batch's setting, where it is known.
+fn best_win_rate(s: &Summary) -> Option<f64> {
+    if s.rules != RuleSet::Grid {
+        return None;
+    }
+    let size = s.setup.get("size")?.as_str()?;
+    let (rows, cols) = size.split_once('x')?;
+    let pit_prob = s.setup.get("pit_prob")?.as_f64()?;
+    wumpus::agent::grid::best_win_rate(rows.parse().ok()?, cols.parse().ok()?, pit_prob)
 }
 
 /// A summary's setup in words: `5x5, pit probability 0.2, standard scoring`.

@@ -21,13 +21,13 @@ Examples:
   wumpus world new --size 8x8 --pit-prob 0.1       (prints the file)")]
     New {
         /// Seed of the random world (printed when not given).
-        #[arg(long)]
+        #[arg(long, value_parser = super::args::parse_whole::<u64>, allow_negative_numbers = true)]
         seed: Option<u64>,
         /// Grid size, rows x columns.
         #[arg(long, default_value = "5x5")]
         size: GridSize,
         /// Probability that a cell other than 0,0 holds a pit.
-        #[arg(long, default_value = "0.2", value_parser = super::args::parse_probability)]
+        #[arg(long, default_value = "0.2", value_parser = super::args::parse_probability, allow_negative_numbers = true)]
         pit_prob: f64,
         /// Write the world here (atomically) instead of printing it.
         #[arg(short, long)]
@@ -114,7 +114,7 @@ pub struct ShowFlags {
     #[arg(long, conflicts_with = "seed")]
     pub hazards: Option<PathBuf>,
     /// Mark the hazards a game with this seed deals on a cave map.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::parse_whole::<u64>, allow_negative_numbers = true)]
     pub seed: Option<u64>,
 }
 

@@ -75,6 +75,9 @@ pub enum WorldFileErrorKind {
         /// Line of the first `GOLD`.
         first: usize,
     },
+    /// Nothing but blank lines and comments.
+    #[error("the file is empty (nothing but blank lines and comments): a world needs a WUMPUS and a GOLD line")]
+    Empty,
     /// No wumpus at all.
     #[error("no WUMPUS line: a world has exactly one wumpus")]
     NoWumpus,
@@ -104,6 +107,13 @@ pub fn parse_world(text: &str) -> Result<GridWorld, WorldFileError> {
     };
     let mut size: Option<((usize, usize), usize)> = None;
     let mut features: Vec<(Feature, (usize, usize), usize)> = Vec::new();
+    let blank = |raw: &str| raw.split('#').next().unwrap_or("").trim().is_empty();
+    if text.lines().all(blank) {
+        return Err(WorldFileError {
+            line: None,
+            kind: WorldFileErrorKind::Empty,
+        });
+    }
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         let content = raw.split('#').next().unwrap_or("");

@@ -238,14 +238,21 @@ impl Session for GridSession {
     }
 
     fn intro(&self) -> Vec<String> {
-        Vec::new()
+        vec![
+            "Places are row,column: 0,0 is the south-west corner, where you start and climb \
+             out; rows go north, columns east."
+                .to_string(),
+        ]
     }
 
     fn describe(&self, shown: &Turn) -> Vec<String> {
         let line: Vec<&str> = shown.messages.iter().map(|m| m.text()).collect();
         let mut lines = vec![line.join(" ")];
-        if let Some(score) = self.score() {
-            lines.push(format!("Score: {score}"));
+        match self.score() {
+            Some(score) => lines.push(format!("Score: {score}")),
+            // Seed 001's game leaves the player to track where they are; a person playing
+            // here is told (docs/rules.md), on a line of its own after the game's words.
+            None => lines.push(format!("You are at {}.", self.label(self.game.player()))),
         }
         lines
     }
