@@ -36,9 +36,39 @@ const SEED_RESPONSES: [&str; 7] = [
 ];
 
 fn responses(output: &str) -> Vec<&str> {
-    // The first line names the game; the last says how it ended.
+    // The first line names the game, the second says how places are named; the last says how
+    // it ended. Between them, the game's own words, then where the player stands, and each
+    // command echoed after the prompt (the input is piped).
     let lines: Vec<&str> = output.lines().collect();
-    lines[1..lines.len() - 1].to_vec()
+    lines[2..lines.len() - 1]
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with("You are at ") && !l.starts_with("> "))
+        .collect()
+}
+
+#[test]
+fn play_says_where_the_player_stands_and_echoes_piped_commands() {
+    let out = play(
+        "seed-example.txt",
+        "West\nEast\nWest\nNorth\nfire North\nNorth\n",
+    );
+    assert!(out.contains("0,0 is the south-west corner"), "{out}");
+    assert!(out.contains("rows go north, columns east"), "{out}");
+    let at: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("You are at "))
+        .collect();
+    assert_eq!(
+        at,
+        ["0,0.", "0,0.", "0,1.", "0,0.", "1,0.", "1,0.", "2,0."],
+        "{out}"
+    );
+    let echoed: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("> ")).collect();
+    assert_eq!(
+        echoed,
+        ["West", "East", "West", "North", "fire North", "North"]
+    );
 }
 
 #[test]
@@ -461,7 +491,7 @@ fn risk_agent_is_the_default_and_shows_its_odds() {
         .assert()
         .success();
     let text = String::from_utf8(hint.get_output().stdout.clone()).unwrap();
-    assert!(text.contains("pit 0.556"), "{text}");
+    assert!(text.contains("pit 56%"), "{text}");
 }
 
 #[test]

@@ -869,10 +869,15 @@ impl CaveAgent {
                     let text = format!(
                         "shoot {}: to room {} by known tunnels, then on into tunnels not yet \
                          seen (where a named room is not joined, a random tunnel): about {} to \
-                         kill, and it cannot come back",
+                         kill, and it cannot come back. The rule: while the map is being \
+                         discovered, no wumpus can be next door to wake into this room and \
+                         more than {} arrows are left, a blind shot with at least {} to kill \
+                         comes before walking on",
                         self.rooms_text(&b.path),
                         self.label(b.path[b.known - 1]),
-                        percent(b.chance)
+                        percent(b.chance),
+                        self.config.policy.blind_arrows_kept,
+                        percent(self.config.policy.blind_chance)
                     );
                     return self.shoot(&b.path, b.chance, Rule::BlindShot, text);
                 }

@@ -771,7 +771,8 @@ impl MazeAgent {
         // 2. Explore caves proven safe.
         if let Some((tunnel, goal, steps)) = self.explore_step() {
             let text = format!(
-                "explore {}, the nearest cave proven free of the pit and wumpi not yet visited{}",
+                "explore {}, the nearest cave not yet visited that is proven free of the pit \
+                 and wumpi{} (bats are accepted: they can only drop you in an empty cave)",
                 goal,
                 if steps > 1 {
                     format!(" ({steps} steps to go)")
@@ -815,9 +816,20 @@ impl MazeAgent {
                 best_toss,
                 Rule::BestShot,
                 format!(
-                    "nothing safe is left to explore; a grenade into {} kills with chance {}",
+                    "nothing safe is left to explore; a grenade into {} kills with chance {}, \
+                     at least the {} a toss needs{} (the least-risk step, tunnel {} to {}, \
+                     dies with chance {})",
                     best_toss.name,
-                    super::cave::percent(best_toss.wumpus)
+                    super::cave::percent(best_toss.wumpus),
+                    super::cave::percent(threshold),
+                    if last > 0.5 {
+                        " with the last grenade"
+                    } else {
+                        ""
+                    },
+                    step.tunnel,
+                    step.name,
+                    super::cave::percent(step_risk(step))
                 ),
             );
         }
@@ -828,9 +840,14 @@ impl MazeAgent {
                     best_toss,
                     Rule::BestShot,
                     format!(
-                        "every step is dangerous; a grenade into {} kills with chance {}",
+                        "every step is dangerous: the least-risk one, into {}, dies with \
+                         chance {}; a grenade into {} kills with chance {} ({} once the chance \
+                         that a startled wumpus runs in is taken off), which is worth more",
+                        cave,
+                        super::cave::percent(risk),
                         best_toss.name,
-                        super::cave::percent(best_toss.wumpus)
+                        super::cave::percent(best_toss.wumpus),
+                        super::cave::percent(toss_value(best_toss))
                     ),
                 );
             }

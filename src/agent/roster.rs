@@ -432,10 +432,10 @@ impl AgentFactory<MazeSession> for MazeFactory {
         } else {
             Insight::Decisions
         };
-        Ok(Box::new(Playing {
+        Ok(Box::new(MazePlaying {
             agent: MazeAgent::new(self.map.clone(), insight)?,
             explain: self.explain,
-            labels: Labels::Numbered(self.map.first_number()),
+            seen: Vec::new(),
         }))
     }
 }
@@ -460,12 +460,31 @@ impl Roster for MazeSession {
     }
 }
 
-impl Agent<MazeSession> for Playing<MazeAgent> {
+/// The maze's agent through the one interface, with what the player was last shown of the
+/// tunnels: choices name a tunnel's cave only once the player has seen where it leads.
+struct MazePlaying {
+    agent: MazeAgent,
+    explain: bool,
+    seen: Vec<Option<String>>,
+}
+
+impl MazePlaying {
+    /// Tunnel `t` in the player's words: its cave's name once seen.
+    fn tunnel(&self, t: usize) -> String {
+        match self.seen.get(t - 1).cloned().flatten() {
+            Some(name) => format!("{t} to {name}"),
+            None => format!("{t} (not yet seen)"),
+        }
+    }
+}
+
+impl Agent<MazeSession> for MazePlaying {
     fn observe(
         &mut self,
         last: Option<&crate::cave::MazeAction>,
         shown: &MazeShown,
     ) -> Result<Vec<Conclusion>, AgentError> {
+        self.seen = shown.view.tunnels.clone();
         // A contradiction leaves the agent walking blind; it shows in its reasons.
         Ok(self
             .agent
@@ -474,17 +493,31 @@ impl Agent<MazeSession> for Playing<MazeAgent> {
     }
 
     fn decide(&mut self) -> Decision<crate::cave::MazeAction> {
+        use crate::cave::MazeAction;
         let d = self.agent.decide();
-        let choices = if self.explain {
-            let what = match d.action {
-                crate::cave::MazeAction::Move(t) => format!("move {t}"),
-                crate::cave::MazeAction::Toss(t) => format!("toss {t}"),
-            };
-            chosen_chances(what, d.kill_chance, d.risk)
-        } else {
-            Vec::new()
-        };
-        let _ = &self.labels;
+        // Every way on, stepped into or tossed into, with its chances: what the choice was
+        // weighed against (the agent's priorities are in agent::maze).
+        let mut choices = Vec::new();
+        if self.explain {
+            let tunnels = self.agent.tunnels();
+            for t in &tunnels {
+                choices.push(Choice {
+                    pit: Some(t.pit),
+                    wumpus: Some(t.wumpus),
+                    risk: Some(t.pit + t.wumpus),
+                    chosen: d.action == MazeAction::Move(t.tunnel),
+                    ..Choice::new(format!("move {}", self.tunnel(t.tunnel)))
+                });
+            }
+            for t in &tunnels {
+                choices.push(Choice {
+                    kill: Some(t.wumpus),
+                    risk: Some(t.devour),
+                    chosen: d.action == MazeAction::Toss(t.tunnel),
+                    ..Choice::new(format!("toss {}", self.tunnel(t.tunnel)))
+                });
+            }
+        }
         Decision {
             action: d.action,
             reason: d.reason,

@@ -129,7 +129,9 @@ pub fn parse_whole<T: TryFrom<u128> + fmt::Display + num_max::Max>(s: &str) -> R
     let t = s.trim();
     if let Some(rest) = t.strip_prefix('-') {
         if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
-            return Err(format!("'{s}' is negative: give a whole number of 0 or more"));
+            return Err(format!(
+                "'{s}' is negative: give a whole number of 0 or more"
+            ));
         }
     }
     if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit()) {

@@ -144,27 +144,52 @@ fn odds_text(odds: &[OddsView], head: &str) -> String {
     s
 }
 
-/// The choices weighed: a table with the expected values, or the chances of the one taken.
+/// The choices weighed: a table of every choice with its expected value and chances, or the
+/// chances of the one taken when it is the only one the agent reports.
 fn choices_text(choices: &[ChoiceView], depth: Option<u32>) -> String {
     if choices.is_empty() {
         return String::new();
     }
     let mut s = String::new();
-    if choices.iter().any(|c| c.expected.is_some()) {
+    if choices.len() > 1 || choices.iter().any(|c| c.expected.is_some()) {
+        let valued = choices.iter().any(|c| c.expected.is_some());
         s.push_str(&format!(
-            "  choices weighed (expected final score{}):\n",
+            "  choices weighed{}{}:\n",
+            if valued {
+                " (expected final score)"
+            } else {
+                " (* the one taken)"
+            },
             match depth {
                 Some(d) if d > 1 => format!(", looking {d} actions ahead"),
                 _ => String::new(),
             }
         ));
+        let width = choices
+            .iter()
+            .map(|c| c.what.len())
+            .max()
+            .unwrap_or(0)
+            .max(28);
         for c in choices {
-            let mut line = format!("    {} {:<28}", if c.chosen { "*" } else { " " }, c.what);
+            let mut line = format!(
+                "    {} {:<width$}",
+                if c.chosen { "*" } else { " " },
+                c.what
+            );
             if let (Some(p), Some(w)) = (c.pit, c.wumpus) {
-                line.push_str(&format!(" pit {p:.3}  wumpus {w:.3} "));
+                line.push_str(&format!(" pit {}  wumpus {} ", percent(p), percent(w)));
             }
             if let Some(k) = c.kill {
                 line.push_str(&format!(" kill {} ", percent(k)));
+            }
+            if let Some(r) = c.risk {
+                let what = if c.kill.is_some() {
+                    "a wumpus runs in"
+                } else {
+                    "death"
+                };
+                line.push_str(&format!(" {what} {} ", percent(r)));
             }
             if let Some(v) = c.expected {
                 line.push_str(&format!(
