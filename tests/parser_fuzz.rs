@@ -240,7 +240,8 @@ fn check_world(text: String) {
                 None => assert!(
                     matches!(
                         e.kind,
-                        WorldFileErrorKind::NoWumpus
+                        WorldFileErrorKind::Empty
+                            | WorldFileErrorKind::NoWumpus
                             | WorldFileErrorKind::NoGold
                             | WorldFileErrorKind::Layout(_)
                     ),

@@ -328,6 +328,8 @@ pub struct CaveAgent {
     /// Set when what was observed contradicts the rules (another variant's game): the agent
     /// then plays on without its knowledge.
     lost: Option<String>,
+    /// The out-tunnels the last status showed.
+    shown_outs: Vec<Place>,
     known_cache: Option<(u64, Arc<Topology>)>,
 }
 
@@ -362,6 +364,7 @@ impl CaveAgent {
             warned: vec![false; n],
             learned: Vec::new(),
             lost: None,
+            shown_outs: Vec::new(),
             known_cache: None,
             config,
         })
@@ -426,6 +429,14 @@ impl CaveAgent {
         status: &Status,
     ) -> Result<Vec<Conclusion>, KbError> {
         self.learned.clear();
+        self.shown_outs = status.outs.clone();
+        if self.lost.is_none() && self.map.contradicts(status.room, &status.outs) {
+            self.lost = Some(format!(
+                "the tunnels shown from room {} are not the map's",
+                self.label(status.room)
+            ));
+            self.odds = None;
+        }
         if self.lost.is_some() {
             self.here = Some(status.room);
             self.map.stand_in(status.room, &status.outs, &status.ins);
@@ -434,8 +445,12 @@ impl CaveAgent {
         match self.take_in(last, result, status) {
             Ok(()) => Ok(std::mem::take(&mut self.learned)),
             Err(e) => {
+                // Walk on blind from where the status says the hunter is, by its tunnels: the
+                // knowledge that clashed may have stopped before taking the status in.
                 self.lost = Some(e.to_string());
                 self.odds = None;
+                self.here = Some(status.room);
+                self.map.stand_in(status.room, &status.outs, &status.ins);
                 Err(e)
             }
         }
@@ -1059,7 +1074,8 @@ impl CaveAgent {
 
     /// With no knowledge to go on: the first tunnel out.
     fn blind(&self, here: Place) -> Decision {
-        let to = self.map.outs(here).first().copied().unwrap_or(here);
+        // The tunnels the last status showed: the map may be what clashed.
+        let to = self.shown_outs.first().copied().unwrap_or(here);
         Decision {
             action: Action::Move(to),
             reason: reason(

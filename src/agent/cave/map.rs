@@ -110,6 +110,19 @@ impl MapKnowledge {
         true
     }
 
+    /// True when the out-tunnels a status shows for `room` are not the ones known for it (a
+    /// host whose map is not the one given, or that changed its tunnels).
+    pub fn contradicts(&self, room: Place, outs: &[Place]) -> bool {
+        if !(self.whole || self.visited(room)) {
+            return false;
+        }
+        let mut known = self.outs(room).to_vec();
+        let mut shown = outs.to_vec();
+        known.sort();
+        shown.sort();
+        known != shown
+    }
+
     /// True when every out-tunnel of `room` is known.
     pub fn complete(&self, room: Place) -> bool {
         self.whole || self.visited(room) || self.outs[room.index()].len() >= TUNNELS
