@@ -2,8 +2,8 @@
 //! SVG; nothing loaded from elsewhere) that replays a traced game step by step, for every rule
 //! set. The trace is embedded as JSON and drawn by the page's one drawing code: a grid board as
 //! a grid, a cave or maze board as a graph at the positions [`wumpus::game::Board`] computes,
-//! with what the agent knows, the odds and the hidden world on it. The live page to come will
-//! reuse the same drawing.
+//! with what the agent knows, the odds and the hidden world on it. The drawing (`web/board.js`,
+//! `web/board.css`) is shared with the live page of `wumpus serve` ([`page_with_drawing`]).
 
 use anyhow::Result;
 use serde::Serialize;
@@ -13,6 +13,20 @@ use wumpus::run::StepEvent;
 
 /// The page template; the trace goes in place of [`PLACEHOLDER`].
 const TEMPLATE: &str = include_str!("trace.html");
+
+/// The one drawing of a board, shared by every page.
+const BOARD_JS: &str = include_str!("web/board.js");
+
+/// The look of the board and its panel, shared by every page.
+const BOARD_CSS: &str = include_str!("web/board.css");
+
+/// A page template with the shared drawing put in place of `/*BOARD_JS*/` and its style in
+/// place of `/*BOARD_CSS*/`.
+pub fn page_with_drawing(template: &str) -> String {
+    template
+        .replacen("/*BOARD_CSS*/", BOARD_CSS, 1)
+        .replacen("/*BOARD_JS*/", BOARD_JS, 1)
+}
 
 /// Where the trace's JSON goes in the template.
 const PLACEHOLDER: &str = "/*TRACE_DATA*/";
@@ -42,5 +56,5 @@ pub fn trace_page(
     })?;
     // `</` would end the <script> that holds the JSON; `<\/` is the same string to JSON.
     let json = json.replace("</", "<\\/");
-    Ok(TEMPLATE.replacen(PLACEHOLDER, &json, 1))
+    Ok(page_with_drawing(TEMPLATE).replacen(PLACEHOLDER, &json, 1))
 }

@@ -7,6 +7,7 @@ mod bot;
 mod html;
 mod kb;
 mod play;
+mod serve;
 mod solve;
 mod text;
 mod trace;
@@ -120,6 +121,17 @@ Examples:
   wumpus bot --map worlds/cave-risk.txt        the agent is given the map
   printf 'maze 20\\nstatus 0 0 0 1 tunnels ? ? ?\\n' | wumpus bot --rules maze")]
     Bot(bot::BotArgs),
+    /// Serve the live page: play any rule set in the browser, ask for hints, watch the agent.
+    #[command(after_help = "\
+The page is at the address printed (127.0.0.1 only, unless --bind says otherwise); every asset
+is embedded, nothing is loaded from the network. The HTTP API is in docs/live-page.md.
+
+Examples:
+  wumpus serve                         http://127.0.0.1:8017/
+  wumpus serve --port 0 --open         any free port, and open the browser on it
+  wumpus serve --worlds my-worlds      offer the world and map files of another folder
+  wumpus serve --max-games 8 --idle-minutes 10")]
+    Serve(serve::ServeArgs),
 }
 
 /// Runs the command line.
@@ -138,6 +150,7 @@ pub fn run(args: Args) -> Result<()> {
             out(String::from_utf8_lossy(&script))
         }
         Command::Bot(a) => bot::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
 

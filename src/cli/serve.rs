@@ -1,0 +1,396 @@
+//! `wumpus serve`: a local web server for the live page, where a person plays any rule set in
+//! the browser, asks for hints, clicks places to see why they are proven, and watches the agent
+//! play the same world step by step. The page and its drawing are embedded in the binary
+//! (`web/`, shared with `trace --html`); nothing is loaded from the network.
+//!
+//! Each game is an actor on its own thread ([`live`]): it holds the session and the hint agent
+//! (agents are not `Send`) and answers requests that the HTTP handlers send it over a channel.
+//! Games are bounded in number, end when left idle, and a request that fails (an unknown game,
+//! a malformed action, an oversized upload) gets a 4xx answer with a message and harms no other
+//! game. The HTTP API is described in `docs/live-page.md`.
+
+mod live;
+mod request;
+
+use anyhow::{Context, Result};
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, Path as UrlPath, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use clap::Args;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub use live::{ApiError, Job};
+use request::{bad, NewGame};
+
+/// The largest request body taken (an uploaded world file travels in one): 64 KiB.
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// The largest grid the page plays.
+pub const MAX_SIDE: usize = 64;
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on (the default takes connections from this machine only).
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: IpAddr,
+    /// The port to listen on; 0 picks any free port (the address is printed).
+    #[arg(long, default_value_t = 8017)]
+    port: u16,
+    /// Open the page in the default web browser.
+    #[arg(long)]
+    open: bool,
+    /// The folder whose world, map and hazard files the page offers.
+    #[arg(long, value_name = "DIR", default_value = "worlds")]
+    worlds: PathBuf,
+    /// At most this many games at once (a new one is refused while all are in use).
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    max_games: u64,
+    /// A game left alone this many minutes ends.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    idle_minutes: u64,
+}
+
+/// What the server shares between requests.
+struct Server {
+    games: Mutex<HashMap<String, Entry>>,
+    max_games: usize,
+    idle: Duration,
+    worlds: PathBuf,
+    /// The files the page offers, by name: `grid` worlds and cave `map`s.
+    files: Vec<(String, &'static str)>,
+}
+
+/// One live game: the way to its actor, and when it was last used.
+struct Entry {
+    to: std::sync::mpsc::SyncSender<live::Request>,
+    used: Instant,
+}
+
+type Shared = Arc<Server>;
+
+pub fn run(args: ServeArgs) -> Result<()> {
+    let files = world_files(&args.worlds);
+    let server = Arc::new(Server {
+        games: Mutex::new(HashMap::new()),
+        max_games: args.max_games as usize,
+        idle: Duration::from_secs(60 * args.idle_minutes),
+        worlds: args.worlds.clone(),
+        files,
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(serve(
+        server,
+        SocketAddr::new(args.bind, args.port),
+        args.open,
+    ))
+}
+
+async fn serve(server: Shared, addr: SocketAddr, open: bool) -> Result<()> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| super::bad_input(anyhow::anyhow!("cannot listen on {addr}: {e}")))?;
+    let url = format!("http://{}/", listener.local_addr()?);
+    super::out(format!(
+        "wumpus serve: the live page is at {url} (Ctrl-C stops the server)\n"
+    ))?;
+    if open {
+        open_browser(&url);
+    }
+    let reaper = tokio::spawn(reap(server.clone()));
+    let app = router(server);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    reaper.abort();
+    super::out("wumpus serve: stopped.\n")
+}
+
+/// The routes of the page and its API.
+fn router(server: Shared) -> Router {
+    Router::new()
+        .route("/", get(page))
+        .route("/api/options", get(options))
+        .route("/api/games", post(create))
+        .route("/api/games/{id}", get(view).delete(end_game))
+        .route("/api/games/{id}/act", post(act))
+        .route("/api/games/{id}/hint", get(hint))
+        .route("/api/games/{id}/watch", get(watch))
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page") })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(server)
+}
+
+/// Ends the games left idle too long, every little while.
+async fn reap(server: Shared) {
+    let every = (server.idle / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
+    loop {
+        tokio::time::sleep(every).await;
+        server.expire();
+    }
+}
+
+impl Server {
+    /// Drops the games idle longer than the limit (their actors then end).
+    fn expire(&self) {
+        let idle = self.idle;
+        if let Ok(mut games) = self.games.lock() {
+            games.retain(|_, e| e.used.elapsed() < idle);
+        }
+    }
+
+    /// The way to game `id`'s actor, marking it used.
+    fn actor(&self, id: &str) -> Result<std::sync::mpsc::SyncSender<live::Request>, ApiError> {
+        let mut games = self.games.lock().map_err(|_| ApiError::internal())?;
+        match games.get_mut(id) {
+            Some(e) => {
+                e.used = Instant::now();
+                Ok(e.to.clone())
+            }
+            None => Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "there is no game {id} (it may have ended after {} idle minutes, or the \
+                     server restarted): start a new one",
+                    self.idle.as_secs() / 60
+                ),
+            )),
+        }
+    }
+
+    /// Asks game `id` for `job`.
+    async fn ask(&self, id: &str, job: Job) -> Result<Value, ApiError> {
+        let to = self.actor(id)?;
+        let answer = live::ask(&to, job).await;
+        if let Err(e) = &answer {
+            if e.status == StatusCode::GONE {
+                if let Ok(mut games) = self.games.lock() {
+                    games.remove(id);
+                }
+            }
+        }
+        answer
+    }
+}
+
+async fn page() -> Response {
+    let html = super::html::page_with_drawing(include_str!("web/live.html")).replacen(
+        "/*LIVE_JS*/",
+        include_str!("web/live.js"),
+        1,
+    );
+    ([(header::CACHE_CONTROL, "no-store")], Html(html)).into_response()
+}
+
+/// The choices the page offers: rule sets, agents, files, limits.
+async fn options(State(server): State<Shared>) -> Json<Value> {
+    let files = |kind: &str| -> Vec<&str> {
+        server
+            .files
+            .iter()
+            .filter(|(_, k)| *k == kind)
+            .map(|(n, _)| n.as_str())
+            .collect()
+    };
+    Json(json!({
+        "rules": {
+            "grid": {"agents": ["risk", "logic"], "worlds": files("grid")},
+            "cave": {"agents": ["logic", "random"], "maps": files("map"),
+                     "variants": ["event", "yob"]},
+            "maze": {"agents": ["logic"], "maps": files("map")},
+        },
+        "limits": {"max_side": MAX_SIDE, "max_body": MAX_BODY, "max_games": server.max_games,
+                   "idle_minutes": server.idle.as_secs() / 60},
+    }))
+}
+
+/// Starts a game: `201` with its first view, or why not.
+async fn create(
+    State(server): State<Shared>,
+    body: Result<Json<NewGame>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(req) = body.map_err(rejected)?;
+    let args = server.rule_args(&req)?;
+    let world = match &req.world {
+        Some(name) => Some(server.offered(name, "grid")?),
+        None => None,
+    };
+    if world.is_some() && req.upload.is_some() {
+        return Err(bad("give a world file or an upload, not both"));
+    }
+    if world.is_some() && req.rules != "grid" {
+        return Err(bad("a world file is for the grid; a cave takes a map"));
+    }
+    let id = format!("{:016x}", rand::random::<u64>());
+    let (to, from) = std::sync::mpsc::sync_channel(live::QUEUE);
+    {
+        let mut games = server.games.lock().map_err(|_| ApiError::internal())?;
+        let idle = server.idle;
+        games.retain(|_, e| e.used.elapsed() < idle);
+        if games.len() >= server.max_games {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the server already holds {} games, its most: close a tab, or wait for a \
+                     game to end ({} idle minutes end one)",
+                    server.max_games,
+                    idle.as_secs() / 60
+                ),
+            ));
+        }
+        games.insert(
+            id.clone(),
+            Entry {
+                to,
+                used: Instant::now(),
+            },
+        );
+    }
+    let spawn = live::Spawn {
+        id: id.clone(),
+        // A fresh seed the page's JavaScript numbers hold exactly (below 2^53).
+        seed: req
+            .seed
+            .unwrap_or_else(|| wumpus::rng::fresh_seed() % 1_000_000_000),
+        world,
+        upload: req
+            .upload
+            .map(|text| (req.upload_name.unwrap_or_else(|| "an upload".into()), text)),
+        requests: from,
+    };
+    let started = tokio::task::spawn_blocking(move || args.dispatch(spawn, true))
+        .await
+        .map_err(|_| ApiError::internal());
+    let first = match started {
+        Ok(Ok(first)) => first.await.unwrap_or_else(|_| Err(ApiError::internal())),
+        Ok(Err(e)) => Err(if e.downcast_ref::<super::BadInput>().is_some() {
+            bad(format!("{e:#}"))
+        } else {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}"))
+        }),
+        Err(e) => Err(e),
+    };
+    match first {
+        Ok(view) => Ok((StatusCode::CREATED, Json(view)).into_response()),
+        Err(e) => {
+            if let Ok(mut games) = server.games.lock() {
+                games.remove(&id);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// An action the player takes, in the player's words (`north`, `move 5`, `shoot 5 6 7`,
+/// `toss 2`).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Act {
+    action: String,
+}
+
+async fn act(
+    State(server): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    body: Result<Json<Act>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(req) = body.map_err(rejected)?;
+    if req.action.len() > 200 {
+        return Err(bad("an action is a few words"));
+    }
+    server.ask(&id, Job::Act(req.action)).await.map(Json)
+}
+
+async fn view(
+    State(server): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    server.ask(&id, Job::View).await.map(Json)
+}
+
+async fn hint(
+    State(server): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    server.ask(&id, Job::Hint).await.map(Json)
+}
+
+async fn watch(
+    State(server): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    server.ask(&id, Job::Watch).await.map(Json)
+}
+
+async fn end_game(
+    State(server): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<StatusCode, ApiError> {
+    server.actor(&id)?;
+    if let Ok(mut games) = server.games.lock() {
+        games.remove(&id);
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// A malformed or oversized body: its 4xx, with axum's reason.
+fn rejected(e: JsonRejection) -> ApiError {
+    ApiError::new(e.status(), format!("bad request: {}", e.body_text()))
+}
+
+/// The files of `dir` the page offers: grid worlds and cave maps (the others are left out).
+fn world_files(dir: &std::path::Path) -> Vec<(String, &'static str)> {
+    let mut files = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return files;
+    };
+    for entry in entries.flatten() {
+        let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(entry.path()) else {
+            continue;
+        };
+        if wumpus::grid::parse_world(&text).is_ok() {
+            files.push((name, "grid"));
+        } else if wumpus::cave::parse_map(&text).is_ok() {
+            files.push((name, "map"));
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Starts the user's browser on `url`, or says how to open it.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .is_err()
+    {
+        eprintln!("wumpus serve: cannot start a browser ({opener}); open {url} yourself");
+    }
+}

@@ -1,0 +1,495 @@
+//! One game of the live page as an actor: a thread that holds the session, the hint agent
+//! (agents are not `Send`; the SAT solver stays on its thread) and, for watching, the same game
+//! untouched at its start. The HTTP handlers send it [`Job`]s over a bounded channel and await
+//! its JSON answer; a job that panics ends this game only, and is answered with a 500.
+//!
+//! The hint agent is told exactly what the player was told, as in `play`: after each action it
+//! observes the action and what followed, then works out its next action with what it knows
+//! ([`hint_event`]), which the page draws. The action and its reason are kept back until the
+//! player asks for a hint.
+
+use crate::cli::args::{OnGame, Playable, Prepared};
+use crate::cli::play::{Loaded, WorldArgs};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::{json, Value};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
+use tokio::sync::oneshot;
+use wumpus::agent::{Agent, AgentError, AgentFactory, Conclusion};
+use wumpus::game::Command;
+use wumpus::run::event::{hint_event, trace_end, TraceStart};
+use wumpus::run::{play_to_end, Flow, StepEvent};
+
+/// Requests a game holds in its queue before it answers 429.
+pub const QUEUE: usize = 8;
+
+/// The steps of the agent's game that watching shows at most (a big grid's game is cut there).
+pub const MAX_WATCH_STEPS: usize = 250;
+
+/// What a game is asked.
+#[derive(Debug)]
+pub enum Job {
+    /// The whole game so far, to draw it afresh.
+    View,
+    /// An action in the player's words.
+    Act(String),
+    /// The hint agent's next action, its reason and the choices it weighed.
+    Hint,
+    /// The agent's own game on the same world, every step, and the hidden world.
+    Watch,
+}
+
+/// A job and where to send its answer.
+pub struct Request {
+    job: Job,
+    reply: oneshot::Sender<Result<Value, ApiError>>,
+}
+
+/// A request's failure: its HTTP status and a message for people.
+#[derive(Debug)]
+pub struct ApiError {
+    /// The status.
+    pub status: StatusCode,
+    /// Why.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error with `status`.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// A failure of the server's own.
+    pub fn internal() -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+    }
+
+    fn gone() -> ApiError {
+        ApiError::new(
+            StatusCode::GONE,
+            "this game stopped after an internal error: start a new one",
+        )
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+/// Sends `job` to the game behind `to` and waits for its answer.
+pub async fn ask(to: &SyncSender<Request>, job: Job) -> Result<Value, ApiError> {
+    let (reply, answer) = oneshot::channel();
+    match to.try_send(Request { job, reply }) {
+        Ok(()) => {}
+        Err(TrySendError::Full(_)) => {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "this game is still busy with earlier requests: try again",
+            ))
+        }
+        Err(TrySendError::Disconnected(_)) => return Err(ApiError::gone()),
+    }
+    answer.await.unwrap_or_else(|_| Err(ApiError::gone()))
+}
+
+/// Starts a game's actor: the command run, once for every rule set, by
+/// [`crate::cli::args::RuleArgs::dispatch`]. Its output is the game's first view, to come.
+pub struct Spawn {
+    /// The game's id.
+    pub id: String,
+    /// The seed that deals it (and a cave's later random events).
+    pub seed: u64,
+    /// A world file of the worlds folder.
+    pub world: Option<PathBuf>,
+    /// An uploaded file: its name and text.
+    pub upload: Option<(String, String)>,
+    /// Where its requests come from.
+    pub requests: Receiver<Request>,
+}
+
+type First = oneshot::Receiver<Result<Value, ApiError>>;
+
+impl OnGame for Spawn {
+    type Out = First;
+
+    fn run<S: Playable>(self, game: Prepared<S>) -> anyhow::Result<First> {
+        let (played, pristine) = self.load::<S>(&game)?;
+        let (first, answer) = oneshot::channel();
+        let (id, requests) = (self.id, self.requests);
+        std::thread::Builder::new()
+            .name(format!("game-{id}"))
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let started =
+                    catch_unwind(AssertUnwindSafe(|| Live::start(id, game, played, pristine)));
+                match started {
+                    Ok(Ok(mut live)) => {
+                        let _ = first.send(Ok(live.view()));
+                        live.serve(requests);
+                    }
+                    Ok(Err(e)) => {
+                        let _ = first.send(Err(e));
+                    }
+                    Err(_) => {
+                        let _ = first.send(Err(ApiError::internal()));
+                    }
+                }
+            })?;
+        Ok(answer)
+    }
+}
+
+impl Spawn {
+    /// The game twice: one to play, one kept at its start for watching.
+    fn load<S: Playable>(&self, game: &Prepared<S>) -> anyhow::Result<(Loaded<S>, Loaded<S>)> {
+        let temp = match &self.upload {
+            Some((_, text)) => {
+                let path = std::env::temp_dir().join(format!(
+                    "wumpus-serve-{}-{}.txt",
+                    std::process::id(),
+                    self.id
+                ));
+                std::fs::write(&path, text)?;
+                Some(path)
+            }
+            None => None,
+        };
+        let file = self.world.clone().or_else(|| temp.clone());
+        let args = WorldArgs {
+            seed: Some(self.seed),
+            world: file,
+            hazards: None,
+        };
+        let loaded = args
+            .session::<S>(&game.setup)
+            .and_then(|a| Ok((a, args.session::<S>(&game.setup)?)))
+            .map_err(|e| match (&temp, &self.upload) {
+                // Errors name the upload, not the file it was put in.
+                (Some(path), Some((name, _))) => crate::cli::bad_input(anyhow::anyhow!(
+                    "{}",
+                    format!("{e:#}").replace(&path.display().to_string(), name)
+                )),
+                _ => e,
+            });
+        if let Some(path) = &temp {
+            let _ = std::fs::remove_file(path);
+        }
+        let (mut a, mut b) = loaded?;
+        // Titles name the upload, or the file of the worlds folder by its name.
+        let shown = match (&self.upload, &self.world) {
+            (Some((name, _)), _) => Some(PathBuf::from(name)),
+            (None, Some(path)) => path.file_name().map(PathBuf::from),
+            (None, None) => None,
+        };
+        if shown.is_some() {
+            a.file.clone_from(&shown);
+            b.file = shown;
+        }
+        Ok((a, b))
+    }
+}
+
+/// A game in play.
+struct Live<S: Playable> {
+    id: String,
+    session: S,
+    pristine: Option<S>,
+    factory: Box<dyn AgentFactory<S>>,
+    /// The hint agent, or why it cannot reason any more.
+    agent: Result<Box<dyn Agent<S>>, String>,
+    shown: S::Shown,
+    learned: Vec<Conclusion>,
+    steps: usize,
+    /// The hint agent's view of this moment (its action kept back from the player).
+    event: Option<StepEvent>,
+    /// Earlier moments, only what the drawing needs of them.
+    history: Vec<Value>,
+    start: TraceStart,
+    seed: Option<u64>,
+    said: Vec<String>,
+    watched: Option<Value>,
+}
+
+impl<S: Playable> Live<S> {
+    fn start(
+        id: String,
+        game: Prepared<S>,
+        played: Loaded<S>,
+        pristine: Loaded<S>,
+    ) -> Result<Live<S>, ApiError> {
+        let title = played.title();
+        let session = played.session;
+        let factory = S::prepare(game.agent, &session.setup(), &game.options)
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+        let agent = factory.make(0).map_err(|e| e.to_string());
+        let start = TraceStart {
+            rules: S::RULES,
+            title: title.clone(),
+            seed: played.seed,
+            agent: game.agent.name().to_string(),
+            setup: game.describe_setup(&session.setup()),
+        };
+        let shown = session.start();
+        let mut said = vec![title];
+        said.extend(session.intro());
+        said.extend(session.describe(&shown));
+        let mut live = Live {
+            id,
+            pristine: Some(pristine.session),
+            seed: played.seed,
+            session,
+            factory,
+            agent,
+            shown,
+            learned: Vec::new(),
+            steps: 0,
+            event: None,
+            history: Vec::new(),
+            start,
+            said,
+            watched: None,
+        };
+        live.tell(None);
+        Ok(live)
+    }
+
+    /// Answers requests until the server drops this game; a job that panics ends it.
+    fn serve(&mut self, requests: Receiver<Request>) {
+        while let Ok(Request { job, reply }) = requests.recv() {
+            match catch_unwind(AssertUnwindSafe(|| self.answer(job))) {
+                Ok(answer) => {
+                    let _ = reply.send(answer);
+                }
+                Err(_) => {
+                    let _ = reply.send(Err(ApiError::internal()));
+                    return;
+                }
+            }
+        }
+    }
+
+    fn answer(&mut self, job: Job) -> Result<Value, ApiError> {
+        match job {
+            Job::View => Ok(self.view()),
+            Job::Act(text) => self.act(&text),
+            Job::Hint => self.hint(),
+            Job::Watch => self.watch(),
+        }
+    }
+
+    /// Tells the hint agent the player's last action and what followed, and works out what it
+    /// now knows and would do.
+    fn tell(&mut self, action: Option<&S::Action>) {
+        self.steps += 1;
+        if let Some(old) = self.event.take() {
+            self.history.push(compact(hidden_action(&old)));
+        }
+        if self.session.ending().is_some() {
+            return;
+        }
+        if let Ok(agent) = &mut self.agent {
+            match agent.observe(action, &self.shown) {
+                Ok(learned) => {
+                    self.learned = learned;
+                    self.event = Some(hint_event(
+                        &self.session,
+                        self.steps,
+                        &self.shown,
+                        &self.learned,
+                        agent.as_mut(),
+                    ));
+                }
+                Err(e) => self.agent = Err(hint_failure(&e)),
+            }
+        }
+    }
+
+    /// The end of the game, once it is over, with the hidden world.
+    fn end(&self) -> Value {
+        match self.session.ending() {
+            Some(_) => json!(trace_end(&self.session, self.steps, Some(&self.shown))),
+            None => Value::Null,
+        }
+    }
+
+    /// Everything the page draws, from the start.
+    fn view(&self) -> Value {
+        let mut steps = self.history.clone();
+        if let Some(e) = &self.event {
+            steps.push(hidden_action(e));
+        }
+        json!({
+            "id": self.id,
+            "start": self.start,
+            "board": self.session.board(),
+            "help": self.session.help(),
+            "said": self.said,
+            "steps": steps,
+            "end": self.end(),
+            "hint_error": self.agent.as_ref().err(),
+        })
+    }
+
+    fn act(&mut self, text: &str) -> Result<Value, ApiError> {
+        if self.session.ending().is_some() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "the game is over: start a new one",
+            ));
+        }
+        let action = match self.session.parse_command(text) {
+            Ok(Command::Act(action)) => action,
+            Ok(_) => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    format!("'{}' is not an action of the game", text.trim()),
+                ))
+            }
+            Err(e) => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    format!("Invalid command: {e}."),
+                ))
+            }
+        };
+        self.shown = self.session.act(&action);
+        let said = self.session.describe(&self.shown);
+        self.said.extend(said.iter().cloned());
+        self.tell(Some(&action));
+        Ok(json!({
+            "said": said,
+            "step": self.event.as_ref().map(hidden_action),
+            "end": self.end(),
+            "hint_error": self.agent.as_ref().err(),
+        }))
+    }
+
+    fn hint(&mut self) -> Result<Value, ApiError> {
+        if self.session.ending().is_some() {
+            return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
+        }
+        match (&self.agent, &self.event) {
+            (Ok(_), Some(event)) => Ok(json!({ "step": event })),
+            (Err(why), _) => Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("No hint: {why}."),
+            )),
+            (Ok(_), None) => Err(ApiError::internal()),
+        }
+    }
+
+    /// The agent's own game on this world from its start, as `trace --html` shows it.
+    fn watch(&mut self) -> Result<Value, ApiError> {
+        if let Some(w) = &self.watched {
+            return Ok(w.clone());
+        }
+        let mut session = self.pristine.take().ok_or_else(ApiError::internal)?;
+        let failed = |e: &dyn std::fmt::Display| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("the agent cannot play: {e}"),
+            )
+        };
+        let mut agent = self
+            .factory
+            .make(self.seed.unwrap_or(0))
+            .map_err(|e| failed(&e))?;
+        let board = session.board();
+        let mut steps = Vec::new();
+        let mut record = |_: &S, e: StepEvent| {
+            steps.push(e);
+            if steps.len() >= MAX_WATCH_STEPS {
+                Flow::Stop
+            } else {
+                Flow::Go
+            }
+        };
+        let done = play_to_end(
+            &mut session,
+            self.seed,
+            agent.as_mut(),
+            &|| false,
+            Some(&mut record),
+        )
+        .map_err(|e| failed(&e))?;
+        let cut = done.is_none();
+        let end = match &done {
+            Some(d) => trace_end(&session, d.steps, Some(&d.last)),
+            None => trace_end(&session, steps.len(), None),
+        };
+        let watched = json!({
+            "start": self.start,
+            "board": board,
+            "steps": steps,
+            "end": end,
+            "cut": cut.then_some(MAX_WATCH_STEPS),
+        });
+        self.watched = Some(watched.clone());
+        Ok(watched)
+    }
+}
+
+/// A step as the player sees it before asking for a hint: without the agent's action, rule and
+/// reason, and of the choices only their odds.
+fn hidden_action(e: &StepEvent) -> Value {
+    let mut v = json!(e);
+    if let Some(map) = v.as_object_mut() {
+        map.insert("action".into(), Value::Null);
+        map.insert("rule".into(), Value::Null);
+        map.insert("reason".into(), Value::Null);
+        // Of the choices, only the odds the drawing reads from them (the grid's frontier).
+        if let Some(Value::Array(choices)) = map.get_mut("choices") {
+            choices.retain(|c| {
+                !c["place"].is_null() && (!c["pit"].is_null() || !c["wumpus"].is_null())
+            });
+            for c in choices.iter_mut() {
+                *c = json!({"what": "", "place": c["place"], "pit": c["pit"], "wumpus": c["wumpus"],
+                    "expected": null, "expected_is_bound": false, "risk": null, "kill": null,
+                    "chosen": false});
+            }
+        }
+        map.insert("depth".into(), Value::Null);
+    }
+    v
+}
+
+/// An earlier step, only what the drawing reads of it: where the player stood and perceived
+/// what, what it proved (for explanations), and the wumpus it had proven (to draw it dead).
+fn compact(v: Value) -> Value {
+    let keep = [
+        "step",
+        "at",
+        "percepts",
+        "learned",
+        "proven_wumpus",
+        "wumpus_alive",
+    ];
+    match v {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter(|(k, _)| keep.contains(&k.as_str()))
+                .collect(),
+        ),
+        v => v,
+    }
+}
+
+/// Why the hint agent stopped reasoning, in a player's words.
+fn hint_failure(e: &AgentError) -> String {
+    match e {
+        AgentError::Kb(wumpus::kb::KbError::Contradiction(why)) => format!(
+            "what you have perceived contradicts the rules ({why}), so nothing can be proven \
+             any more"
+        ),
+        e => e.to_string(),
+    }
+}

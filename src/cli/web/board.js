@@ -1,0 +1,630 @@
+"use strict";
+// The one drawing of a game for every page: the replay page `trace --html` writes and the live
+// page `wumpus serve` serves both embed this file. A grid board is drawn as its grid, a cave or
+// maze board as a graph at the positions the library computed ([`game::Board`]), with what the
+// player (or agent) knows at a step of a list of trace events (`docs/trace-json.md`): percepts,
+// proven places, the odds as a heat map, the places proven in the step, the last move, a dead
+// wumpus crossed out, and the hidden world once revealed.
+//
+// Every place has one mark: a text element whose only attributes are its class (the status,
+// then " dead", then " agent" for the player's place) and then data-cell (the place's label);
+// tests look for it. Each place's shape carries data-place (its label) for clicks.
+//
+// `WumpusDraw.Drawing(board, rules)` draws; `WumpusDraw.Replay(drawing, data, elements, options)`
+// replays a whole traced game with a step slider, play and pause, and the keyboard.
+const WumpusDraw = (() => {
+  const esc = (s) => String(s).replace(/[&<>"]/g,
+    (ch) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;"})[ch]);
+  const pct = (p) => {
+    if (p === null || p === undefined) return "";
+    const v = 100 * p;
+    if (v > 0 && v < 1) return "<1%";
+    if (v < 100 && v > 99) return ">99%";
+    return Math.round(v) + "%";
+  };
+  const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
+
+  // The library's layout, kept as it is unless places crowd together (a map that is not planar,
+  // like the maze's); then a force-directed relaxation from it gives each place room for its name.
+  function spread(pts, edges) {
+    const n = pts.length;
+    if (n < 3) return pts;
+    const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+    const ideal = 0.75 / Math.sqrt(n);
+    let least = Infinity;
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) least = Math.min(least, dist(pts[i], pts[j]));
+    if (least >= 0.45 * ideal) return pts;
+    const p = pts.map((q) => [q[0], q[1]]);
+    const rounds = 400;
+    for (let round = 0; round < rounds; round++) {
+      const heat = 0.06 * (1 - round / rounds) + 0.002;
+      const d = p.map(() => [0, 0]);
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) {
+        let dx = p[i][0] - p[j][0], dy = p[i][1] - p[j][1];
+        let l = Math.hypot(dx, dy);
+        if (l < 1e-6) { dx = 1e-3 * (i - j); dy = 1e-3; l = Math.hypot(dx, dy); }
+        const f = ideal * ideal / l;
+        d[i][0] += dx / l * f; d[i][1] += dy / l * f;
+        d[j][0] -= dx / l * f; d[j][1] -= dy / l * f;
+      }
+      for (const e of edges) {
+        const a = p[e.from], b = p[e.to];
+        const dx = a[0] - b[0], dy = a[1] - b[1], l = Math.hypot(dx, dy) || 1e-6;
+        const f = l * l / ideal;
+        d[e.from][0] -= dx / l * f; d[e.from][1] -= dy / l * f;
+        d[e.to][0] += dx / l * f; d[e.to][1] += dy / l * f;
+      }
+      for (let i = 0; i < n; i++) {
+        const l = Math.hypot(d[i][0], d[i][1]) || 1;
+        const step = Math.min(l, heat);
+        p[i][0] += d[i][0] / l * step; p[i][1] += d[i][1] / l * step;
+      }
+    }
+    // Into the unit square, then apart until no two names overlap (names are wide, so places
+    // need more room across than down).
+    const fit = () => {
+      const xs = p.map((q) => q[0]), ys = p.map((q) => q[1]);
+      const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+      for (const q of p) {
+        q[0] = 0.05 + 0.9 * (q[0] - x0) / Math.max(x1 - x0, 1e-9);
+        q[1] = 0.05 + 0.9 * (q[1] - y0) / Math.max(y1 - y0, 1e-9);
+      }
+    };
+    fit();
+    const room = Math.min(0.16, 0.62 / Math.sqrt(n)), wide = 2.2;
+    for (let round = 0; round < 300; round++) {
+      let moved = false;
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) {
+        const dx = (p[i][0] - p[j][0]) / wide, dy = p[i][1] - p[j][1];
+        const l = Math.hypot(dx, dy);
+        if (l >= room) continue;
+        moved = true;
+        const ux = l > 1e-9 ? dx / l : 1, uy = l > 1e-9 ? dy / l : 0, push = (room - l) / 2 + 1e-4;
+        p[i][0] += ux * push * wide; p[i][1] += uy * push;
+        p[j][0] -= ux * push * wide; p[j][1] -= uy * push;
+      }
+      if (!moved) break;
+      fit();
+    }
+    return p;
+  }
+
+
+  const PERCEPT = {
+    breeze: ["breeze", "#2f78c4", "≈"], draft: ["draft", "#2f78c4", "D"],
+    stench: ["stench", "#5d7a1f", "S"], glitter: ["glitter", "#c99a00", "G"],
+    bats: ["bats", "#7a4fa0", "B"], bump: ["bump", "#6a7385", "!"], scream: ["scream", "#6a7385", "!"],
+  };
+  const FILL = {unknown: "#e7e9ee", visited: "#bcd3f5", safe: "#cdeccd", pit: "#f2a9a9",
+    wumpus: "#dcb6ec", bats: "#f5d9a0", odds: "#fff"};
+  const MARK = {unknown: "?", visited: "", safe: "✓", pit: "P", wumpus: "W", bats: "B"};
+  const ENDING = {won: "won", climbed_out: "climbed out without the gold", pit: "fell into a pit",
+    wumpus: "eaten by a wumpus", own_arrow: "shot by your own arrow", out_of_arrows: "out of arrows",
+    out_of_grenades: "out of grenades", exhaustion: "exhausted after 100 moves",
+    unfinished: "unfinished (stopped by the runner)"};
+  const FACT = {safe: "is safe", pit: "holds a pit", wumpus: "holds the wumpus", bats: "holds bats"};
+
+  // Heat: white to red by the chance of death.
+  function heat(p) {
+    const t = Math.max(0, Math.min(1, p));
+    const a = [255, 247, 236], b = [222, 45, 38];
+    const c = a.map((v, k) => Math.round(v + (b[k] - v) * Math.pow(t, 0.7)));
+    return "rgb(" + c.join(",") + ")";
+  }
+
+  // A long label split in two at the space nearest its middle.
+  function wrap(label) {
+    if (label.length <= 12) return [label];
+    let best = -1;
+    for (let i = 0; i < label.length; i++) {
+      if (label[i] === " " && (best < 0 || Math.abs(i - label.length / 2) < Math.abs(best - label.length / 2))) best = i;
+    }
+    return best < 0 ? [label] : [label.slice(0, best), label.slice(best + 1)];
+  }
+
+  // The mark of a place: only class and data-cell on the text, in that order.
+  function mark(x, y, size, cls, label, body) {
+    return "<g transform=\"translate(" + x.toFixed(1) + "," + y.toFixed(1) + ")\" font-size=\"" +
+      size.toFixed(1) + "\"><text class=\"" + cls + "\" data-cell=\"" + esc(label) + "\">" + body + "</text></g>";
+  }
+
+  function text(x, y, size, cls, body, extra) {
+    return "<text class=\"" + cls + "\" x=\"" + x.toFixed(1) + "\" y=\"" + y.toFixed(1) +
+      "\" font-size=\"" + size.toFixed(1) + "\"" + (extra || "") + ">" + body + "</text>";
+  }
+
+  // Small coloured tags in a row centred on x.
+  function pills(items, x, y, size, room) {
+    if (!items.length) return "";
+    const wide = (z) => items.reduce((a, it) => a + it.text.length * z * 0.62 + z * 1.0, 0) - z * 0.3;
+    if (room && wide(size) > room) size = size * room / wide(size);
+    const h = size * 1.35, gap = size * 0.3;
+    const widths = items.map((it) => it.text.length * size * 0.62 + size * 0.7);
+    const total = widths.reduce((a, b) => a + b, 0) + gap * (items.length - 1);
+    let left = x - total / 2, out = "";
+    items.forEach((it, k) => {
+      const w = widths[k];
+      out += "<g class=\"pill\"><title>" + esc(it.title) + "</title><rect x=\"" + left.toFixed(1) +
+        "\" y=\"" + (y - h / 2).toFixed(1) + "\" width=\"" + w.toFixed(1) + "\" height=\"" +
+        h.toFixed(1) + "\" rx=\"" + (h / 3).toFixed(1) + "\" fill=\"" + it.color + "\"/>" +
+        text(left + w / 2, y, size, "", esc(it.text)) + "</g>";
+      left += w + gap;
+    });
+    return out;
+  }
+
+  function arrowLine(a, b, shortenA, shortenB, cls) {
+    const dx = b[0] - a[0], dy = b[1] - a[1], d = Math.hypot(dx, dy) || 1;
+    const ux = dx / d, uy = dy / d;
+    const x1 = a[0] + ux * shortenA, y1 = a[1] + uy * shortenA;
+    const x2 = b[0] - ux * shortenB, y2 = b[1] - uy * shortenB;
+    return "<line class=\"" + cls + "\" x1=\"" + x1.toFixed(1) + "\" y1=\"" + y1.toFixed(1) +
+      "\" x2=\"" + x2.toFixed(1) + "\" y2=\"" + y2.toFixed(1) + "\" marker-end=\"url(#" +
+      (cls.startsWith("movehalo") ? "none" : cls.startsWith("move") ? "head-move" : "head-edge") + ")\"/>";
+  }
+
+  function percepts(list) {
+    return list.length ? list.map((p) => {
+      const d = PERCEPT[p] || [p, "#6a7385"];
+      return "<span class=\"pill\" style=\"background:" + d[1] + ";color:#fff;padding:0 .4em;" +
+        "border-radius:4px;font-weight:600\">" + esc(d[0]) + "</span>";
+    }).join(" ") : "<span class=\"none\">nothing</span>";
+  }
+
+  // The game's ending in words, with its score and shots.
+  function outcomeText(end, rules) {
+    let said = "Outcome: " + (ENDING[end.outcome] || end.outcome.replace(/_/g, " ")) + " after " +
+      plural(end.moves, "move", "moves");
+    said += end.score === null ? "." : "; score " + end.score + ".";
+    if (end.shots) said += " " + plural(end.shots, rules === "maze" ? "grenade" : "arrow",
+      rules === "maze" ? "grenades" : "arrows") + (rules === "maze" ? " tossed." : " shot.");
+    return said;
+  }
+  const outcomeClass = (end) => end.outcome === "won" ? "won"
+    : (["climbed_out", "unfinished"].includes(end.outcome) ? "" : "lost");
+
+  // The drawing of one board: `rules` is "grid", "cave" or "maze".
+  function Drawing(board, rules) {
+    const places = board.places;
+    const isGrid = board.shape === "grid";
+    // Places are named by label; a label may name several places (the maze repeats names).
+    const byLabel = new Map();
+    places.forEach((p, i) => {
+      if (!byLabel.has(p.label)) byLabel.set(p.label, []);
+      byLabel.get(p.label).push(i);
+    });
+    const indices = (label) => (label === null || label === undefined) ? [] : (byLabel.get(label) || []);
+    const setOf = (labels) => {
+      const s = new Set();
+      for (const l of labels || []) for (const i of indices(l)) s.add(i);
+      return s;
+    };
+
+    // Geometry: the centre of each place and the size of things, in the SVG's units.
+    let W, H, PAD, CELL = 200, R = 30, FONT;
+    const pos = [];
+    if (isGrid) {
+      PAD = 10;
+      W = board.cols * CELL; H = board.rows * CELL;
+      for (const p of places) pos.push([PAD + p.x * W, PAD + p.y * H]);
+      const grow = Math.sqrt(Math.max(5, board.rows, board.cols) / 5);
+      FONT = {label: 34 * grow, mark: 76, small: 25 * Math.min(grow, 1.2)};
+    } else {
+      const S = 1000;
+      PAD = 90;
+      W = S; H = S;
+      for (const p of spread(places.map((p) => [p.x, p.y]), board.edges)) {
+        pos.push([PAD + p[0] * S, PAD + p[1] * S]);
+      }
+      let least = Infinity;
+      for (let i = 0; i < pos.length; i++) for (let j = i + 1; j < pos.length; j++) {
+        least = Math.min(least, Math.hypot(pos[i][0] - pos[j][0], pos[i][1] - pos[j][1]));
+      }
+      R = Math.max(18, Math.min(46, 0.3 * least));
+      FONT = {label: Math.max(21, Math.min(29, R * 0.75)), mark: R * 1.05, small: Math.max(16, R * 0.5)};
+    }
+
+    // What the agent knows at step n (1-based), and what it has perceived where.
+    function knowledge(steps, n) {
+      const s = steps[n - 1];
+      const k = {
+        s, visited: setOf(s.visited), safe: setOf(s.proven_safe), pit: setOf(s.proven_pit),
+        wumpus: setOf(s.proven_wumpus), bats: setOf(s.proven_bats), odds: new Map(),
+        dead: new Set(), percepts: new Map(), changed: setOf(s.learned.map((l) => l.place)),
+        at: setOf(s.at === null ? [] : [s.at]), where: new Map(),
+      };
+      for (const o of s.odds) for (const i of indices(o.place)) k.odds.set(i, o);
+      // Odds the agent gave only with its choices (the grid's frontier cells).
+      for (const c of s.choices) {
+        if (c.place === null || (c.pit === null && c.wumpus === null)) continue;
+        for (const i of indices(c.place)) {
+          if (!k.odds.has(i)) k.odds.set(i, {place: c.place, pit: c.pit || 0, wumpus: c.wumpus || 0, bats: 0});
+        }
+      }
+      for (const w of s.whereabouts || []) for (const i of indices(w.place)) k.where.set(i, w.chance);
+      for (let j = 0; j < n; j++) {
+        const t = steps[j];
+        const seen = t.percepts.filter((p) => p !== "bump" && p !== "scream");
+        for (const i of indices(t.at)) k.percepts.set(i, seen);
+      }
+      // A wumpus the agent proved and then killed: the last place it was proven.
+      if (!s.wumpus_alive) {
+        for (let j = n - 1; j >= 0; j--) {
+          if (steps[j].proven_wumpus.length) {
+            for (const i of setOf(steps[j].proven_wumpus)) if (!k.wumpus.has(i)) k.dead.add(i);
+            break;
+          }
+        }
+      }
+      return k;
+    }
+
+    function status(k, i) {
+      if (k.wumpus.has(i) || k.dead.has(i)) return "wumpus";
+      if (k.pit.has(i)) return "pit";
+      if (k.bats.has(i)) return "bats";
+      if (k.visited.has(i)) return "visited";
+      if (k.safe.has(i)) return "safe";
+      if (k.odds.has(i)) return "odds";
+      return "unknown";
+    }
+
+    function truthAt(hidden, i) {
+      const label = places[i].label, out = [];
+      const has = (list) => (list || []).includes(label);
+      if (has(hidden.pits)) out.push("pit");
+      if (has(hidden.wumpus)) out.push("wumpus");
+      if (has(hidden.dead_wumpus)) out.push(isGrid ? "dead W" : "dead wumpus");
+      if (has(hidden.bats)) out.push("bats");
+      if (has(hidden.gold)) out.push("gold");
+      if (hidden.start === label) out.push("start");
+      return out;
+    }
+
+    function tip(k, i, st) {
+      const p = places[i];
+      let t = p.label + ": " + ({unknown: "unknown", visited: "visited", safe: "proven safe",
+        pit: "proven pit", wumpus: k.dead.has(i) ? "the wumpus, dead" : "proven wumpus",
+        bats: "proven bats", odds: "not proven either way"})[st];
+      const o = k.odds.get(i);
+      if (o) t += "\nchance of a pit " + pct(o.pit) + ", a live wumpus " + pct(o.wumpus) +
+        (isGrid ? "" : ", bats " + pct(o.bats));
+      const seen = k.percepts.get(i);
+      if (seen && seen.length) t += "\nperceived here: " + seen.join(", ");
+      else if (seen) t += "\nperceived here: nothing";
+      return t;
+    }
+
+    function drawBoard(svg, steps, n, hidden, showTruth, picked) {
+      const k = knowledge(steps, n);
+      svg.setAttribute("viewBox", "0 0 " + (W + 2 * PAD) + " " + (H + 2 * PAD));
+      const s = k.s;
+      const prev = n > 1 ? steps[n - 2] : null;
+      let shapes = "", texts = "", over = "", tags = "", badges = "";
+      let defs = "<defs>" +
+        "<marker id=\"head-edge\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" " +
+        "markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#b06a2b\"/></marker>" +
+        "<marker id=\"head-move\" viewBox=\"0 0 10 10\" refX=\"6\" refY=\"5\" markerWidth=\"3.2\" " +
+        "markerHeight=\"3.2\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#1f3fbf\"/></marker></defs>";
+      // Edges of a graph.
+      let edges = "";
+      if (!isGrid) {
+        for (const e of board.edges) {
+          const a = pos[e.from], b = pos[e.to];
+          if (e.both_ways) {
+            edges += "<line class=\"edge\" x1=\"" + a[0].toFixed(1) + "\" y1=\"" + a[1].toFixed(1) +
+              "\" x2=\"" + b[0].toFixed(1) + "\" y2=\"" + b[1].toFixed(1) + "\"/>";
+          } else {
+            edges += arrowLine(a, b, R, R + 3, "edge oneway").replace("<line", "<line data-oneway=\"" +
+              esc(places[e.from].label) + " to " + esc(places[e.to].label) + "\"");
+          }
+        }
+      }
+      places.forEach((p, i) => {
+        const [x, y] = pos[i];
+        const st = status(k, i);
+        const o = k.odds.get(i);
+        const danger = o ? Math.max(o.pit, o.wumpus) : 0;
+        const fill = st === "odds" ? heat(danger) : FILL[st];
+        const cls = "shape" + (k.changed.has(i) ? " changed" : "") + (picked === p.label ? " picked" : "");
+        const title = "<title>" + esc(tip(k, i, st)) + "</title>";
+        const dead = k.dead.has(i);
+        const sign = st === "odds" ? pct(danger) : MARK[st];
+        const markCls = st + (dead ? " dead" : "") + (k.at.has(i) ? " agent" : "");
+        const seen = (k.percepts.get(i) || []).map((q) => {
+          const d = PERCEPT[q] || [q, "#6a7385", q[0].toUpperCase()];
+          return {text: isGrid ? d[0] : d[2], color: d[1], title: d[0]};
+        });
+        const truth = showTruth && hidden ? truthAt(hidden, i) : [];
+        if (isGrid) {
+          const h = CELL / 2 - 4;
+          shapes += "<rect class=\"" + cls + "\" data-place=\"" + esc(p.label) + "\" x=\"" + (x - h) + "\" y=\"" + (y - h) + "\" width=\"" +
+            2 * h + "\" height=\"" + 2 * h + "\" rx=\"12\" fill=\"" + fill + "\">" + title + "</rect>";
+          if (truth.length) over += "<rect class=\"truthring\" x=\"" + (x - h + 8) + "\" y=\"" +
+            (y - h + 8) + "\" width=\"" + (2 * h - 16) + "\" height=\"" + (2 * h - 16) + "\" rx=\"8\"/>";
+          texts += text(x - h + 12, y - h + 12 + FONT.label * 0.8, FONT.label, "label", esc(p.label));
+          texts += mark(x, y + 2, st === "odds" ? FONT.mark * 0.62 : FONT.mark, markCls, p.label, esc(sign));
+          if (o) {
+            const parts = [];
+            if (o.pit > 0) parts.push("pit " + pct(o.pit));
+            if (o.wumpus > 0) parts.push("W " + pct(o.wumpus));
+            if (o.bats > 0) parts.push("bats " + pct(o.bats));
+            if (parts.length && st === "odds") texts += text(x, y + FONT.mark * 0.55, FONT.small * 0.9, "chance", esc(parts.join("  ")));
+          }
+          badges += pills(seen, x, y + h - FONT.small * 1.0, FONT.small, 2 * h - 16);
+          truth.forEach((t, j) => {
+            const z = FONT.small * 0.75, ty = y - h + 24 + j * z * 1.55, tw = t.length * z * 0.62 + 12;
+            tags += "<g class=\"truth\"><rect x=\"" + (x + h - 8 - tw) + "\" y=\"" + (ty - z * 0.7) +
+              "\" width=\"" + tw + "\" height=\"" + z * 1.4 + "\" rx=\"6\"/>" +
+              text(x + h - 8 - tw / 2, ty, z, "", esc(t)) + "</g>";
+          });
+          if (dead) over += "<line class=\"cross\" x1=\"" + (x - 40) + "\" y1=\"" + (y - 40) + "\" x2=\"" +
+            (x + 40) + "\" y2=\"" + (y + 40) + "\"/><line class=\"cross\" x1=\"" + (x + 40) + "\" y1=\"" +
+            (y - 40) + "\" x2=\"" + (x - 40) + "\" y2=\"" + (y + 40) + "\"/>";
+        } else {
+          shapes += "<circle class=\"" + cls + "\" data-place=\"" + esc(p.label) + "\" cx=\"" + x.toFixed(1) + "\" cy=\"" + y.toFixed(1) +
+            "\" r=\"" + R.toFixed(1) + "\" fill=\"" + fill + "\">" + title + "</circle>";
+          if (truth.length) over += "<circle class=\"truthring\" cx=\"" + x.toFixed(1) + "\" cy=\"" +
+            y.toFixed(1) + "\" r=\"" + (R + 9).toFixed(1) + "\"/>";
+          texts += mark(x, y + 1, st === "odds" ? FONT.mark * 0.55 : FONT.mark * 0.85, markCls, p.label, esc(sign));
+          const lines = wrap(p.label);
+          lines.forEach((line, j) => {
+            const ly = y + R + FONT.label * (0.95 + 1.0 * j);
+            texts += text(x, ly, FONT.label, "label halo", esc(line), " text-anchor=\"middle\"");
+            texts += text(x, ly, FONT.label, "label", esc(line), " text-anchor=\"middle\"");
+          });
+          if (o && st === "odds" && o.bats >= 0.1 && o.bats > danger) {
+            seen.push({text: "B " + pct(o.bats), color: "#b48ad6", title: "chance of bats " + pct(o.bats)});
+          }
+          badges += pills(seen, x, y - R - FONT.small * 0.9, FONT.small);
+          truth.forEach((t, j) => {
+            const tw = t.length * FONT.small * 0.6 + 10, tx = x + R + 6, ty = y - R * 0.5 + j * FONT.small * 1.3;
+            tags += "<g class=\"truth\"><rect x=\"" + tx.toFixed(1) + "\" y=\"" + (ty - FONT.small * 0.6).toFixed(1) +
+              "\" width=\"" + tw.toFixed(1) + "\" height=\"" + (FONT.small * 1.2).toFixed(1) + "\" rx=\"5\"/>" +
+              text(tx + tw / 2, ty, FONT.small * 0.85, "", esc(t)) + "</g>";
+          });
+          if (dead) {
+            const c = R * 0.75;
+            over += "<line class=\"cross\" x1=\"" + (x - c) + "\" y1=\"" + (y - c) + "\" x2=\"" + (x + c) +
+              "\" y2=\"" + (y + c) + "\"/><line class=\"cross\" x1=\"" + (x + c) + "\" y1=\"" + (y - c) +
+              "\" x2=\"" + (x - c) + "\" y2=\"" + (y + c) + "\"/>";
+          }
+          const w = k.where.get(i);
+          if (w !== undefined && !k.at.has(i)) over += "<circle class=\"where\" cx=\"" + x.toFixed(1) +
+            "\" cy=\"" + y.toFixed(1) + "\" r=\"" + (R + 8).toFixed(1) + "\"><title>may be here: " +
+            pct(w) + "</title></circle>";
+        }
+      });
+      // The move into this step.
+      let move = "";
+      if (prev && prev.at !== null && s.at !== null && prev.at !== s.at) {
+        const from = indices(prev.at), to = indices(s.at);
+        if (from.length === 1 && to.length === 1) {
+          const a = pos[from[0]], b = pos[to[0]];
+          const joined = isGrid || board.edges.some((e) =>
+            (e.from === from[0] && e.to === to[0]) || (e.from === to[0] && e.to === from[0]));
+          const gap = isGrid ? CELL * 0.24 : R + 12;
+          move = arrowLine(a, b, gap, gap + 14, "movehalo") + arrowLine(a, b, gap, gap + 14, "move" + (joined ? "" : " jump"));
+        }
+      }
+      // The player.
+      let you = "";
+      for (const i of k.at) {
+        const [x, y] = pos[i];
+        if (isGrid) {
+          const h = CELL / 2 - 4;
+          you += "<rect class=\"youring\" x=\"" + (x - h + 2) + "\" y=\"" + (y - h + 2) + "\" width=\"" +
+            (2 * h - 4) + "\" height=\"" + (2 * h - 4) + "\" rx=\"12\"/>";
+          you += "<circle class=\"token\" cx=\"" + x + "\" cy=\"" + y + "\" r=\"" + CELL * 0.2 + "\"/>";
+          const f = (s.facing || "").toLowerCase()[0];
+          const turn = {n: 0, e: 90, s: 180, w: 270}[f];
+          if (turn !== undefined) {
+            you += "<path class=\"facing\" d=\"M0,-26 L15,6 L-15,6 z\" transform=\"translate(" + x + "," +
+              y + ") rotate(" + turn + ")\"/>";
+          } else {
+            you += text(x, y + 1, CELL * 0.13, "you", "you",
+              " fill=\"#fff\" text-anchor=\"middle\" dominant-baseline=\"central\" font-weight=\"700\"");
+          }
+        } else {
+          you += "<circle class=\"youring\" cx=\"" + x.toFixed(1) + "\" cy=\"" + y.toFixed(1) + "\" r=\"" +
+            (R + 7).toFixed(1) + "\"/>";
+          you += "<circle class=\"token\" cx=\"" + x.toFixed(1) + "\" cy=\"" + y.toFixed(1) + "\" r=\"" +
+            (R * 0.55).toFixed(1) + "\"/>";
+        }
+      }
+      svg.innerHTML = defs + edges + shapes + over + you + texts + badges + move + tags;
+    }
+
+    function drawPanel(steps, n, opts) {
+      opts = opts || {};
+      const s = steps[n - 1];
+      const shot = rules === "maze" ? ["grenade", "grenades"] : ["arrow", "arrows"];
+      let h = "<h2>Step " + n + "</h2>";
+      const where = [];
+      if (s.at !== null) where.push("At <b>" + esc(s.at) + "</b>" + (s.facing ? ", facing " + esc(s.facing) : ""));
+      else where.push("Where the player is is not certain");
+      if (s.arrows !== null) where.push(plural(s.arrows, shot[0], shot[1]) + " left");
+      where.push(plural(s.moves, "move", "moves") + " so far");
+      h += "<div>" + where.join("; ") + ".</div>";
+      if (s.exits.length) {
+        h += "<div>Tunnels: " + s.exits.map((e) => e.tunnel + " &rarr; " +
+          (e.to === null ? "?" : esc(e.to))).join(", ") + "</div>";
+      }
+      if (s.entries.length) h += "<div>One-way tunnels in from: " + s.entries.map(esc).join(", ") + "</div>";
+      if (s.whereabouts && s.whereabouts.length) {
+        h += "<div>May be in: " + s.whereabouts.map((w) => esc(w.place) + " " + pct(w.chance)).join(", ") + "</div>";
+      }
+      h += "<div>Perceives: " + percepts(s.percepts) + "</div>";
+      if (s.messages.length && opts.messages !== false) {
+        h += "<h2>The game said</h2><div class=\"said\">" + s.messages.map(esc).join("<br>") + "</div>";
+      }
+      if (opts.action !== false) {
+      h += "<h2>The agent's action</h2><div class=\"action\"><b>" + esc(s.action) + "</b> <span class=\"rule\">(" +
+        esc(s.rule.replace(/_/g, " ")) + ")</span></div>";
+      h += "<div class=\"why\">Why: " + esc(s.reason) + "</div>";
+      if (s.depth !== null && s.depth !== undefined) h += "<div class=\"none\">searched " + plural(s.depth, "action", "actions") + " deep</div>";
+      }
+      h += "<h2>Proved this step</h2>";
+      if (s.learned.length) {
+        h += "<ul>" + s.learned.map((l) => "<li><b>" + esc(l.place) + "</b> " + esc(FACT[l.fact] || l.fact) +
+          (l.because.length ? "<div class=\"because\">because " + l.because.map(esc).join("; ") + "</div>" : "") +
+          "</li>").join("") + "</ul>";
+      } else h += "<div class=\"none\">nothing new</div>";
+      if (opts.action !== false && s.choices.length) {
+        const cols = [["expected", "expected"], ["pit", "pit"], ["wumpus", "wumpus"], ["kill", "kill"], ["risk", "risk"]]
+          .filter((c) => s.choices.some((x) => x[c[0]] !== null && x[c[0]] !== undefined));
+        h += "<h2>Choices weighed</h2><table class=\"choices\"><tr><th>choice</th>" +
+          cols.map((c) => "<th>" + c[1] + "</th>").join("") + "</tr>";
+        for (const c of s.choices) {
+          h += "<tr" + (c.chosen ? " class=\"chosen\"" : "") + "><td>" + (c.chosen ? "&#9654; " : "") + esc(c.what) + "</td>" +
+            cols.map((col) => {
+              const v = c[col[0]];
+              if (v === null || v === undefined) return "<td></td>";
+              if (col[0] === "expected") return "<td>" + (c.expected_is_bound ? "&le; " : "") + v.toFixed(1) + "</td>";
+              return "<td>" + pct(v) + "</td>";
+            }).join("") + "</tr>";
+        }
+        h += "</table>";
+      }
+      if (s.odds.length) {
+        const top = s.odds.slice().sort((a, b) => Math.max(b.pit, b.wumpus) - Math.max(a.pit, a.wumpus));
+        const grid = isGrid;
+        h += "<details><summary>Odds at " + plural(s.odds.length, "place", "places") + " logic leaves open</summary>" +
+          "<table class=\"choices\"><tr><th>place</th><th>pit</th><th>wumpus</th>" + (grid ? "" : "<th>bats</th>") + "</tr>" +
+          top.map((o) => "<tr><td>" + esc(o.place) + "</td><td>" + pct(o.pit) + "</td><td>" + pct(o.wumpus) + "</td>" +
+            (grid ? "" : "<td>" + pct(o.bats) + "</td>") + "</tr>").join("") + "</table></details>";
+      }
+      if (opts.end && n === steps.length && opts.end.messages.length) {
+        h += "<h2>Then the game said</h2><div class=\"said\">" + opts.end.messages.map(esc).join("<br>") + "</div>";
+      }
+      return h;
+    }
+
+    function legend() {
+      const sw = (c, t) => "<span><span class=\"sw\" style=\"background:" + c + "\"></span>" + t + "</span>";
+      const grid = isGrid;
+      let l = "<span><b style=\"color:#1f3fbf\">&#11044;</b> the player (blue ring), arrow: the last move</span>";
+      l += sw(FILL.visited, "visited") + sw(FILL.safe, "proven safe &#10003;") + sw(FILL.pit, "proven pit P") +
+        sw(FILL.wumpus, "proven wumpus W (crossed out: dead)") + (grid ? "" : sw(FILL.bats, "proven bats B")) +
+        sw(FILL.unknown, "unknown ?") +
+        "<span><span class=\"sw\" style=\"background:linear-gradient(90deg," + heat(0.05) + "," + heat(0.5) + "," + heat(1) +
+        ")\"></span>chance of death where logic runs out</span>" +
+        "<span><span class=\"sw\" style=\"border:3px solid #f0a400\"></span>proved this step</span>";
+      const ps = grid ? ["breeze", "stench", "glitter"] : ["draft", "stench", "bats"];
+      l += "<span>perceived: " + ps.map((p) => "<span class=\"pill\" style=\"background:" + PERCEPT[p][1] + "\">" +
+        (grid ? PERCEPT[p][0] : PERCEPT[p][2]) + "</span>" + (grid ? "" : p)).join(" ") + "</span>";
+      l += "<span><span class=\"sw\" style=\"border:2px dashed #c01818\"></span>the hidden world (revealed)</span>";
+      if (!grid && board.edges.some((e) => !e.both_ways)) l += "<span style=\"color:#b06a2b\">- - &#9654; one-way tunnel</span>";
+      return l;
+    }
+
+    // Why a place is what the board shows at step n: the proof (the observations it rests
+    // on, from the step that proved it), or its odds, and what was perceived there.
+    function explain(steps, n, label) {
+      const is = indices(label);
+      if (!is.length || !steps.length) return "";
+      n = Math.max(1, Math.min(steps.length, n));
+      const k = knowledge(steps, n), i = is[0], st = status(k, i);
+      let h = "<h2>" + esc(label) + "</h2><div>" + esc(tip(k, i, st)).replace(/\n/g, "<br>") + "</div>";
+      let proof = null;
+      for (let j = n - 1; j >= 0 && !proof; j--) {
+        for (const l of steps[j].learned) if (l.place === label) { proof = {l, step: j + 1}; break; }
+      }
+      if (proof && st !== "odds" && st !== "unknown") {
+        const l = proof.l;
+        h += "<div class=\"why\">Proved at step " + proof.step + ": " + esc(label) + " " +
+          esc(FACT[l.fact] || l.fact) + (l.because.length ? ", because " + l.because.map(esc).join("; ") : "") + ".</div>";
+      } else if (st === "visited") {
+        h += "<div class=\"why\">Safe: the player has stood here.</div>";
+      } else if (st === "odds") {
+        h += "<div class=\"why\">Logic leaves this place open; the odds are exact, counted over every hazard layout that fits what was perceived.</div>";
+      } else if (st === "unknown") {
+        h += "<div class=\"why\">Nothing is known of this place yet.</div>";
+      }
+      return h;
+    }
+
+    return {
+      draw: drawBoard, panel: drawPanel, legend, explain, isGrid, places,
+      knowledge: (steps, n) => knowledge(steps, n),
+    };
+  }
+
+  // A whole traced game replayed: `data` is {start, board, steps, end}; `el` holds the page's
+  // elements (svg, slider, counter, reveal, first, prev, play, next, last, now, outcome,
+  // legend, explain); `opts.hash` keeps #step=N in the address; `opts.active()` says whether
+  // the keyboard is this replay's.
+  function Replay(drawing, data, el, opts) {
+    opts = opts || {};
+    const steps = data.steps, end = data.end, hidden = end.hidden;
+    let picked = null;
+    const current = () => parseInt(el.slider.value, 10);
+    function render(n) {
+      n = Math.max(1, Math.min(steps.length, n || 1));
+      el.slider.value = n;
+      const ended = el.reveal.checked || n === steps.length;
+      drawing.draw(el.svg, steps, n, hidden, ended, picked);
+      el.now.innerHTML = drawing.panel(steps, n, {end});
+      if (el.explain) el.explain.innerHTML = picked === null ? "" : drawing.explain(steps, n, picked);
+      // How the game ends is shown with its last step (or once the hidden world is revealed).
+      el.outcome.hidden = !ended;
+      el.outcome.textContent = ended ? outcomeText(end, data.start.rules) : "";
+      el.outcome.className = "outcome " + outcomeClass(end);
+      el.counter.textContent = "Step " + n + " of " + steps.length;
+      document.body.dataset.step = String(n);
+      if (opts.hash && location.hash !== "#step=" + n) history.replaceState(null, "", "#step=" + n);
+    }
+    let timer = null;
+    function play(on) {
+      if (timer) { clearInterval(timer); timer = null; }
+      if (on) {
+        if (current() >= steps.length) render(1);
+        timer = setInterval(() => {
+          if (current() >= steps.length) play(false);
+          else render(current() + 1);
+        }, 1000);
+      }
+      el.play.textContent = timer ? "pause" : "play";
+    }
+    el.slider.min = 1;
+    el.slider.max = steps.length;
+    el.slider.oninput = () => { play(false); render(current()); };
+    el.first.onclick = () => { play(false); render(1); };
+    el.prev.onclick = () => { play(false); render(current() - 1); };
+    el.next.onclick = () => { play(false); render(current() + 1); };
+    el.last.onclick = () => { play(false); render(steps.length); };
+    el.play.onclick = () => play(!timer);
+    el.reveal.onchange = () => render(current());
+    el.svg.onclick = (e) => {
+      const shape = e.target.closest && e.target.closest("[data-place]");
+      picked = shape ? shape.getAttribute("data-place") : null;
+      render(current());
+    };
+    document.addEventListener("keydown", (e) => {
+      if (opts.active && !opts.active()) return;
+      if (e.target.tagName === "INPUT" && e.target.type !== "checkbox" && e.key !== " ") return;
+      if (e.target.tagName === "SELECT" || e.target.tagName === "BUTTON" && e.key === " ") return;
+      if (e.key === "ArrowLeft") { play(false); render(current() - 1); e.preventDefault(); }
+      else if (e.key === "ArrowRight") { play(false); render(current() + 1); e.preventDefault(); }
+      else if (e.key === "Home") { play(false); render(1); e.preventDefault(); }
+      else if (e.key === "End") { play(false); render(steps.length); e.preventDefault(); }
+      else if (e.key === " ") { play(!timer); e.preventDefault(); }
+    });
+    el.legend.innerHTML = drawing.legend();
+    return {render, play, current, stop: () => play(false)};
+  }
+
+  // The game in a line: the rule set, where it came from, the agent, its setup.
+  function subtitle(st) {
+    return [
+      ({grid: "the grid Wumpus World", cave: "the classic cave", maze: "the caves.dat maze"})[st.rules] || st.rules,
+      st.seed === null ? "a game from a file" : "seed " + st.seed,
+      "the " + st.agent + " agent playing",
+      Object.entries(st.setup).map(([k, v]) =>
+        k === "map_known" ? (v ? "map known to the agent" : "map discovered as it goes")
+          : k.replace(/_/g, " ") + " " + v).join(", "),
+    ].filter((x) => x).join(" · ");
+  }
+
+  return {Drawing, Replay, subtitle, outcomeText, outcomeClass, esc, pct, plural, PERCEPT};
+})();

@@ -1,0 +1,328 @@
+"use strict";
+// The live page's own code: the game form, the player's actions (keys and buttons on the grid,
+// clicks on rooms in the cave, tunnel numbers in the maze), hints, explanations of a clicked
+// place, and the agent's own game replayed. Everything it draws goes through the shared
+// drawing (WumpusDraw, from board.js); the server's API is in docs/live-page.md.
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const {esc} = WumpusDraw;
+  const game = {id: null, rules: "grid", start: null, drawing: null, steps: [], end: null,
+    picked: null, aim: [], armed: null, busy: false, view: "play", replay: null};
+  let options = null;
+
+  async function api(method, path, body) {
+    const init = {method, headers: {}};
+    if (body !== undefined) {
+      init.headers["content-type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const res = await fetch(path, init);
+    const data = res.status === 204 ? null : await res.json().catch(() => ({error: res.statusText}));
+    if (!res.ok) throw new Error((data && data.error) || ("HTTP " + res.status));
+    return data;
+  }
+
+  function status(text) { $("status").textContent = text || ""; }
+
+  // The form shows only the choices of the chosen rule set.
+  function showFor(rules) {
+    for (const el of document.querySelectorAll(".for-grid, .for-cave, .for-maze")) {
+      el.hidden = !el.classList.contains("for-" + rules);
+    }
+  }
+
+  function fillForm() {
+    const rules = $("rules").value;
+    showFor(rules);
+    if (!options) return;
+    const o = options.rules[rules];
+    $("agent").innerHTML = o.agents.map((a) => "<option>" + esc(a) + "</option>").join("");
+    const files = (sel, list, first) => {
+      sel.innerHTML = "<option value=\"\">" + first + "</option>" +
+        (list || []).map((f) => "<option>" + esc(f) + "</option>").join("");
+    };
+    if (rules === "grid") files($("world"), o.worlds, "random, from the seed");
+    else files($("map"), o.maps, "built in");
+  }
+
+  async function newGame(ev) {
+    if (ev) ev.preventDefault();
+    const rules = $("rules").value;
+    const req = {rules, agent: $("agent").value || undefined};
+    const seed = $("seed").value.trim();
+    if (seed) {
+      if (!/^\d+$/.test(seed) || !Number.isSafeInteger(Number(seed))) {
+        status("The seed is a whole number below 2^53.");
+        return;
+      }
+      req.seed = Number(seed);
+    }
+    if (rules === "grid") {
+      req.size = $("size").value.trim() || undefined;
+      const p = parseFloat($("pitprob").value);
+      if ($("pitprob").value.trim() && !(p >= 0 && p <= 1)) { status("The pit chance is from 0 to 1."); return; }
+      if ($("pitprob").value.trim()) req.pit_prob = p;
+      req.scoring = $("scoring").value;
+      if ($("world").value) req.world = $("world").value;
+    } else {
+      if ($("map").value) req.map = $("map").value;
+      if (rules === "cave") req.variant = $("variant").value;
+    }
+    const file = $("upload").files[0];
+    if (file) {
+      req.upload = await file.text();
+      req.upload_name = file.name;
+      delete req.world;
+    }
+    try {
+      status("starting…");
+      const view = await api("POST", "/api/games", req);
+      if (game.id) api("DELETE", "/api/games/" + game.id).catch(() => {});
+      load(view);
+      status("");
+    } catch (e) {
+      status(e.message);
+    }
+  }
+
+  // A game from the server's view of it.
+  function load(view) {
+    Object.assign(game, {id: view.id, rules: view.start.rules, start: view.start,
+      drawing: WumpusDraw.Drawing(view.board, view.start.rules), steps: view.steps,
+      end: view.end, picked: null, aim: [], armed: null, replay: null, hintError: view.hint_error});
+    if (location.hash !== "#game=" + view.id) history.replaceState(null, "", "#game=" + view.id);
+    $("title").textContent = view.start.title;
+    $("subtitle").textContent = WumpusDraw.subtitle(view.start).replace(" agent playing", " agent giving hints");
+    $("log").innerHTML = "";
+    say(view.said, false);
+    $("hintbox").innerHTML = "";
+    $("explain").innerHTML = "";
+    $("legend").innerHTML = game.drawing.legend();
+    $("w-board").innerHTML = "";
+    showFor(game.rules);
+    setView("play");
+    render();
+  }
+
+  function say(lines, turn) {
+    const log = $("log");
+    if (turn) log.insertAdjacentHTML("beforeend", "<div class=\"turn\">&gt; " + esc(turn) + "</div>");
+    log.insertAdjacentHTML("beforeend", lines.map((l) => "<div>" + esc(l) + "</div>").join(""));
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function render() {
+    if (!game.drawing) return;
+    const n = game.steps.length, over = game.end !== null;
+    if (n) {
+      game.drawing.draw($("board"), game.steps, n, over ? game.end.hidden : null, over, game.picked);
+      $("now").innerHTML = game.drawing.panel(game.steps, n, {action: false, messages: false});
+    }
+    $("explain").innerHTML = game.picked === null || !n ? "" : game.drawing.explain(game.steps, n, game.picked);
+    const out = $("outcome");
+    out.hidden = !over;
+    if (over) {
+      out.textContent = WumpusDraw.outcomeText(game.end, game.rules);
+      out.className = "outcome " + WumpusDraw.outcomeClass(game.end);
+    }
+    document.body.dataset.state = over ? "over" : "playing";
+    document.body.dataset.outcome = over ? game.end.outcome : "";
+    document.body.dataset.steps = String(n);
+    for (const b of $("actions").querySelectorAll("button")) b.disabled = over || game.busy;
+    $("fire").disabled = over || !game.aim.length;
+    $("cancel").disabled = over || (!game.aim.length && game.armed !== "aim");
+    $("shoot").classList.toggle("armed", game.armed === "shoot");
+    $("toss").classList.toggle("armed", game.armed === "toss");
+    $("aim").classList.toggle("armed", game.armed === "aim");
+    $("path").textContent = game.armed === "aim" ? "arrow: " + (game.aim.join(" → ") || "pick rooms") : "";
+    if (game.hintError && !over) $("hintbox").innerHTML = "<div class=\"warn\">No hints: " + esc(game.hintError) + "</div>";
+  }
+
+  // Plays an action in the player's words.
+  async function act(words) {
+    if (!game.id || game.end || game.busy) return;
+    game.busy = true;
+    game.armed = null;
+    game.aim = [];
+    try {
+      const r = await api("POST", "/api/games/" + game.id + "/act", {action: words});
+      say(r.said, words);
+      if (r.step) {
+        // Earlier steps keep only what the drawing reads of them (big grids stay light).
+        const last = game.steps[game.steps.length - 1];
+        if (last) for (const k of ["visited", "proven_safe", "proven_pit", "proven_bats", "odds",
+          "whereabouts", "choices", "exits", "entries"]) delete last[k];
+        game.steps.push(r.step);
+      }
+      game.end = r.end;
+      game.hintError = r.hint_error;
+      $("hintbox").innerHTML = "";
+      status("");
+    } catch (e) {
+      status(e.message);
+    } finally {
+      game.busy = false;
+      render();
+    }
+  }
+
+  async function hint() {
+    if (!game.id || game.end) return;
+    try {
+      const r = await api("GET", "/api/games/" + game.id + "/hint");
+      const s = r.step;
+      let h = "<div class=\"hint\" data-action=\"" + esc(s.action) + "\">Hint: <b>" + esc(s.action) +
+        "</b> <span class=\"rule\">(" + esc(s.rule.replace(/_/g, " ")) + ")</span><br>" + esc(s.reason) + "</div>";
+      if (s.choices.length) {
+        h += "<details><summary>the choices it weighed</summary>" +
+          game.drawing.panel([s], 1, {}).split("<h2>Choices weighed</h2>")[1].split("<details>")[0] + "</details>";
+      }
+      $("hintbox").innerHTML = h;
+    } catch (e) {
+      $("hintbox").innerHTML = "<div class=\"warn\">" + esc(e.message) + "</div>";
+    }
+  }
+
+  // The player's place's exits: tunnel number → label (or null).
+  const exits = () => {
+    const s = game.steps[game.steps.length - 1];
+    return s ? s.exits : [];
+  };
+
+  function clickPlace(label, explainOnly) {
+    if (!game.id) return;
+    if (!explainOnly && !game.end && game.rules === "cave") {
+      if (game.armed === "aim") {
+        if (game.aim.length < 5) game.aim.push(label);
+        render();
+        return;
+      }
+      if (exits().some((e) => e.to === label)) { act("move " + label); return; }
+    }
+    if (!explainOnly && !game.end && game.rules === "maze") {
+      const e = exits().find((x) => x.to === label);
+      if (e) { tunnel(e.tunnel); return; }
+    }
+    game.picked = game.picked === label ? null : label;
+    render();
+  }
+
+  function tunnel(n) {
+    if (game.armed === "toss") act("toss " + n);
+    else act("move " + n);
+  }
+
+  function gridDirection(dir) {
+    if (game.armed === "shoot") act("fire " + dir);
+    else act(dir);
+  }
+
+  async function watch() {
+    if (!game.id) return;
+    if (game.replay) { setView("watch"); return; }
+    try {
+      status("the agent is playing…");
+      const data = await api("GET", "/api/games/" + game.id + "/watch");
+      status("");
+      const w = (id) => $("w-" + id);
+      $("w-cut").textContent = data.cut ? "the agent's first " + data.cut + " steps only" : "";
+      const token = {};
+      game.watching = token;
+      game.replay = WumpusDraw.Replay(WumpusDraw.Drawing(data.board, data.start.rules), data, {
+        svg: w("board"), slider: w("step"), counter: w("counter"), reveal: w("reveal"),
+        first: w("first"), prev: w("prev"), play: w("play"), next: w("next"), last: w("last"),
+        now: w("now"), outcome: w("outcome"), legend: w("legend"), explain: w("explain"),
+      }, {active: () => game.view === "watch" && game.watching === token});
+      setView("watch");
+      game.replay.render(1);
+    } catch (e) {
+      status(e.message);
+    }
+  }
+
+  function setView(v) {
+    game.view = v;
+    if (v !== "watch" && game.replay) game.replay.stop();
+    $("playview").hidden = v !== "play";
+    $("watchview").hidden = v !== "watch";
+    $("tab-play").classList.toggle("on", v === "play");
+    $("tab-watch").classList.toggle("on", v === "watch");
+    document.body.dataset.view = v;
+  }
+
+  // Wiring.
+  $("setup").addEventListener("submit", newGame);
+  $("rules").addEventListener("change", fillForm);
+  $("hint").addEventListener("click", hint);
+  $("tab-play").addEventListener("click", () => setView("play"));
+  $("tab-watch").addEventListener("click", watch);
+  for (const b of document.querySelectorAll("[data-act]")) {
+    b.addEventListener("click", () => {
+      const a = b.dataset.act;
+      if (["north", "south", "east", "west"].includes(a)) gridDirection(a);
+      else act(a);
+    });
+  }
+  for (const b of document.querySelectorAll("[data-tunnel]")) {
+    b.addEventListener("click", () => tunnel(b.dataset.tunnel));
+  }
+  $("shoot").addEventListener("click", () => { game.armed = game.armed === "shoot" ? null : "shoot"; render(); });
+  $("toss").addEventListener("click", () => { game.armed = game.armed === "toss" ? null : "toss"; render(); });
+  $("aim").addEventListener("click", () => { game.armed = "aim"; game.aim = []; render(); });
+  $("cancel").addEventListener("click", () => { game.armed = null; game.aim = []; render(); });
+  $("fire").addEventListener("click", () => { if (game.aim.length) act("shoot " + game.aim.join(" ")); });
+  const placeOf = (e) => {
+    const shape = e.target.closest && e.target.closest("[data-place]");
+    return shape ? shape.getAttribute("data-place") : null;
+  };
+  $("board").addEventListener("click", (e) => {
+    const label = placeOf(e);
+    if (label !== null) clickPlace(label, e.shiftKey);
+    else { game.picked = null; render(); }
+  });
+  $("board").addEventListener("contextmenu", (e) => {
+    const label = placeOf(e);
+    if (label !== null) { e.preventDefault(); clickPlace(label, true); }
+  });
+  document.addEventListener("keydown", (e) => {
+    if (game.view !== "play" || !game.id || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = e.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    let done = true;
+    if (key === "h") hint();
+    else if (key === "Escape") { game.armed = null; game.aim = []; render(); }
+    else if (game.rules === "grid") {
+      const dir = {ArrowUp: "north", w: "north", ArrowDown: "south", s: "south", ArrowLeft: "west",
+        a: "west", ArrowRight: "east", d: "east"}[key];
+      if (dir) gridDirection(dir);
+      else if (key === "g") act("grab");
+      else if (key === "c") act("climb");
+      else if (key === "f") { game.armed = game.armed === "shoot" ? null : "shoot"; render(); }
+      else done = false;
+    } else if (game.rules === "maze") {
+      if (["1", "2", "3"].includes(key)) tunnel(key);
+      else if (key === "t") { game.armed = game.armed === "toss" ? null : "toss"; render(); }
+      else done = false;
+    } else if (game.rules === "cave" && key === "Enter" && game.aim.length) {
+      act("shoot " + game.aim.join(" "));
+    } else done = false;
+    if (done) e.preventDefault();
+  });
+
+  async function boot() {
+    showFor("grid");
+    try {
+      options = await api("GET", "/api/options");
+    } catch (e) {
+      status("cannot reach the server: " + e.message);
+    }
+    fillForm();
+    const m = /game=([0-9a-f]+)/.exec(location.hash);
+    if (m) {
+      try { load(await api("GET", "/api/games/" + m[1])); return; } catch (e) { status(e.message); }
+    }
+    await newGame();
+  }
+  boot();
+})();

@@ -1,0 +1,629 @@
+//! The live page of `wumpus serve` in a real browser: the test starts the server on a free
+//! loopback port, starts `chromedriver`, and drives headless Chromium over the W3C WebDriver
+//! protocol (a small client below, over plain HTTP). It wins a grid world by following hints
+//! (pressing the keys and clicking the buttons the hints name), plays a classic cave and a maze
+//! to their ends by clicking rooms and tunnels, and checks that what the board marks as proven,
+//! in play and when watching the agent, is what `trace --json` reports for the same seed.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them); without them the
+//! test prints SKIPPED and passes. With `WUMPUS_SCREENSHOTS=DIR` set it saves screenshots of
+//! the page there (`docs/img/` holds the ones in the docs).
+
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A child process killed when the test ends, however it ends.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// One HTTP/1.1 request with `Connection: close`; the status and the JSON body.
+fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<(u16, Value), String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .map_err(|e| e.to_string())?;
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream
+        .write_all(request.as_bytes())
+        .map_err(|e| e.to_string())?;
+    // Read the head, then exactly the body (a server may keep the connection open).
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 8192];
+    let split = loop {
+        if let Some(at) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at;
+        }
+        let n = stream.read(&mut buf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Err("the connection closed before the head".into());
+        }
+        raw.extend_from_slice(&buf[..n]);
+    };
+    let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
+    let length = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    let chunked = head.contains("transfer-encoding: chunked");
+    loop {
+        let body = &raw[split + 4..];
+        let complete = match length {
+            Some(n) => body.len() >= n,
+            None if chunked => body.ends_with(b"0\r\n\r\n"),
+            None => false,
+        };
+        if complete {
+            break;
+        }
+        let n = stream.read(&mut buf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            break;
+        }
+        raw.extend_from_slice(&buf[..n]);
+    }
+    let text = String::from_utf8_lossy(&raw);
+    let (head, rest) = text.split_once("\r\n\r\n").ok_or("no HTTP head")?;
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or("no status")?;
+    let body = if chunked {
+        dechunk(rest)
+    } else {
+        rest.to_string()
+    };
+    let value = if body.trim().is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&body).map_err(|e| format!("{e}: {body}"))?
+    };
+    Ok((status, value))
+}
+
+fn dechunk(mut rest: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, tail)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || tail.len() < n {
+            break;
+        }
+        out.push_str(&tail[..n]);
+        rest = tail[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// A WebDriver session.
+struct Browser {
+    port: u16,
+    session: String,
+}
+
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+impl Browser {
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let path = format!("/session/{}{path}", self.session);
+        let (status, v) = http(self.port, method, &path, body.as_ref())
+            .unwrap_or_else(|e| panic!("WebDriver {method} {path}: {e}"));
+        assert!(status < 400, "WebDriver {method} {path}: {status} {v}");
+        v["value"].clone()
+    }
+
+    fn goto(&self, url: &str) {
+        self.call("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    fn run(&self, script: &str) -> Value {
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+
+    fn find(&self, css: &str) -> String {
+        let v = self.call(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        v[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("no element {css}: {v}"))
+            .to_string()
+    }
+
+    fn click(&self, css: &str) {
+        let e = self.find(css);
+        self.call("POST", &format!("/element/{e}/click"), Some(json!({})));
+    }
+
+    /// Presses and releases one key (a WebDriver key code such as `\u{E013}` for up).
+    fn press(&self, key: &str) {
+        self.call(
+            "POST",
+            "/actions",
+            Some(
+                json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
+                {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]}),
+            ),
+        );
+    }
+
+    /// Waits until `script` returns true, for at most 20 seconds.
+    fn wait(&self, what: &str, script: &str) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(20) {
+            if self.run(script) == json!(true) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(40));
+        }
+        panic!(
+            "waited 20 s for {what}; the page: {}",
+            self.run("return document.body.innerText")
+        );
+    }
+
+    fn steps(&self) -> usize {
+        self.run("return Number(document.body.dataset.steps || 0)")
+            .as_u64()
+            .unwrap_or(0) as usize
+    }
+
+    fn over(&self) -> bool {
+        self.run("return document.body.dataset.state") == json!("over")
+    }
+
+    fn screenshot(&self, name: &str) {
+        let Some(dir) = std::env::var_os("WUMPUS_SCREENSHOTS") else {
+            return;
+        };
+        let b64 = self.call("GET", "/screenshot", None);
+        let png = base64(b64.as_str().expect("base64"));
+        std::fs::write(std::path::Path::new(&dir).join(name), png).expect("a screenshot saved");
+    }
+
+    /// Starts a new game with the form's fields set as given (ids and values).
+    fn new_game(&self, fields: &[(&str, &str)]) {
+        let before = self.run("return location.hash");
+        let mut script = String::from("const set = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('change')); };");
+        for (id, v) in fields {
+            script.push_str(&format!("set({id:?}, {v:?});"));
+        }
+        self.run(&script);
+        self.click("#new");
+        self.wait(
+            "the new game",
+            &format!(
+                "return location.hash !== {before} && document.body.dataset.state === 'playing' \
+                 && Number(document.body.dataset.steps) >= 1"
+            ),
+        );
+    }
+
+    /// Asks for a hint and returns the action it names.
+    fn hint(&self) -> String {
+        self.run("document.getElementById('hintbox').innerHTML = ''");
+        self.click("#hint");
+        self.wait(
+            "a hint",
+            "return !!document.querySelector('#hintbox .hint[data-action]')",
+        );
+        self.run("return document.querySelector('#hintbox .hint').getAttribute('data-action')")
+            .as_str()
+            .expect("an action")
+            .to_string()
+    }
+
+    /// Waits for the step after `before` (or the end).
+    fn wait_turn(&self, before: usize) {
+        self.wait(
+            "the next turn",
+            &format!(
+                "return Number(document.body.dataset.steps) > {before} || \
+                 document.body.dataset.state === 'over'"
+            ),
+        );
+    }
+
+    /// The marks of the board in `svg`: place → class.
+    fn marks(&self, svg: &str) -> Vec<(String, String)> {
+        let v = self.run(&format!(
+            "return Array.from(document.querySelectorAll('#{svg} text[data-cell]')).map((t) => \
+             [t.getAttribute('data-cell'), t.getAttribute('class')])"
+        ));
+        v.as_array()
+            .expect("marks")
+            .iter()
+            .map(|m| (m[0].as_str().unwrap().into(), m[1].as_str().unwrap().into()))
+            .collect()
+    }
+}
+
+const UP: &str = "\u{E013}";
+const DOWN: &str = "\u{E015}";
+const LEFT: &str = "\u{E012}";
+const RIGHT: &str = "\u{E014}";
+
+fn key_of(direction: &str) -> &'static str {
+    match direction {
+        "north" => UP,
+        "south" => DOWN,
+        "west" => LEFT,
+        "east" => RIGHT,
+        other => panic!("not a direction: {other}"),
+    }
+}
+
+/// Plays what a grid hint says, with the keys and buttons a person would use.
+fn play_grid(b: &Browser, action: &str) {
+    let before = b.steps();
+    match action.split_whitespace().collect::<Vec<_>>()[..] {
+        ["fire", dir] => {
+            b.click("#shoot");
+            b.press(key_of(dir));
+        }
+        ["grab"] => b.click("#grab"),
+        ["climb"] => b.click("#climb"),
+        [dir] => b.press(key_of(dir)),
+        _ => panic!("a grid hint: {action}"),
+    }
+    b.wait_turn(before);
+}
+
+/// The labels whose mark has exactly class `class`.
+fn with_class(marks: &[(String, String)], class: &str) -> BTreeSet<String> {
+    marks
+        .iter()
+        .filter(|(_, c)| c.split(' ').next() == Some(class) && !c.contains("dead"))
+        .map(|(l, _)| l.clone())
+        .collect()
+}
+
+fn labels(v: &Value) -> BTreeSet<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The board's marks agree with the trace's step: the same proven pits, wumpus, visited and
+/// proven-safe places, and the player where the trace says.
+fn same_as_trace(marks: &[(String, String)], step: &Value, what: &str) {
+    let mut visited = labels(&step["visited"]);
+    // A dead wumpus is drawn dead, where the trace counts its place proven safe.
+    let dead: BTreeSet<String> = marks
+        .iter()
+        .filter(|(_, c)| c.contains(" dead"))
+        .map(|(l, _)| l.clone())
+        .collect();
+    let proven_safe = labels(&step["proven_safe"]);
+    assert!(
+        dead.is_subset(&proven_safe),
+        "{what}: a dead wumpus's place is safe"
+    );
+    visited.retain(|l| !dead.contains(l));
+    let safe: BTreeSet<String> = proven_safe
+        .difference(&visited)
+        .filter(|l| !dead.contains(*l))
+        .cloned()
+        .collect();
+    let n = &step["step"];
+    assert_eq!(
+        with_class(marks, "pit"),
+        labels(&step["proven_pit"]),
+        "{what} pits at step {n}"
+    );
+    assert_eq!(
+        with_class(marks, "wumpus"),
+        labels(&step["proven_wumpus"]),
+        "{what} wumpus at step {n}"
+    );
+    assert_eq!(
+        with_class(marks, "visited"),
+        visited,
+        "{what} visited at step {n}"
+    );
+    assert_eq!(
+        with_class(marks, "safe"),
+        safe,
+        "{what} proven safe at step {n}"
+    );
+    let at: Vec<&String> = marks
+        .iter()
+        .filter(|(_, c)| c.ends_with(" agent"))
+        .map(|(l, _)| l)
+        .collect();
+    assert_eq!(
+        at,
+        vec![step["at"].as_str().unwrap()],
+        "{what} player at step {n}"
+    );
+}
+
+fn base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let (mut out, mut acc, mut bits) = (Vec::new(), 0u32, 0);
+    for v in text.bytes().filter_map(value) {
+        acc = (acc << 6) | v as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn found(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// `wumpus serve --port 0`, and the address it prints.
+fn start_server() -> (Killed, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wumpus"))
+        .args(["serve", "--port", "0", "--worlds"])
+        .arg(format!("{}/worlds", env!("CARGO_MANIFEST_DIR")))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("wumpus serve starts");
+    let stdout = child.stdout.take().unwrap();
+    let server = Killed(child);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the server prints its address");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("an address in {line:?}"))
+        .to_string();
+    (server, url)
+}
+
+fn start_browser(profile: &std::path::Path) -> (Killed, Browser) {
+    let port = free_port();
+    let driver = Killed(
+        Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts"),
+    );
+    let start = Instant::now();
+    while http(port, "GET", "/status", None)
+        .map_or(true, |(_, v)| v["value"]["ready"] != json!(true))
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "chromedriver is not ready"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let caps = json!({"capabilities": {"alwaysMatch": {"browserName": "chrome",
+        "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--window-size=1500,1000", "--no-first-run", "--disable-background-networking",
+            format!("--user-data-dir={}", profile.display())]}}}});
+    let (status, v) = http(port, "POST", "/session", Some(&caps)).expect("a session");
+    assert!(status < 400, "no browser session: {v}");
+    let session = v["value"]["sessionId"]
+        .as_str()
+        .expect("a session id")
+        .to_string();
+    (driver, Browser { port, session })
+}
+
+/// `wumpus trace --json` for a grid seed: its step lines.
+fn trace_steps(seed: &str) -> Vec<Value> {
+    let out = Command::new(env!("CARGO_BIN_EXE_wumpus"))
+        .args(["trace", "--seed", seed, "--json"])
+        .output()
+        .expect("trace runs");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v.get("step").is_some())
+        .collect()
+}
+
+#[test]
+fn the_live_page_plays_every_rule_set_in_chromium() {
+    if !found("chromium") || !found("chromedriver") {
+        eprintln!(
+            "SKIPPED the_live_page_plays_every_rule_set_in_chromium: needs `chromium` and \
+             `chromedriver` on PATH (apt-get install -y chromium chromium-driver; .ci/run does)"
+        );
+        return;
+    }
+    let (_server, url) = start_server();
+    let profile = tempfile::tempdir().unwrap();
+    let (_driver, b) = start_browser(profile.path());
+    b.goto(&url);
+    b.wait(
+        "the first game",
+        "return document.body.dataset.state === 'playing'",
+    );
+
+    // A grid world won by following hints, with keys and buttons.
+    b.new_game(&[("rules", "grid"), ("world", "seed-example.txt")]);
+    let mut turns = 0;
+    while !b.over() {
+        turns += 1;
+        assert!(turns < 60, "the hinted game goes on too long");
+        let action = b.hint();
+        if turns == 5 {
+            b.screenshot("live-grid.png");
+        }
+        play_grid(&b, &action);
+    }
+    assert_eq!(b.run("return document.body.dataset.outcome"), json!("won"));
+    let outcome = b.run("return document.getElementById('outcome').textContent");
+    assert!(outcome.as_str().unwrap().contains("won"), "{outcome}");
+    assert!(b
+        .run("return document.getElementById('log').textContent")
+        .as_str()
+        .unwrap()
+        .contains("Score: "));
+
+    // The board marks what trace --json proves, step by step, for seed 7; in play, following
+    // hints (the fire included, then the dead wumpus), and when watching the agent.
+    let trace = trace_steps("7");
+    b.new_game(&[
+        ("rules", "grid"),
+        ("world", ""),
+        ("size", "5x5"),
+        ("pitprob", "0.2"),
+        ("seed", "7"),
+    ]);
+    for step in &trace {
+        same_as_trace(&b.marks("board"), step, "play");
+        if b.over() {
+            break;
+        }
+        let action = b.hint();
+        assert_eq!(
+            action,
+            step["action"].as_str().unwrap(),
+            "the hint is the trace's action"
+        );
+        play_grid(&b, &action);
+    }
+    assert!(b.over(), "seed 7 ends as its trace does");
+    b.click("#tab-watch");
+    b.wait("the agent's game", "return document.body.dataset.view === 'watch' && !!document.querySelector('#w-board text[data-cell]')");
+    for (i, step) in trace.iter().enumerate() {
+        if i > 0 {
+            b.click("#w-next");
+        }
+        b.wait(
+            "the watched step",
+            &format!("return document.body.dataset.step === '{}'", i + 1),
+        );
+        same_as_trace(&b.marks("w-board"), step, "watch");
+    }
+    b.screenshot("live-watch.png");
+    b.click("#tab-play");
+
+    // The classic cave, played to its end by clicking rooms (and aiming an arrow room by room).
+    b.new_game(&[("rules", "cave"), ("seed", "3")]);
+    let mut turns = 0;
+    while !b.over() {
+        turns += 1;
+        assert!(turns < 120, "the cave game goes on too long");
+        let action = b.hint();
+        let words: Vec<&str> = action.split_whitespace().collect();
+        let before = b.steps();
+        match words[..] {
+            ["move", room] => b.click(&format!("#board [data-place=\"{room}\"]")),
+            ["shoot", ..] => {
+                b.click("#aim");
+                for room in &words[1..] {
+                    b.click(&format!("#board [data-place=\"{room}\"]"));
+                }
+                if turns == 3 {
+                    b.screenshot("live-cave.png");
+                }
+                b.click("#fire");
+            }
+            _ => panic!("a cave hint: {action}"),
+        }
+        b.wait_turn(before);
+    }
+    let said = b.run("return document.getElementById('log').textContent");
+    assert!(
+        said.as_str().unwrap().contains("AHA! You got the wumpus!"),
+        "{said}"
+    );
+
+    // The maze, played to its end by tunnel numbers.
+    b.new_game(&[("rules", "maze"), ("seed", "3")]);
+    let mut turns = 0;
+    while !b.over() {
+        turns += 1;
+        assert!(turns < 300, "the maze game goes on too long");
+        let action = b.hint();
+        let before = b.steps();
+        match action.split_whitespace().collect::<Vec<_>>()[..] {
+            ["move", t] => b.click(&format!("button[data-tunnel=\"{t}\"]")),
+            ["toss", t] => {
+                b.click("#toss");
+                b.click(&format!("button[data-tunnel=\"{t}\"]"));
+            }
+            _ => panic!("a maze hint: {action}"),
+        }
+        if turns == 12 {
+            b.screenshot("live-maze.png");
+        }
+        b.wait_turn(before);
+    }
+    assert!(!b
+        .run("return document.getElementById('outcome').textContent")
+        .as_str()
+        .unwrap()
+        .is_empty());
+
+    // A bad request is refused with a message, and the page says why.
+    let port: u16 = url
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let (status, v) = http(
+        port,
+        "POST",
+        "/api/games/nope/act",
+        Some(&json!({"action": "north"})),
+    )
+    .unwrap();
+    assert_eq!(status, 404, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("no game nope"));
+    b.call("DELETE", "", None);
+}
