@@ -316,3 +316,63 @@ fn solve_and_trace_the_maze() {
     let run = wumpus(&["solve", "--rules", "maze", "--agent", "random"], "");
     assert_eq!(run.code, 2);
 }
+
+/// The maze's hints and reasons name a cave only once the player has been shown it: the cave
+/// stood in, or where a tunnel leads after walking it.
+#[test]
+fn maze_reasons_name_only_caves_the_player_was_shown() {
+    let map = cave::parse_map(cave::STANDARD_CAVES_DAT).unwrap();
+    let names: Vec<String> = (0..map.len())
+        .map(|i| map.name(wumpus::topology::Place::new(i)))
+        .collect();
+    let base = |label: &str| label.split(" (cave ").next().unwrap().to_string();
+    let mut checked = 0;
+    for seed in 0..12u64 {
+        let run = wumpus(
+            &[
+                "trace",
+                "--rules",
+                "maze",
+                "--seed",
+                &seed.to_string(),
+                "--json",
+            ],
+            "",
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let mut shown: Vec<String> = Vec::new();
+        for line in run.stdout.lines() {
+            let e: serde_json::Value = serde_json::from_str(line).unwrap();
+            if e.get("step").is_none() {
+                continue;
+            }
+            // Where the player stands is shown by name (the most likely cave when several
+            // share it: they share the name), and so is every tunnel's end once walked.
+            if let Some(at) = e["at"].as_str() {
+                shown.push(base(at));
+            }
+            for exit in e["exits"].as_array().unwrap() {
+                if let Some(to) = exit["to"].as_str() {
+                    shown.push(base(to));
+                }
+            }
+            let mut said = vec![e["reason"].as_str().unwrap().to_string()];
+            for c in e["choices"].as_array().unwrap() {
+                said.push(c["what"].as_str().unwrap().to_string());
+            }
+            for text in &said {
+                for name in &names {
+                    if text.contains(name.as_str()) {
+                        assert!(
+                            shown.contains(name),
+                            "seed {seed} step {}: {text:?} names {name:?}, not yet shown",
+                            e["step"]
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 10, "only {checked} names checked");
+}

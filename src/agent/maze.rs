@@ -177,6 +177,8 @@ pub struct MazeAgent {
     learned: Vec<Conclusion>,
     lost: Option<String>,
     tosses: u32,
+    /// What the player was last shown of the tunnels: where each leads, once seen.
+    seen: Vec<Option<String>>,
 }
 
 impl Track {
@@ -208,6 +210,7 @@ impl MazeAgent {
             learned: Vec::new(),
             lost: None,
             tosses: 0,
+            seen: Vec::new(),
         })
     }
 
@@ -417,6 +420,7 @@ impl MazeAgent {
         view: &MazeView,
     ) -> Result<Vec<Conclusion>, KbError> {
         self.learned.clear();
+        self.seen = view.tunnels.clone();
         if self.lost.is_some() {
             return Ok(Vec::new());
         }
@@ -655,6 +659,15 @@ impl MazeAgent {
         }
     }
 
+    /// Tunnel `tunnel` in the player's words: where it leads once the player has seen it, so
+    /// that a reason never names a cave the player has not been shown.
+    fn through(&self, tunnel: usize) -> String {
+        match self.seen.get(tunnel - 1).cloned().flatten() {
+            Some(name) => format!("tunnel {tunnel} to {name}"),
+            None => format!("tunnel {tunnel} (not yet seen)"),
+        }
+    }
+
     /// A cave as the player knows it: its name, with its number when names repeat.
     pub fn cave_name(&self, cave: Place) -> String {
         let name = self.map.name(cave);
@@ -765,15 +778,22 @@ impl MazeAgent {
             return self.toss(
                 t,
                 Rule::ShootWumpus,
-                format!("a wumpus is proven in {}: toss a grenade", t.name),
+                format!(
+                    "a wumpus is proven through {}: toss a grenade",
+                    self.through(t.tunnel)
+                ),
             );
         }
         // 2. Explore caves proven safe.
         if let Some((tunnel, goal, steps)) = self.explore_step() {
+            // The goal is a cave the player has not stood in, so it is named only in the
+            // agent's own words (tests and traces), not in the reason a player reads.
+            let _ = goal;
             let text = format!(
-                "explore {}, the nearest cave not yet visited that is proven free of the pit \
-                 and wumpi{} (bats are accepted: they can only drop you in an empty cave)",
-                goal,
+                "explore: {} leads towards the nearest cave not yet visited that is proven \
+                 free of the pit and wumpi{} (bats are accepted: they can only drop you in an \
+                 empty cave)",
+                self.through(tunnel),
                 if steps > 1 {
                     format!(" ({steps} steps to go)")
                 } else {
@@ -816,10 +836,10 @@ impl MazeAgent {
                 best_toss,
                 Rule::BestShot,
                 format!(
-                    "nothing safe is left to explore; a grenade into {} kills with chance {}, \
-                     at least the {} a toss needs{} (the least-risk step, tunnel {} to {}, \
-                     dies with chance {})",
-                    best_toss.name,
+                    "nothing safe is left to explore; a grenade through {} kills with chance \
+                     {}, at least the {} a toss needs{} (the least-risk step, through {}, dies \
+                     with chance {})",
+                    self.through(best_toss.tunnel),
                     super::cave::percent(best_toss.wumpus),
                     super::cave::percent(threshold),
                     if last > 0.5 {
@@ -827,8 +847,7 @@ impl MazeAgent {
                     } else {
                         ""
                     },
-                    step.tunnel,
-                    step.name,
+                    self.through(step.tunnel),
                     super::cave::percent(step_risk(step))
                 ),
             );
@@ -840,30 +859,31 @@ impl MazeAgent {
                     best_toss,
                     Rule::BestShot,
                     format!(
-                        "every step is dangerous: the least-risk one, into {}, dies with \
-                         chance {}; a grenade into {} kills with chance {} ({} once the chance \
-                         that a startled wumpus runs in is taken off), which is worth more",
-                        cave,
+                        "every step is dangerous: the least-risk way on, through {}, dies with \
+                         chance {}; a grenade through {} kills with chance {} ({} once the \
+                         chance that a startled wumpus runs in is taken off), which is worth \
+                         more",
+                        self.through(tunnel),
                         super::cave::percent(risk),
-                        best_toss.name,
+                        self.through(best_toss.tunnel),
                         super::cave::percent(best_toss.wumpus),
                         super::cave::percent(toss_value(best_toss))
                     ),
                 );
             }
+            let _ = cave;
             let text = if tunnel == step.tunnel && risk == step_risk(step) {
                 format!(
-                    "nothing safe is left to explore: tunnel {} to {} is the least risk ({} to die)",
-                    tunnel,
-                    cave,
+                    "nothing safe is left to explore: {} is the least risk ({} to die)",
+                    self.through(tunnel),
                     super::cave::percent(risk)
                 )
             } else {
                 format!(
-                    "nothing safe is left to explore: {} is the least risk ({} to die); tunnel {} leads towards it",
-                    cave,
+                    "nothing safe is left to explore: the least-risk cave not yet visited ({} \
+                     to die) is reached through {}",
                     super::cave::percent(risk),
-                    tunnel
+                    self.through(tunnel)
                 )
             };
             return MazeDecision {
@@ -878,8 +898,9 @@ impl MazeAgent {
             best_toss,
             Rule::BestShot,
             format!(
-                "no cave is left to explore and every way on is deadly: toss into {} ({} to kill)",
-                best_toss.name,
+                "no cave is left to explore and every way on is deadly: toss through {} ({} to \
+                 kill)",
+                self.through(best_toss.tunnel),
                 super::cave::percent(best_toss.wumpus)
             ),
         )
