@@ -130,6 +130,15 @@ impl OnGame for Play {
         let start = player.session.start();
         player.show(&start)?;
         let mut input = Input::new(interactive, &stdin);
+        if !interactive {
+            // Piped input blocks in a plain read, which Ctrl-C cannot interrupt: say so and
+            // leave (on a terminal the line editor reports Ctrl-C itself, below).
+            let _ = ctrlc::set_handler(|| {
+                // Standard output is held by the game loop: the word goes to standard error.
+                eprintln!("\nInterrupted: the game is left unfinished.");
+                std::process::exit(130);
+            });
+        }
         loop {
             player.out.flush()?;
             let line = match input.next_line(player.session.prompt()) {
