@@ -8,25 +8,8 @@ use wumpus::cave::{self, ClassicSession, ClassicSetup, MazeSession, MazeSetup, V
 use wumpus::game::{RuleSet, Session};
 use wumpus::run::{Batch, BatchId, Quiet, Summary};
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn wumpus(args: &[&str], input: &str) -> Run {
-    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_wumpus"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .expect("the binary runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
+mod common;
+use common::wumpus;
 
 /// The batch the library plays with the logic agent on `map_file`: what `solve` must print.
 fn library(map_file: &str, known: bool, games: u64, seed: u64) -> Summary {

@@ -5,25 +5,8 @@
 
 use std::path::Path;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn wumpus(args: &[&str], input: &str) -> Run {
-    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_wumpus"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .expect("the binary runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
+mod common;
+use common::wumpus;
 
 const RULES: [&str; 3] = ["grid", "cave", "maze"];
 

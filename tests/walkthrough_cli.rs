@@ -1,28 +1,12 @@
 //! What a new user's walkthrough found misleading, silent or wrong (issue 16), held by tests:
 //! the first screen's figures, the help texts, error messages, and what "proven safe" means.
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn wumpus(args: &[&str]) -> Run {
-    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_wumpus"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
+mod common;
+use common::wumpus;
 
 #[test]
 fn plain_solve_names_its_two_ceilings_with_the_sampling_error() {
-    let run = wumpus(&["solve", "--worlds", "300"]);
+    let run = wumpus(&["solve", "--worlds", "300"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let out = &run.stdout;
     assert!(out.contains("agent risk"), "{out}");
@@ -35,20 +19,20 @@ fn plain_solve_names_its_two_ceilings_with_the_sampling_error() {
     );
     assert!(out.contains("all-seeing ceiling "), "{out}");
     // Where no exact value is known, none is printed.
-    let other = wumpus(&["solve", "--worlds", "50", "--size", "6x6"]);
+    let other = wumpus(&["solve", "--worlds", "50", "--size", "6x6"], "");
     assert!(!other.stdout.contains("best possible"), "{}", other.stdout);
-    let four = wumpus(&["solve", "--worlds", "50", "--size", "4x4"]);
+    let four = wumpus(&["solve", "--worlds", "50", "--size", "4x4"], "");
     assert!(four.stdout.contains("53.65%"), "{}", four.stdout);
 }
 
 #[test]
 fn help_texts_say_the_default_agent_and_name_rule_sets_without_jargon() {
-    let solve = wumpus(&["solve", "--help"]).stdout;
+    let solve = wumpus(&["solve", "--help"], "").stdout;
     assert!(solve.contains("risk (grid default)"), "{solve}");
     for command in [
         "solve", "trace", "play", "kb", "bot", "merge", "world", "serve",
     ] {
-        let help = wumpus(&[command, "--help"]).stdout;
+        let help = wumpus(&[command, "--help"], "").stdout;
         for jargon in [
             "seed 000",
             "seed 001",
@@ -66,7 +50,7 @@ fn help_texts_say_the_default_agent_and_name_rule_sets_without_jargon() {
 
 #[test]
 fn bot_help_examples_can_be_copied() {
-    let help = wumpus(&["bot", "--help"]).stdout;
+    let help = wumpus(&["bot", "--help"], "").stdout;
     // The escapes stay escapes, for printf to turn into line breaks.
     assert!(
         help.contains(r"printf 'game 20\nstatus 0 0 0 1 out 1 4 7 in 1 4 7\n' | wumpus bot"),
@@ -102,14 +86,14 @@ fn numbers_out_of_range_say_what_is_wrong() {
             "steps are numbered from 1",
         ),
     ] {
-        let run = wumpus(args);
+        let run = wumpus(args, "");
         assert_eq!(run.code, 2, "{args:?}");
         assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
     }
     let dir = tempfile::tempdir().unwrap();
     let empty = dir.path().join("empty.txt");
     std::fs::write(&empty, "").unwrap();
-    let run = wumpus(&["play", "--world", empty.to_str().unwrap()]);
+    let run = wumpus(&["play", "--world", empty.to_str().unwrap()], "");
     assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains("empty.txt: the file is empty"),
@@ -120,7 +104,7 @@ fn numbers_out_of_range_say_what_is_wrong() {
 
 #[test]
 fn an_empty_shard_is_refused() {
-    let run = wumpus(&["solve", "--worlds", "3", "--shard", "1/4"]);
+    let run = wumpus(&["solve", "--worlds", "3", "--shard", "1/4"], "");
     assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains("4 shards need at least 4 games"),
@@ -137,14 +121,17 @@ fn proven_safe_means_safe_in_every_rule_set() {
     let mut checked = 0;
     for rules in ["grid", "cave", "maze"] {
         for seed in 0..6u64 {
-            let run = wumpus(&[
-                "trace",
-                "--rules",
-                rules,
-                "--seed",
-                &seed.to_string(),
-                "--json",
-            ]);
+            let run = wumpus(
+                &[
+                    "trace",
+                    "--rules",
+                    rules,
+                    "--seed",
+                    &seed.to_string(),
+                    "--json",
+                ],
+                "",
+            );
             assert_eq!(run.code, 0, "{}", run.stderr);
             for line in run.stdout.lines() {
                 let e: serde_json::Value = serde_json::from_str(line).unwrap();

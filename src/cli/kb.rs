@@ -4,9 +4,10 @@
 use super::args::{OnGame, Playable, Prepared, RuleArgs};
 use super::bad_input;
 use super::play::WorldArgs;
+use super::trace::traced;
 use anyhow::Result;
 use clap::Args;
-use wumpus::run::{play_to_end, Flow, StepEvent};
+use wumpus::run::{Flow, StepEvent};
 
 #[derive(Args, Debug)]
 pub struct KbArgs {
@@ -36,9 +37,8 @@ impl OnGame for KbArgs {
         let _ = self.dimacs;
         let loaded = self.world.session::<S>(&game.setup)?;
         let title = loaded.title();
+        let mut agent = loaded.agent(&game)?;
         let mut session = loaded.session;
-        let agents = S::prepare(game.agent, &session.setup(), &game.options).map_err(bad_input)?;
-        let mut agent = agents.make(loaded.seed.unwrap_or(0)).map_err(bad_input)?;
         if self.step == Some(0) {
             return Err(bad_input(anyhow::anyhow!(
                 "--step 0: steps are numbered from 1, as trace numbers them"
@@ -55,14 +55,7 @@ impl OnGame for KbArgs {
                 Flow::Go
             }
         };
-        play_to_end(
-            &mut session,
-            loaded.seed,
-            agent.as_mut(),
-            &|| false,
-            Some(&mut watch),
-        )
-        .map_err(super::run_error)?;
+        traced(&mut session, loaded.seed, agent.as_mut(), &mut watch)?;
         let Some(at) = last else {
             return Err(bad_input(anyhow::anyhow!(
                 "the game ended before the agent took a step: there is no knowledge base to show"

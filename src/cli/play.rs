@@ -90,6 +90,16 @@ impl<S: Session> Loaded<S> {
     }
 }
 
+impl<S: Playable> Loaded<S> {
+    /// The chosen agent for this game, made as `trace` and `kb` make it: from the game's own
+    /// setup (a world file has its own size) and the seed that dealt it.
+    pub fn agent(&self, game: &Prepared<S>) -> Result<Box<dyn Agent<S>>> {
+        let agents =
+            S::prepare(game.agent, &self.session.setup(), &game.options).map_err(bad_input)?;
+        agents.make(self.seed.unwrap_or(0)).map_err(bad_input)
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     #[command(flatten)]

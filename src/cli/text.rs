@@ -40,14 +40,7 @@ pub fn step_text(e: &StepEvent) -> String {
         s.push_str(&format!("  the game said: {}\n", e.messages.join(" ")));
     }
     s.push_str(&status_line(e));
-    if e.whereabouts.len() > 1 {
-        let w: Vec<String> = e
-            .whereabouts
-            .iter()
-            .map(|w| format!("{} {}", w.place, percent(w.chance)))
-            .collect();
-        s.push_str(&format!("  where am I: {}\n", w.join(", ")));
-    }
+    s.push_str(&whereabouts_text(e, "where am I"));
     for p in &e.learned {
         if p.because.is_empty() {
             s.push_str(&format!("  proved {} {}\n", p.place, p.fact));
@@ -64,6 +57,19 @@ pub fn step_text(e: &StepEvent) -> String {
     s.push_str(&choices_text(&e.choices, e.depth));
     s.push_str(&format!("  action: {}\n  why: {}\n", e.action, e.reason));
     s
+}
+
+/// Where the player may be, with the chance of each, when it is not certain (the maze).
+fn whereabouts_text(e: &StepEvent, head: &str) -> String {
+    if e.whereabouts.len() <= 1 {
+        return String::new();
+    }
+    let w: Vec<String> = e
+        .whereabouts
+        .iter()
+        .map(|w| format!("{} {}", w.place, percent(w.chance)))
+        .collect();
+    format!("  {head}: {}\n", w.join(", "))
 }
 
 /// Arrows, moves and the ways on, in one line.
@@ -218,14 +224,7 @@ fn choices_text(choices: &[ChoiceView], depth: Option<u32>) -> String {
 pub fn hint_text(e: &StepEvent, board: &Board, colour: bool) -> String {
     let mut s = format!("Hint: {} -- {}.\n", e.action, e.reason);
     s.push_str(&choices_text(&e.choices, e.depth));
-    if e.whereabouts.len() > 1 {
-        let w: Vec<String> = e
-            .whereabouts
-            .iter()
-            .map(|w| format!("{} {}", w.place, percent(w.chance)))
-            .collect();
-        s.push_str(&format!("  you may be in: {}\n", w.join(", ")));
-    }
+    s.push_str(&whereabouts_text(e, "you may be in"));
     s.push_str("What your percepts prove so far:\n");
     if board.shape == "grid" {
         let map = knowledge_map(e, board);

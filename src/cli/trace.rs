@@ -10,9 +10,10 @@ use anyhow::Result;
 use clap::Args;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use wumpus::agent::Agent;
 use wumpus::game::Session;
 use wumpus::run::event::{trace_end, TraceEnd, TraceStart};
-use wumpus::run::{play_to_end, Flow, StepEvent};
+use wumpus::run::{play_to_end, Finished, Flow, StepEvent, Watch};
 
 #[derive(Args, Debug)]
 pub struct TraceArgs {
@@ -45,9 +46,8 @@ impl OnGame for TraceArgs {
     fn run<S: Playable>(self, game: Prepared<S>) -> Result<()> {
         let loaded = self.world.session::<S>(&game.setup)?;
         let title = loaded.title();
+        let mut agent = loaded.agent(&game)?;
         let mut session = loaded.session;
-        let agents = S::prepare(game.agent, &session.setup(), &game.options).map_err(bad_input)?;
-        let mut agent = agents.make(loaded.seed.unwrap_or(0)).map_err(bad_input)?;
         let start = TraceStart {
             rules: S::RULES,
             title,
@@ -62,15 +62,8 @@ impl OnGame for TraceArgs {
                 steps.push(e);
                 Flow::Go
             };
-            let done = play_to_end(
-                &mut session,
-                loaded.seed,
-                agent.as_mut(),
-                &|| false,
-                Some(&mut watch),
-            )
-            .map_err(super::run_error)?
-            .expect("a game nobody stops ends");
+            let done = traced(&mut session, loaded.seed, agent.as_mut(), &mut watch)?
+                .expect("a game nobody stops ends");
             let end = trace_end(&session, done.steps, Some(&done.last));
             let count = steps.len();
             let page = html::trace_page(&start, &board, &steps, &end)?;
@@ -94,14 +87,7 @@ impl OnGame for TraceArgs {
         }
         let mut printer = StepPrinter::new(&mut out, self.json, self.step);
         let mut watch = |_: &S, e: StepEvent| printer.step(&e);
-        let done = play_to_end(
-            &mut session,
-            loaded.seed,
-            agent.as_mut(),
-            &|| false,
-            Some(&mut watch),
-        )
-        .map_err(super::run_error)?;
+        let done = traced(&mut session, loaded.seed, agent.as_mut(), &mut watch)?;
         printer.finish()?;
         let end = match &done {
             Some(d) => trace_end(&session, d.steps, Some(&d.last)),
@@ -115,6 +101,17 @@ impl OnGame for TraceArgs {
         }
         Ok(())
     }
+}
+
+/// Plays `session` with `agent` to its end, or until `watch` says stop (`None` then),
+/// showing `watch` each step: the one way `trace` and `kb` play a game.
+pub fn traced<S: Session>(
+    session: &mut S,
+    seed: Option<u64>,
+    agent: &mut dyn Agent<S>,
+    watch: Watch<'_, S>,
+) -> Result<Option<Finished<S>>> {
+    play_to_end(session, seed, agent, &|| false, Some(watch)).map_err(super::run_error)
 }
 
 /// How a traced game ended, in words.
