@@ -13,7 +13,9 @@ use rand::Rng;
 #[derive(Clone, Debug)]
 pub struct RandomAgent {
     rng: GameRng,
-    status: Option<Status>,
+    /// Where the hunter stands, as last shown.
+    at: Option<crate::topology::Place>,
+    /// This turn's action, drawn when the turn's status is shown (one draw a turn).
     pending: Option<Action>,
 }
 
@@ -25,7 +27,7 @@ impl RandomAgent {
     pub fn new(rng: GameRng) -> RandomAgent {
         RandomAgent {
             rng,
-            status: None,
+            at: None,
             pending: None,
         }
     }
@@ -62,23 +64,19 @@ impl Agent<ClassicSession> for RandomAgent {
         _last: Option<&Action>,
         shown: &CaveShown,
     ) -> Result<Vec<Conclusion>, AgentError> {
-        self.status = Some(shown.status.clone());
-        self.pending = None;
+        // The turn's one draw is made here, so that nothing of the status need be kept (the
+        // cheapest agent's games are a few microseconds: copies would double them).
+        self.at = Some(shown.status.room);
+        self.pending = Some(self.act(&shown.status));
         Ok(Vec::new())
     }
 
-    /// Draws once a turn: asking again gives the same action.
+    /// Asking again gives the same action: it was drawn once, when the turn was shown.
     fn decide(&mut self) -> Decision<Action> {
-        let action = match (&self.pending, &self.status) {
-            (Some(a), _) => a.clone(),
-            (None, Some(status)) => {
-                let status = status.clone();
-                let a = self.act(&status);
-                self.pending = Some(a.clone());
-                a
-            }
-            (None, None) => panic!("decide before the first observation"),
-        };
+        let action = self
+            .pending
+            .clone()
+            .expect("decide after the first observation");
         let (rule, text) = match &action {
             Action::Shoot(_) => (
                 Rule::BestShot,
@@ -101,7 +99,7 @@ impl Agent<ClassicSession> for RandomAgent {
 
     fn knowledge(&mut self) -> Knowledge {
         Knowledge {
-            at: self.status.as_ref().map(|s| s.room),
+            at: self.at,
             wumpus_alive: true,
             ..Knowledge::default()
         }
