@@ -1091,34 +1091,6 @@ impl CaveAgent {
             risk: None,
         }
     }
-
-    /// The agent's knowledge drawn as lines: each room's state and odds.
-    pub fn knowledge_text(&self) -> String {
-        let mut out = String::new();
-        let Some(odds) = &self.odds else {
-            return "no knowledge yet\n".to_string();
-        };
-        for i in 0..self.config.rooms {
-            let room = Place::new(i);
-            let view = match self.view(room) {
-                RoomView::Here => "you",
-                RoomView::Wumpus => "WUMPUS (proven)",
-                RoomView::Pit => "pit (proven)",
-                RoomView::Bats => "bats (proven)",
-                RoomView::Visited => "visited, safe",
-                RoomView::Safe => "safe (proven)",
-                RoomView::Unknown => "",
-            };
-            out.push_str(&format!(
-                "  room {:>3}: pit {:>4} bats {:>4} wumpus {:>4}  {view}\n",
-                self.label(room),
-                percent(odds.pit[i]),
-                percent(odds.bats[i]),
-                percent(odds.wumpus[i]),
-            ));
-        }
-        out
-    }
 }
 
 /// How many of the paths with the best kill chance the first arrow is chosen among, by the

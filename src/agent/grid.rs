@@ -34,6 +34,17 @@ pub enum Insight {
     Explained,
 }
 
+impl Insight {
+    /// [`Insight::Explained`] when explanations are asked for, else [`Insight::Decisions`].
+    pub fn of(explain: bool) -> Insight {
+        if explain {
+            Insight::Explained
+        } else {
+            Insight::Decisions
+        }
+    }
+}
+
 /// The predicates of the grid rules the agent uses.
 #[derive(Clone, Copy, Debug)]
 struct Vocabulary {
@@ -645,43 +656,6 @@ impl GridAgent {
         } else {
             CellView::Unknown
         }
-    }
-
-    /// The agent's knowledge drawn as a map, north at the top: `@` the agent, `v` visited,
-    /// `s` proven safe, `P` proven pit, `W` proven wumpus, `?` unknown. Nothing hidden is drawn.
-    pub fn knowledge_map(&self) -> String {
-        let (rows, cols) = self
-            .topology
-            .grid_size()
-            .expect("a grid agent plays on a grid");
-        let mut out = String::new();
-        for row in (0..rows).rev() {
-            out.push_str(&format!("{row:>4} "));
-            for col in 0..cols {
-                let cell = self.topology.cell(row, col).expect("on the grid");
-                let mark = if cell == self.position {
-                    '@'
-                } else {
-                    match self.view(cell) {
-                        CellView::Visited => 'v',
-                        CellView::Safe => 's',
-                        CellView::Pit => 'P',
-                        CellView::Wumpus => 'W',
-                        CellView::Unknown => '?',
-                    }
-                };
-                out.push_str(&format!(" {mark} "));
-            }
-            out.push('\n');
-        }
-        out.push_str("     ");
-        for col in 0..cols {
-            out.push_str(&format!("{:^3}", col % 1000));
-        }
-        out.push_str(
-            "\n(@ you, v visited, s proven safe, P proven pit, W proven wumpus, ? unknown)\n",
-        );
-        out
     }
 
     /// The exact probability of a pit and of the live wumpus at each of `places`, given what

@@ -661,7 +661,7 @@ impl MazeAgent {
 
     /// Tunnel `tunnel` in the player's words: where it leads once the player has seen it, so
     /// that a reason never names a cave the player has not been shown.
-    fn through(&self, tunnel: usize) -> String {
+    pub fn through(&self, tunnel: usize) -> String {
         match self.seen.get(tunnel - 1).cloned().flatten() {
             Some(name) => format!("tunnel {tunnel} to {name}"),
             None => format!("tunnel {tunnel} (not yet seen)"),

@@ -136,11 +136,7 @@ struct GridFactory {
 
 impl AgentFactory<GridSession> for GridFactory {
     fn make(&self, _seed: u64) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
-        let insight = if self.explain {
-            Insight::Explained
-        } else {
-            Insight::Decisions
-        };
+        let insight = Insight::of(self.explain);
         let agent = GridAgent::with_grounding(self.grounding.clone(), insight)?
             .with_strategy(self.strategy);
         Ok(Box::new(Playing {
@@ -427,15 +423,10 @@ struct MazeFactory {
 
 impl AgentFactory<MazeSession> for MazeFactory {
     fn make(&self, _seed: u64) -> Result<Box<dyn Agent<MazeSession>>, AgentError> {
-        let insight = if self.explain {
-            Insight::Explained
-        } else {
-            Insight::Decisions
-        };
+        let insight = Insight::of(self.explain);
         Ok(Box::new(MazePlaying {
             agent: MazeAgent::new(self.map.clone(), insight)?,
             explain: self.explain,
-            seen: Vec::new(),
         }))
     }
 }
@@ -460,22 +451,10 @@ impl Roster for MazeSession {
     }
 }
 
-/// The maze's agent through the one interface, with what the player was last shown of the
-/// tunnels: choices name a tunnel's cave only once the player has seen where it leads.
+/// The maze's agent through the one interface.
 struct MazePlaying {
     agent: MazeAgent,
     explain: bool,
-    seen: Vec<Option<String>>,
-}
-
-impl MazePlaying {
-    /// Tunnel `t` in the player's words: its cave's name once seen.
-    fn tunnel(&self, t: usize) -> String {
-        match self.seen.get(t - 1).cloned().flatten() {
-            Some(name) => format!("{t} to {name}"),
-            None => format!("{t} (not yet seen)"),
-        }
-    }
 }
 
 impl Agent<MazeSession> for MazePlaying {
@@ -484,7 +463,6 @@ impl Agent<MazeSession> for MazePlaying {
         last: Option<&crate::cave::MazeAction>,
         shown: &MazeShown,
     ) -> Result<Vec<Conclusion>, AgentError> {
-        self.seen = shown.view.tunnels.clone();
         // A contradiction leaves the agent walking blind; it shows in its reasons.
         Ok(self
             .agent
@@ -506,7 +484,7 @@ impl Agent<MazeSession> for MazePlaying {
                     wumpus: Some(t.wumpus),
                     risk: Some(t.pit + t.wumpus),
                     chosen: d.action == MazeAction::Move(t.tunnel),
-                    ..Choice::new(format!("move {}", self.tunnel(t.tunnel)))
+                    ..Choice::new(format!("move {}", self.agent.through(t.tunnel)))
                 });
             }
             for t in &tunnels {
@@ -514,7 +492,7 @@ impl Agent<MazeSession> for MazePlaying {
                     kill: Some(t.wumpus),
                     risk: Some(t.devour),
                     chosen: d.action == MazeAction::Toss(t.tunnel),
-                    ..Choice::new(format!("toss {}", self.tunnel(t.tunnel)))
+                    ..Choice::new(format!("toss {}", self.agent.through(t.tunnel)))
                 });
             }
         }
