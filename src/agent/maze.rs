@@ -22,6 +22,7 @@
 //! results of its own actions.
 
 pub mod belief;
+pub mod discovered;
 
 use self::belief::{MazeBelief, MazeOdds, MAX_CAVES};
 use super::grid::Insight;
@@ -159,8 +160,11 @@ pub struct TunnelOdds {
     pub pit: f64,
     /// Chance of the bats.
     pub bats: f64,
-    /// Chance that a grenade there makes a wumpus run into the player's cave.
+    /// Chance that a grenade there makes a wumpus run into the player's cave (not counted
+    /// when `estimated`).
     pub devour: f64,
+    /// The chances are estimates (the agent does not hold the map), not exact odds.
+    pub estimated: bool,
     /// Proven free of the pit and wumpi on every track.
     pub safe: bool,
     /// Proven to hold a wumpus on every track.
@@ -724,6 +728,7 @@ impl MazeAgent {
                     pit: 0.0,
                     bats: 0.0,
                     devour: 0.0,
+                    estimated: false,
                     safe: true,
                     proven_wumpus: true,
                 };

@@ -8,10 +8,12 @@
 
 use super::cave::{CaveAgent, CaveAgentConfig, RoomView};
 use super::grid::{default_rules, GridAgent, Insight, Strategy};
-use super::maze::MazeAgent;
+use super::maze::discovered::DiscoveredMazeAgent;
+use super::maze::{MazeAgent, MazeDecision, TunnelOdds};
 use super::random::RandomAgent;
 use super::{Agent, AgentError, Choice, Conclusion, Decision, Knowledge, PlaceOdds, Rule};
 use crate::cave::classic::{Action as CaveAction, Variant};
+use crate::cave::maze::MazeAction;
 use crate::cave::{CaveShown, ClassicSession, MazeSession, MazeShown};
 use crate::game::{RuleSet, Session};
 use crate::grid::{Action as GridAction, GridSession, Turn};
@@ -419,10 +421,18 @@ impl Agent<ClassicSession> for Playing<CaveAgent> {
 struct MazeFactory {
     map: Arc<crate::cave::CaveMap>,
     explain: bool,
+    map_known: bool,
 }
 
 impl AgentFactory<MazeSession> for MazeFactory {
     fn make(&self, _seed: u64) -> Result<Box<dyn Agent<MazeSession>>, AgentError> {
+        if !self.map_known {
+            // Told the number of caves only: see agent::maze::discovered.
+            return Ok(Box::new(MazePlaying {
+                agent: DiscoveredMazeAgent::new(self.map.len()),
+                explain: self.explain,
+            }));
+        }
         let insight = Insight::of(self.explain);
         Ok(Box::new(MazePlaying {
             agent: MazeAgent::new(self.map.clone(), insight)?,
@@ -445,54 +455,129 @@ impl Roster for MazeSession {
         let factory = MazeFactory {
             map: setup.map.clone(),
             explain: options.explain,
+            map_known: options.map_known,
         };
         factory.make(0)?;
         Ok(Box::new(factory))
     }
 }
 
+/// What the maze adapter needs of a maze player: the agent given the map
+/// ([`MazeAgent`]) or the one that learns it ([`DiscoveredMazeAgent`]).
+trait MazeMind {
+    fn take_in(
+        &mut self,
+        last: Option<MazeAction>,
+        result: Option<crate::cave::maze::MazeResult>,
+        view: &crate::cave::maze::MazeView,
+    ) -> Vec<Conclusion>;
+    fn choose(&mut self) -> MazeDecision;
+    fn odds(&self) -> Vec<TunnelOdds>;
+    fn words(&self, tunnel: usize) -> String;
+    fn known(&self) -> Knowledge;
+    fn calls(&self) -> u64;
+    fn base(&self) -> Option<&KnowledgeBase>;
+}
+
+impl MazeMind for MazeAgent {
+    fn take_in(
+        &mut self,
+        last: Option<MazeAction>,
+        result: Option<crate::cave::maze::MazeResult>,
+        view: &crate::cave::maze::MazeView,
+    ) -> Vec<Conclusion> {
+        // A contradiction leaves the agent walking blind; it shows in its reasons.
+        self.perceive(last, result, view).unwrap_or_default()
+    }
+    fn choose(&mut self) -> MazeDecision {
+        self.decide()
+    }
+    fn odds(&self) -> Vec<TunnelOdds> {
+        self.tunnels()
+    }
+    fn words(&self, tunnel: usize) -> String {
+        self.through(tunnel)
+    }
+    fn known(&self) -> Knowledge {
+        self.knowledge()
+    }
+    fn calls(&self) -> u64 {
+        self.solver_calls()
+    }
+    fn base(&self) -> Option<&KnowledgeBase> {
+        self.kb()
+    }
+}
+
+impl MazeMind for DiscoveredMazeAgent {
+    fn take_in(
+        &mut self,
+        last: Option<MazeAction>,
+        result: Option<crate::cave::maze::MazeResult>,
+        view: &crate::cave::maze::MazeView,
+    ) -> Vec<Conclusion> {
+        self.perceive(last, result, view);
+        Vec::new()
+    }
+    fn choose(&mut self) -> MazeDecision {
+        self.decide()
+    }
+    fn odds(&self) -> Vec<TunnelOdds> {
+        self.tunnels()
+    }
+    fn words(&self, tunnel: usize) -> String {
+        self.through(tunnel)
+    }
+    fn known(&self) -> Knowledge {
+        self.knowledge()
+    }
+    fn calls(&self) -> u64 {
+        0
+    }
+    fn base(&self) -> Option<&KnowledgeBase> {
+        None
+    }
+}
+
 /// The maze's agent through the one interface.
-struct MazePlaying {
-    agent: MazeAgent,
+struct MazePlaying<M> {
+    agent: M,
     explain: bool,
 }
 
-impl Agent<MazeSession> for MazePlaying {
+impl<M: MazeMind> Agent<MazeSession> for MazePlaying<M> {
     fn observe(
         &mut self,
-        last: Option<&crate::cave::MazeAction>,
+        last: Option<&MazeAction>,
         shown: &MazeShown,
     ) -> Result<Vec<Conclusion>, AgentError> {
-        // A contradiction leaves the agent walking blind; it shows in its reasons.
-        Ok(self
-            .agent
-            .perceive(last.copied(), shown.result, &shown.view)
-            .unwrap_or_default())
+        Ok(self.agent.take_in(last.copied(), shown.result, &shown.view))
     }
 
-    fn decide(&mut self) -> Decision<crate::cave::MazeAction> {
-        use crate::cave::MazeAction;
-        let d = self.agent.decide();
+    fn decide(&mut self) -> Decision<MazeAction> {
+        let d = self.agent.choose();
         // Every way on, stepped into or tossed into, with its chances: what the choice was
         // weighed against (the agent's priorities are in agent::maze).
         let mut choices = Vec::new();
         if self.explain {
-            let tunnels = self.agent.tunnels();
+            let tunnels = self.agent.odds();
             for t in &tunnels {
                 choices.push(Choice {
                     pit: Some(t.pit),
                     wumpus: Some(t.wumpus),
                     risk: Some(t.pit + t.wumpus),
                     chosen: d.action == MazeAction::Move(t.tunnel),
-                    ..Choice::new(format!("move {}", self.agent.through(t.tunnel)))
+                    ..Choice::new(format!("move {}", self.agent.words(t.tunnel)))
                 });
             }
             for t in &tunnels {
                 choices.push(Choice {
                     kill: Some(t.wumpus),
-                    risk: Some(t.devour),
+                    // Without the map the chance of a startled wumpus running in is not
+                    // counted: no figure rather than a wrong one.
+                    risk: (!t.estimated).then_some(t.devour),
                     chosen: d.action == MazeAction::Toss(t.tunnel),
-                    ..Choice::new(format!("toss {}", self.agent.through(t.tunnel)))
+                    ..Choice::new(format!("toss {}", self.agent.words(t.tunnel)))
                 });
             }
         }
@@ -505,14 +590,14 @@ impl Agent<MazeSession> for MazePlaying {
     }
 
     fn knowledge(&mut self) -> Knowledge {
-        self.agent.knowledge()
+        self.agent.known()
     }
 
     fn solver_calls(&self) -> u64 {
-        self.agent.solver_calls()
+        self.agent.calls()
     }
 
     fn knowledge_base(&self) -> Option<&KnowledgeBase> {
-        self.agent.kb()
+        self.agent.base()
     }
 }

@@ -195,8 +195,8 @@ pub struct RuleArgs {
     /// Cave: the rules [default: event].
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,
-    /// Cave: give the agent the whole map (default: it learns each room's tunnels by standing
-    /// in it).
+    /// Cave and maze: give the agent the whole map (default: it learns the tunnels as it walks
+    /// them, as a player does).
     #[arg(long)]
     pub map_known: bool,
     /// Which agent plays: risk (grid default) or logic on the grid; logic (default) or random
@@ -230,7 +230,7 @@ impl RuleArgs {
             (g("--kb", self.kb.is_some()), &[Grid]),
             (g("--map", self.map.is_some()), &[Cave, Maze]),
             (g("--variant", self.variant.is_some()), &[Cave]),
-            (g("--map-known", self.map_known), &[Cave]),
+            (g("--map-known", self.map_known), &[Cave, Maze]),
         ];
         let all: Vec<(Given, &[RuleSet])> = shared
             .into_iter()
@@ -347,7 +347,7 @@ impl RuleArgs {
             agent: self.agent::<MazeSession>()?,
             options: AgentOptions {
                 explain,
-                map_known: true,
+                map_known: self.map_known,
                 kb: None,
             },
             setup: MazeSetup { map, map_name },

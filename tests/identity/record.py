@@ -28,7 +28,9 @@ BATCHES = [
     "--rules cave --map worlds/cave-mobius.txt --worlds 400 --seed 100",
     "--rules cave --map worlds/cave-mobius.txt --map-known --worlds 400 --seed 100",
     "--rules cave --agent random --worlds 3000",
-    "--rules maze --worlds 200",
+    # The maze agent of 1083410 was given the map; today that is `--map-known` (the default
+    # learns it). Recording from 1083410 itself, drop the flag for this batch.
+    "--rules maze --map-known --worlds 200",
 ]
 
 

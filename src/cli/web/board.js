@@ -306,10 +306,30 @@ const WumpusDraw = (() => {
         "markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#b06a2b\"/></marker>" +
         "<marker id=\"head-move\" viewBox=\"0 0 10 10\" refX=\"6\" refY=\"5\" markerWidth=\"3.2\" " +
         "markerHeight=\"3.2\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#1f3fbf\"/></marker></defs>";
+      // The maze's fog of war: while the game goes on, only the caves the player has been
+      // shown (stood in, or seen named through a tunnel) and the tunnels seen to join them.
+      const fog = rules === "maze" && !(showTruth && hidden);
+      const shownPlaces = new Set(), knownTunnels = new Set();
+      if (fog) {
+        for (let j = 0; j < n; j++) {
+          const t = steps[j];
+          for (const i of indices(t.at)) shownPlaces.add(i);
+          for (const x of t.exits || []) {
+            if (x.to === null) continue;
+            for (const i of indices(x.to)) shownPlaces.add(i);
+            for (const a of indices(t.at)) for (const b of indices(x.to)) {
+              knownTunnels.add(a + ">" + b);
+            }
+          }
+        }
+      }
+      const hiddenPlace = (i) => fog && !shownPlaces.has(i);
       // Edges of a graph.
       let edges = "";
       if (!isGrid) {
         for (const e of board.edges) {
+          if (fog && !knownTunnels.has(e.from + ">" + e.to) &&
+              !(e.both_ways && knownTunnels.has(e.to + ">" + e.from))) continue;
           const a = pos[e.from], b = pos[e.to];
           if (e.both_ways) {
             edges += "<line class=\"edge\" x1=\"" + a[0].toFixed(1) + "\" y1=\"" + a[1].toFixed(1) +
@@ -321,6 +341,7 @@ const WumpusDraw = (() => {
         }
       }
       places.forEach((p, i) => {
+        if (hiddenPlace(i)) return;
         const [x, y] = pos[i];
         const st = status(k, i);
         const o = k.odds.get(i);

@@ -1,0 +1,896 @@
+//! The maze agent that knows only what the game has shown: the maze's default player.
+//!
+//! Seed 000's player is told a cave's name, which of its three tunnels lead to caves already
+//! visited (by name; the rest read `unknown`) and what it smells, hears and feels there. It is
+//! not told where unknown tunnels lead, and names repeat (five caves are "The Lost Caverns of
+//! the Wyrm"). So this agent builds its own map as it walks: one *node* per cave it has stood
+//! in, joined by the tunnels it has walked or can name for certain. Two nodes are never merged
+//! unless that is certain, so a cave may be known twice, which only loses knowledge; a map
+//! that merged two caves wrongly could prove a deadly tunnel safe.
+//!
+//! **What is proven** rests on one cave's senses and its tunnels as shown, which is all that
+//! links unknown caves: a tunnel to a visited cave has no pit (the player came back from it)
+//! and, before any blast, no wumpus (wumpi only move when a grenade startles them); where
+//! nothing is felt, no tunnel leads to the pit, and where nothing is smelt since the last
+//! blast, none to a wumpus; where a draft (or a smell) is felt and all tunnels but one are
+//! free of it, that one leads to it. Nothing more is sound without the map: two unknown
+//! tunnels of different caves may lead to the same cave, so "one pit" says nothing across
+//! caves. `tests/maze_discovered.rs` checks every proof against the hidden maze.
+//!
+//! **Odds** (printed as estimates): where a draft is felt, the pit is behind each of the
+//! tunnels not proven free alike; where a wumpus is smelt, each such tunnel holds one with the
+//! chance that a cave does (the expected wumpi left over the caves not yet visited), given
+//! that at least one does. The agent is told the number of caves (the first line of
+//! `caves.dat`) for that estimate, nothing else of the file.
+//!
+//! Decisions, in order: toss into a proven wumpus; step through an unknown tunnel proven free
+//! of the pit and wumpi (walking the known map to the nearest one); toss where a kill is
+//! likeliest when that is at least [`TOSS_AT_LEAST`]; otherwise the least-risk unknown tunnel,
+//! unless a toss is the better bet; with nothing to try, toss the likeliest tunnel.
+
+use super::{MazeDecision, TunnelOdds};
+use crate::agent::cave::percent;
+use crate::agent::{Knowledge, Reason, Rule};
+use crate::cave::maze::{MazeAction, MazeResult, MazeView};
+use std::collections::VecDeque;
+
+/// The least chance of a kill for which the agent tosses a grenade while an unknown tunnel is
+/// still there to be risked.
+pub const TOSS_AT_LEAST: f64 = 0.3;
+
+/// Moves after which the agent stops walking its map and tosses (a guard: a game whose map
+/// keeps splitting caves it cannot tell apart must still end).
+const MOVE_GUARD: u32 = 600;
+
+/// Moves to unplaced visited caves allowed per cave of the maze: such moves are free and safe,
+/// and where names repeat (the Lost Caverns) finding the way out may take many.
+const REJOIN_CAP_PER_CAVE: u32 = 10;
+
+/// What the player sensed in a cave, and when.
+#[derive(Clone, Copy, Debug)]
+struct Senses {
+    feel: bool,
+    hear: bool,
+    smell: bool,
+    /// The blast count when these were sensed: a smell only speaks of the wumpi since.
+    epoch: u32,
+}
+
+/// One cave of the agent's own map.
+#[derive(Clone, Debug)]
+struct Node {
+    /// Its name; `None` for the bats' cave until a tunnel into it shows the name.
+    name: Option<String>,
+    /// Where each tunnel leads, where that is certain.
+    edges: Vec<Option<usize>>,
+    /// What each tunnel showed when the player last stood here.
+    shown: Vec<Option<String>>,
+    /// What was sensed here last (none for the bats' cave).
+    senses: Option<Senses>,
+    /// The blast count when the player last stood here.
+    stood: Option<u32>,
+    /// The bats live here.
+    bats: bool,
+}
+
+impl Node {
+    fn new(name: Option<String>, tunnels: usize) -> Node {
+        Node {
+            name,
+            edges: vec![None; tunnels],
+            shown: vec![None; tunnels],
+            senses: None,
+            stood: None,
+            bats: false,
+        }
+    }
+}
+
+/// A hazard behind a tunnel: proven absent, proven present, or an estimated chance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Hazard {
+    Free,
+    Proven,
+    Chance(f64),
+}
+
+impl Hazard {
+    fn chance(self) -> f64 {
+        match self {
+            Hazard::Free => 0.0,
+            Hazard::Proven => 1.0,
+            Hazard::Chance(p) => p,
+        }
+    }
+}
+
+/// What the agent holds of one tunnel of one node.
+#[derive(Clone, Copy, Debug)]
+struct Assessed {
+    pit: Hazard,
+    wumpus: Hazard,
+    bats: Hazard,
+    /// The tunnel showed `unknown`: it leads to a cave never visited (or, on a first stay,
+    /// back to this one).
+    unknown: bool,
+}
+
+/// The maze agent without the map.
+#[derive(Clone, Debug)]
+pub struct DiscoveredMazeAgent {
+    caves: usize,
+    nodes: Vec<Node>,
+    at: usize,
+    /// Grenade blasts so far.
+    epoch: u32,
+    kills: u32,
+    tosses: u32,
+    moves: u32,
+    /// Moves through tunnels to visited caves the agent could not place, to find its way
+    /// back onto its map (capped: where names repeat it may never find it).
+    rejoins: u32,
+}
+
+impl DiscoveredMazeAgent {
+    /// A fresh agent for one game in a maze of `caves` caves.
+    pub fn new(caves: usize) -> DiscoveredMazeAgent {
+        DiscoveredMazeAgent {
+            caves: caves.max(1),
+            nodes: Vec::new(),
+            at: 0,
+            epoch: 0,
+            kills: 0,
+            tosses: 0,
+            moves: 0,
+            rejoins: 0,
+        }
+    }
+
+    /// Grenades tossed so far.
+    pub fn tosses(&self) -> u32 {
+        self.tosses
+    }
+
+    /// Caves on the agent's own map (a cave it could not tell apart from another counts
+    /// twice).
+    pub fn caves_mapped(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Takes in the last action, its result and the view that followed.
+    pub fn perceive(
+        &mut self,
+        last: Option<MazeAction>,
+        result: Option<MazeResult>,
+        view: &MazeView,
+    ) {
+        let tunnels = view.tunnels.len();
+        if self.nodes.is_empty() {
+            self.nodes.push(Node::new(Some(view.name.clone()), tunnels));
+            self.at = 0;
+        } else {
+            match (last, result) {
+                (Some(MazeAction::Move(k)), Some(MazeResult::Moved)) => {
+                    self.moves += 1;
+                    let from = self.at;
+                    let node = &self.nodes[from];
+                    if node.edges.get(k - 1).copied().flatten().is_none()
+                        && node.shown.get(k - 1).is_some_and(|s| s.is_some())
+                    {
+                        self.rejoins += 1;
+                    }
+                    self.at = self.walk(from, k, view);
+                }
+                (Some(MazeAction::Move(k)), Some(MazeResult::Carried)) => {
+                    self.moves += 1;
+                    let from = self.at;
+                    let bats = self.bats_node(from, k, tunnels);
+                    self.nodes[bats].bats = true;
+                    self.set_edge(from, k, bats);
+                    // Dropped in some empty cave, maybe one already visited: which, the name
+                    // cannot say for certain, so it is a new node.
+                    self.nodes.push(Node::new(Some(view.name.clone()), tunnels));
+                    self.at = self.nodes.len() - 1;
+                }
+                (Some(MazeAction::Toss(_)), Some(MazeResult::Missed)) => {
+                    self.tosses += 1;
+                    self.epoch += 1;
+                }
+                (Some(MazeAction::Toss(_)), Some(MazeResult::Killed)) => {
+                    self.tosses += 1;
+                    self.kills += 1;
+                    self.epoch += 1;
+                }
+                (Some(MazeAction::Toss(_)), Some(MazeResult::Ended(_))) => self.tosses += 1,
+                _ => {}
+            }
+        }
+        let here = self.at;
+        let epoch = self.epoch;
+        let node = &mut self.nodes[here];
+        if node.edges.len() < tunnels {
+            node.edges.resize(tunnels, None);
+        }
+        node.shown = view.tunnels.clone();
+        node.senses = Some(Senses {
+            feel: view.feel,
+            hear: view.hear,
+            smell: view.smell,
+            epoch,
+        });
+        node.stood = Some(epoch);
+        // A tunnel into the bats' cave names it once it shows a name.
+        for k in 1..=tunnels {
+            let to = self.nodes[here].edges[k - 1];
+            let shown = self.nodes[here].shown[k - 1].clone();
+            if let (Some(to), Some(name)) = (to, shown) {
+                if self.nodes[to].name.is_none() {
+                    self.nodes[to].name = Some(name);
+                }
+            }
+        }
+        // A tunnel showing a name leads to the one node of that name, when only one could be
+        // it: certain, so it joins the map.
+        for k in 1..=tunnels {
+            if self.nodes[here].edges[k - 1].is_none() {
+                if let Some(name) = self.nodes[here].shown[k - 1].clone() {
+                    if let Some(to) = self.sole_candidate(&name, view.hear) {
+                        self.set_edge(here, k, to);
+                    }
+                }
+            }
+        }
+    }
+
+    fn set_edge(&mut self, from: usize, k: usize, to: usize) {
+        let edges = &mut self.nodes[from].edges;
+        if edges.len() < k {
+            edges.resize(k, None);
+        }
+        edges[k - 1] = Some(to);
+    }
+
+    /// The only node that a tunnel showing `name` can lead to (a visited cave of that name,
+    /// or the bats' cave while its name is unknown), if there is exactly one;
+    /// `bats_possible`: false where no wings are heard, so no tunnel leads to the bats.
+    fn sole_candidate(&self, name: &str, bats_possible: bool) -> Option<usize> {
+        let mut found = None;
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.bats && !bats_possible {
+                continue;
+            }
+            if n.name.as_deref().is_none_or(|m| m == name) {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(i);
+            }
+        }
+        found
+    }
+
+    /// The node reached by walking tunnel `k` of `from` into the cave `view` shows.
+    fn walk(&mut self, from: usize, k: usize, view: &MazeView) -> usize {
+        let name = view.name.as_str();
+        let known = self.nodes[from].edges.get(k - 1).copied().flatten();
+        if let Some(to) = known {
+            if self.nodes[to].name.as_deref() == Some(name) {
+                return to;
+            }
+        }
+        let shown = self.nodes[from].shown.get(k - 1).cloned().flatten();
+        if shown.as_deref() == Some(name) {
+            // A cave visited before, and not the bats' (the player stands in it): one of the
+            // nodes of that name, since every cave stood in has one. Which one, its
+            // signature may tell: names shown stay shown, a draft or wings stay, a smell
+            // stays until a blast.
+            let fits = |n: &Node| {
+                n.name.as_deref() == Some(name)
+                    && !n.bats
+                    && n.senses.is_some_and(|s| {
+                        s.feel == view.feel
+                            && s.hear == view.hear
+                            && (s.epoch != self.epoch || s.smell == view.smell)
+                    })
+                    && n.shown
+                        .iter()
+                        .zip(&view.tunnels)
+                        .all(|(was, now)| was.is_none() || was == now)
+            };
+            let mut fitting = self.nodes.iter().enumerate().filter(|(_, n)| fits(n));
+            if let (Some((to, _)), None) = (fitting.next(), fitting.next()) {
+                self.set_edge(from, k, to);
+                return to;
+            }
+        }
+        self.nodes
+            .push(Node::new(Some(name.to_string()), view.tunnels.len()));
+        let to = self.nodes.len() - 1;
+        self.set_edge(from, k, to);
+        to
+    }
+
+    /// The bats' cave behind tunnel `k` of `from`: the node already known to hold them, or a
+    /// new one named as the tunnel showed it.
+    fn bats_node(&mut self, from: usize, k: usize, tunnels: usize) -> usize {
+        if let Some(b) = self.nodes.iter().position(|n| n.bats) {
+            return b;
+        }
+        if let Some(to) = self.nodes[from].edges.get(k - 1).copied().flatten() {
+            return to;
+        }
+        let name = self.nodes[from].shown.get(k - 1).cloned().flatten();
+        self.nodes.push(Node::new(name, tunnels));
+        self.nodes.len() - 1
+    }
+
+    /// True when the tunnel leads to a cave the player has been in (so no pit is there).
+    fn leads_to_visited(&self, node: usize, k: usize) -> bool {
+        let n = &self.nodes[node];
+        n.shown.get(k - 1).is_some_and(|s| s.is_some())
+            || n.edges.get(k - 1).copied().flatten().is_some_and(|to| {
+                let t = &self.nodes[to];
+                t.stood.is_some() || t.bats
+            })
+    }
+
+    /// True when no wumpus can have come into the visited cave behind the tunnel since the
+    /// player last knew it empty.
+    fn visited_wumpus_free(&self, node: usize, k: usize) -> bool {
+        if self.epoch == 0 {
+            return true;
+        }
+        let fresh = |t: &Node| t.bats || t.stood == Some(self.epoch);
+        let n = &self.nodes[node];
+        if let Some(to) = n.edges.get(k - 1).copied().flatten() {
+            return fresh(&self.nodes[to]);
+        }
+        match n.shown.get(k - 1).cloned().flatten() {
+            Some(name) => self
+                .nodes
+                .iter()
+                .filter(|t| t.name.as_deref().is_none_or(|m| m == name))
+                .all(fresh),
+            None => false,
+        }
+    }
+
+    /// What the agent holds of each tunnel of `node`, from what it sensed there last.
+    fn assess(&self, node: usize) -> Vec<Assessed> {
+        let n = &self.nodes[node];
+        let tunnels = n.shown.len();
+        let senses = n.senses;
+        let smell_now = senses.filter(|s| s.epoch == self.epoch);
+        let bats_known = self.nodes.iter().any(|t| t.bats);
+        let visited: Vec<bool> = (1..=tunnels)
+            .map(|k| self.leads_to_visited(node, k))
+            .collect();
+        let pit_free: Vec<bool> = (0..tunnels)
+            .map(|i| visited[i] || senses.is_some_and(|s| !s.feel))
+            .collect();
+        let wumpus_free: Vec<bool> = (0..tunnels)
+            .map(|i| {
+                (visited[i] && self.visited_wumpus_free(node, i + 1))
+                    || smell_now.is_some_and(|s| !s.smell)
+            })
+            .collect();
+        let bats_free: Vec<bool> = (0..tunnels)
+            .map(|i| {
+                let to_bats = n.edges[i].is_some_and(|to| self.nodes[to].bats);
+                !to_bats
+                    && ((visited[i] && !n.edges[i].is_none_or(|to| self.nodes[to].bats))
+                        || (!visited[i] && bats_known)
+                        || senses.is_some_and(|s| !s.hear))
+            })
+            .collect();
+        let q = self.wumpus_density();
+        let open = |free: &[bool]| free.iter().filter(|f| !**f).count();
+        let (pits_open, wumpi_open, bats_open) =
+            (open(&pit_free), open(&wumpus_free), open(&bats_free));
+        (0..tunnels)
+            .map(|i| {
+                let pit = if pit_free[i] {
+                    Hazard::Free
+                } else if pits_open == 1 && senses.is_some_and(|s| s.feel) {
+                    // A draft here, and every other tunnel is free of the pit.
+                    Hazard::Proven
+                } else {
+                    Hazard::Chance(1.0 / pits_open as f64)
+                };
+                let wumpus = if wumpus_free[i] {
+                    Hazard::Free
+                } else if senses.is_some_and(|s| s.smell) {
+                    // A smell since the last blast proves; an older one still says where
+                    // the wumpus most likely is (only wumpi next to a blast run).
+                    if wumpi_open == 1 && smell_now.is_some() {
+                        Hazard::Proven
+                    } else {
+                        // At least one of the open tunnels holds a wumpus.
+                        let none = (1.0 - q).powi(wumpi_open as i32);
+                        Hazard::Chance((q / (1.0 - none).max(q)).min(1.0))
+                    }
+                } else {
+                    // Nothing smelt, but before the last blast: a wumpus may have run in.
+                    Hazard::Chance(q)
+                };
+                let bats = if bats_free[i] {
+                    Hazard::Free
+                } else if n.edges[i].is_some_and(|to| self.nodes[to].bats) {
+                    Hazard::Proven
+                } else if senses.is_some_and(|s| s.hear) {
+                    if bats_open == 1 {
+                        Hazard::Proven
+                    } else {
+                        Hazard::Chance(1.0 / bats_open as f64)
+                    }
+                } else {
+                    Hazard::Chance(1.0 / self.unvisited() as f64)
+                };
+                Assessed {
+                    pit,
+                    wumpus,
+                    bats,
+                    unknown: !visited[i],
+                }
+            })
+            .collect()
+    }
+
+    /// Caves not yet stood in, as far as the agent can count them.
+    fn unvisited(&self) -> usize {
+        let stood = self.nodes.iter().filter(|n| n.stood.is_some()).count();
+        self.caves.saturating_sub(stood).max(1)
+    }
+
+    /// The estimated chance that a cave not yet visited holds a live wumpus: the deal's mean
+    /// number of wumpi (1 to caves/4 alike) less the kills, over the caves not yet visited.
+    fn wumpus_density(&self) -> f64 {
+        let most = (self.caves / 4).max(1) as f64;
+        let mean = (1.0 + most) / 2.0;
+        let left = (mean - self.kills as f64).max(1.0);
+        (left / self.unvisited() as f64).min(1.0)
+    }
+
+    /// Tunnel `tunnel` of the player's cave in the player's words.
+    pub fn through(&self, tunnel: usize) -> String {
+        let shown = self
+            .nodes
+            .get(self.at)
+            .and_then(|n| n.shown.get(tunnel - 1).cloned())
+            .flatten();
+        match shown {
+            Some(name) => format!("tunnel {tunnel} to {name}"),
+            None => format!("tunnel {tunnel} (not yet seen)"),
+        }
+    }
+
+    /// The estimated odds of each tunnel of the player's cave.
+    pub fn tunnels(&self) -> Vec<TunnelOdds> {
+        if self.nodes.is_empty() {
+            return Vec::new();
+        }
+        let here = &self.nodes[self.at];
+        self.assess(self.at)
+            .iter()
+            .enumerate()
+            .map(|(i, a)| TunnelOdds {
+                tunnel: i + 1,
+                name: here.shown[i].clone().unwrap_or_else(|| "unknown".into()),
+                wumpus: a.wumpus.chance(),
+                pit: a.pit.chance(),
+                bats: a.bats.chance(),
+                devour: 0.0,
+                estimated: true,
+                safe: a.pit == Hazard::Free && a.wumpus == Hazard::Free,
+                proven_wumpus: a.wumpus == Hazard::Proven,
+            })
+            .collect()
+    }
+
+    /// What the agent knows, in places of the real maze: nothing it could place, since it
+    /// does not hold the map (its knowledge is in its reasons, by tunnel).
+    pub fn knowledge(&self) -> Knowledge {
+        Knowledge {
+            wumpus_alive: true,
+            ..Knowledge::default()
+        }
+    }
+
+    /// Breadth-first over the agent's map from the player's cave, through tunnels whose known
+    /// caves are proven free of the pit and wumpi: each node reached with the first tunnel
+    /// towards it and the steps.
+    fn reachable(&self) -> Vec<Option<(usize, usize)>> {
+        let mut way: Vec<Option<(usize, usize)>> = vec![None; self.nodes.len()];
+        let mut queue = VecDeque::new();
+        way[self.at] = Some((0, 0));
+        queue.push_back(self.at);
+        while let Some(n) = queue.pop_front() {
+            let (first, steps) = way[n].expect("queued nodes have a way");
+            let assessed = self.assess(n);
+            for (i, to) in self.nodes[n].edges.iter().enumerate() {
+                let Some(to) = *to else { continue };
+                let a = &assessed[i];
+                if way[to].is_some() || self.nodes[to].bats || self.nodes[to].stood.is_none() {
+                    continue;
+                }
+                if a.pit == Hazard::Free && a.wumpus == Hazard::Free {
+                    way[to] = Some((if n == self.at { i + 1 } else { first }, steps + 1));
+                    queue.push_back(to);
+                }
+            }
+        }
+        way
+    }
+
+    /// Chooses the next action.
+    pub fn decide(&self) -> MazeDecision {
+        let Some(here) = self.nodes.get(self.at) else {
+            return MazeDecision {
+                action: MazeAction::Move(1),
+                reason: reason(Rule::Gamble, "no view yet: walk on".into()),
+                kill_chance: None,
+                risk: None,
+            };
+        };
+        let assessed = self.assess(self.at);
+        // 1. A wumpus proven through a tunnel.
+        if let Some(k) = assessed.iter().position(|a| a.wumpus == Hazard::Proven) {
+            return toss(
+                k + 1,
+                1.0,
+                Rule::ShootWumpus,
+                format!(
+                    "a wumpus is smelt here and every other tunnel is proven free of wumpi, so \
+                     one is through {}: toss a grenade",
+                    self.through(k + 1)
+                ),
+            );
+        }
+        let way = self.reachable();
+        let guarded = self.moves >= MOVE_GUARD;
+        // 2. Explore an unknown tunnel proven free of the pit and wumpi, the nearest first
+        // and, among equals, one without bats; failing that, step through a safe tunnel to a
+        // visited cave not yet placed on the agent's map, to join it up again.
+        if !guarded {
+            let rejoin_ok = self.rejoins < REJOIN_CAP_PER_CAVE * self.caves as u32;
+            // (rejoin, steps, bats, first tunnel, tunnel there)
+            let mut best: Option<(bool, usize, bool, usize, usize)> = None;
+            for (n, w) in way.iter().enumerate() {
+                let Some((first, steps)) = *w else { continue };
+                let node = &self.nodes[n];
+                for (i, a) in self.assess(n).iter().enumerate() {
+                    if a.pit != Hazard::Free || a.wumpus != Hazard::Free {
+                        continue;
+                    }
+                    let rejoin = !a.unknown && node.edges[i].is_none();
+                    if !(a.unknown || (rejoin && rejoin_ok)) {
+                        continue;
+                    }
+                    let bats = a.bats != Hazard::Free;
+                    let first = if n == self.at { i + 1 } else { first };
+                    let key = (rejoin, steps, bats, first, i + 1);
+                    if best.is_none_or(|b| key < b) {
+                        best = Some(key);
+                    }
+                }
+            }
+            if let Some((true, steps, _, mut first, _)) = best {
+                if steps == 0 {
+                    // Several ways back, and no way to tell them apart: vary the choice, so
+                    // that a walk among caves of one name cannot circle for ever.
+                    let here = &self.nodes[self.at];
+                    let ways: Vec<usize> = self
+                        .assess(self.at)
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, a)| {
+                            !a.unknown
+                                && here.edges[*i].is_none()
+                                && a.pit == Hazard::Free
+                                && a.wumpus == Hazard::Free
+                        })
+                        .map(|(i, _)| i + 1)
+                        .collect();
+                    let mix = (self.moves as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33;
+                    first = ways[mix as usize % ways.len()];
+                }
+                return MazeDecision {
+                    action: MazeAction::Move(first),
+                    reason: Reason {
+                        rule: Rule::Explore,
+                        target: None,
+                        steps: steps + 1,
+                        text: format!(
+                            "every unknown tunnel the agent can place is explored or unsafe: \
+                             {} leads {}towards a cave already visited that it has not placed \
+                             on its own map (proven free of the pit and wumpi), to find the \
+                             way back to what it knows",
+                            self.through(first),
+                            if steps == 0 {
+                                ""
+                            } else {
+                                "over caves already visited "
+                            }
+                        ),
+                    },
+                    kill_chance: None,
+                    risk: Some(0.0),
+                };
+            }
+            let best = best.map(|(_, steps, bats, first, t)| (steps, bats, first, t));
+            if let Some((steps, bats, first, _)) = best {
+                let text = if steps == 0 {
+                    format!(
+                        "explore: {} leads to a cave not yet visited that is proven free of the \
+                         pit and wumpi (nothing felt or smelt here){}",
+                        self.through(first),
+                        if bats {
+                            "; bats may be there, and they can only drop you in an empty cave"
+                        } else {
+                            ""
+                        }
+                    )
+                } else {
+                    format!(
+                        "explore: {} is the way to the nearest unknown tunnel proven free of \
+                         the pit and wumpi ({} more step{} over caves already visited)",
+                        self.through(first),
+                        steps,
+                        if steps == 1 { "" } else { "s" }
+                    )
+                };
+                return MazeDecision {
+                    action: MazeAction::Move(first),
+                    reason: Reason {
+                        rule: Rule::Explore,
+                        target: None,
+                        steps: steps + 1,
+                        text,
+                    },
+                    kill_chance: None,
+                    risk: Some(0.0),
+                };
+            }
+        }
+        // The best toss and the least-risk unknown tunnel, each anywhere the player can walk
+        // to safely: (steps, first tunnel, tunnel there, chance).
+        let mut best_toss: Option<(usize, usize, usize, f64)> = None;
+        let mut best_step: Option<(usize, usize, usize, f64)> = None;
+        for (n, w) in way.iter().enumerate() {
+            let Some((first, steps)) = *w else { continue };
+            let smelt = self.nodes[n]
+                .senses
+                .is_some_and(|s| s.smell && s.epoch == self.epoch);
+            for (i, a) in self.assess(n).iter().enumerate() {
+                let first = if n == self.at { i + 1 } else { first };
+                let kill = a.wumpus.chance();
+                if smelt
+                    && kill > 0.0
+                    && best_toss
+                        .is_none_or(|b| (kill, usize::MAX - steps) > (b.3, usize::MAX - b.0))
+                {
+                    best_toss = Some((steps, first, i + 1, kill));
+                }
+                let risk = a.pit.chance() + a.wumpus.chance() * (1.0 - a.pit.chance());
+                if a.unknown
+                    && !guarded
+                    && risk < 1.0
+                    && best_step.is_none_or(|b| (risk, steps) < (b.3, b.0))
+                {
+                    best_step = Some((steps, first, i + 1, risk));
+                }
+            }
+        }
+        let step_words = |s: &(usize, usize, usize, f64)| {
+            if s.0 == 0 {
+                format!("{} ({} to die, estimated)", self.through(s.2), percent(s.3))
+            } else {
+                format!(
+                    "an unknown tunnel {} step{} away ({} to die, estimated)",
+                    s.0,
+                    if s.0 == 1 { "" } else { "s" },
+                    percent(s.3)
+                )
+            }
+        };
+        // 3. A toss where a kill is likely enough, and better than the least-risk step.
+        if let Some(t) = best_toss {
+            let beats_step = best_step.is_none_or(|s| t.3 >= TOSS_AT_LEAST || t.3 >= 1.0 - s.3);
+            if beats_step {
+                let against = match &best_step {
+                    Some(s) => format!("; the least-risk step is {}", step_words(s)),
+                    None => "; no unknown tunnel is left to risk".to_string(),
+                };
+                if t.0 == 0 {
+                    return toss(
+                        t.2,
+                        t.3,
+                        Rule::BestShot,
+                        format!(
+                            "nothing safe is left to explore; a wumpus is smelt here and a \
+                             grenade through {} kills with chance {} (estimated), at least the \
+                             {} a toss needs{against}",
+                            self.through(t.2),
+                            percent(t.3),
+                            percent(TOSS_AT_LEAST)
+                        ),
+                    );
+                }
+                return MazeDecision {
+                    action: MazeAction::Move(t.1),
+                    reason: Reason {
+                        rule: Rule::BestShot,
+                        target: None,
+                        steps: t.0,
+                        text: format!(
+                            "nothing safe is left to explore: walk {} over caves proven free of \
+                             the pit and wumpi to where a wumpus was smelt, {} step{} away, and \
+                             toss there (kill chance {}, estimated){against}",
+                            self.through(t.1),
+                            t.0,
+                            if t.0 == 1 { "" } else { "s" },
+                            percent(t.3)
+                        ),
+                    },
+                    kill_chance: None,
+                    risk: Some(0.0),
+                };
+            }
+        }
+        // 4. The least-risk unknown tunnel.
+        if let Some(s) = best_step {
+            let against = match &best_toss {
+                Some(t) => format!(
+                    "; the best grenade kills with chance {} (estimated), below the {} a toss \
+                     needs",
+                    percent(t.3),
+                    percent(TOSS_AT_LEAST)
+                ),
+                None => String::new(),
+            };
+            return MazeDecision {
+                action: MazeAction::Move(s.1),
+                reason: Reason {
+                    rule: Rule::Gamble,
+                    target: None,
+                    steps: s.0 + 1,
+                    text: if s.0 == 0 {
+                        format!(
+                            "nothing safe is left to explore: {} is the least risk{against}",
+                            step_words(&s)
+                        )
+                    } else {
+                        format!(
+                            "nothing safe is left to explore: the least-risk unknown tunnel is \
+                             {}; walk {} towards it{against}",
+                            step_words(&s),
+                            self.through(s.1)
+                        )
+                    },
+                },
+                kill_chance: None,
+                risk: Some(if s.0 == 0 { s.3 } else { 0.0 }),
+            };
+        }
+        // 5. Nothing to explore or risk: toss where a kill is likeliest from here.
+        let (k, kill) = assessed
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (i + 1, a.wumpus.chance()))
+            .fold((1, -1.0), |b, c| if c.1 > b.1 { c } else { b });
+        let _ = here;
+        toss(
+            k,
+            kill.max(0.0),
+            Rule::LastChance,
+            format!(
+                "no way on is left to explore or risk: toss through {} ({} to kill, estimated)",
+                self.through(k),
+                percent(kill.max(0.0))
+            ),
+        )
+    }
+}
+
+fn toss(tunnel: usize, kill: f64, rule: Rule, text: String) -> MazeDecision {
+    MazeDecision {
+        action: MazeAction::Toss(tunnel),
+        reason: reason(rule, text),
+        kill_chance: Some(kill),
+        risk: None,
+    }
+}
+
+fn reason(rule: Rule, text: String) -> Reason {
+    Reason {
+        rule,
+        target: None,
+        steps: 0,
+        text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(
+        name: &str,
+        tunnels: [Option<&str>; 3],
+        smell: bool,
+        hear: bool,
+        feel: bool,
+    ) -> MazeView {
+        MazeView {
+            name: name.into(),
+            tunnels: tunnels.iter().map(|t| t.map(String::from)).collect(),
+            smell,
+            hear,
+            feel,
+        }
+    }
+
+    #[test]
+    fn nothing_sensed_proves_every_tunnel_free() {
+        let mut a = DiscoveredMazeAgent::new(20);
+        a.perceive(
+            None,
+            None,
+            &view("A", [None, None, None], false, false, false),
+        );
+        assert!(a.tunnels().iter().all(|t| t.safe));
+        assert_eq!(a.decide().reason.rule, Rule::Explore);
+    }
+
+    #[test]
+    fn a_draft_with_one_unknown_tunnel_proves_the_pit_there() {
+        let mut a = DiscoveredMazeAgent::new(20);
+        a.perceive(
+            None,
+            None,
+            &view("A", [None, None, None], false, false, false),
+        );
+        a.perceive(
+            Some(MazeAction::Move(1)),
+            Some(MazeResult::Moved),
+            &view("B", [Some("A"), None, Some("A")], false, false, true),
+        );
+        let t = a.tunnels();
+        assert_eq!(t[1].pit, 1.0);
+        assert_eq!(t[0].pit, 0.0);
+        // Never stepped into: the one unknown way on is the pit.
+        assert_ne!(a.decide().action, MazeAction::Move(2));
+    }
+
+    #[test]
+    fn a_smell_with_one_open_tunnel_is_tossed_into() {
+        let mut a = DiscoveredMazeAgent::new(20);
+        a.perceive(
+            None,
+            None,
+            &view("A", [None, None, None], false, false, false),
+        );
+        a.perceive(
+            Some(MazeAction::Move(2)),
+            Some(MazeResult::Moved),
+            &view("B", [Some("A"), Some("A"), None], true, false, false),
+        );
+        assert_eq!(a.decide().action, MazeAction::Toss(3));
+    }
+
+    #[test]
+    fn after_a_blast_an_old_smell_proves_nothing() {
+        let mut a = DiscoveredMazeAgent::new(20);
+        a.perceive(
+            None,
+            None,
+            &view("A", [None, None, None], true, false, false),
+        );
+        a.perceive(
+            Some(MazeAction::Toss(1)),
+            Some(MazeResult::Missed),
+            &view("A", [None, None, None], true, false, false),
+        );
+        assert!(a.tunnels().iter().all(|t| !t.safe && t.wumpus > 0.0));
+    }
+}
