@@ -288,7 +288,13 @@ fn solve_and_trace_the_maze() {
     assert!(run
         .stdout
         .contains("\nStep 1 at The Lost Caverns of the Wyrm"));
-    assert!(run.stdout.contains("  where am I: "), "{}", run.stdout);
+    // Without the map the agent cannot say which cave it may be in; given it, it can.
+    assert!(!run.stdout.contains("  where am I: "), "{}", run.stdout);
+    let known = wumpus(
+        &["trace", "--rules", "maze", "--seed", "3", "--map-known"],
+        "",
+    );
+    assert!(known.stdout.contains("  where am I: "), "{}", known.stdout);
     assert!(run.stdout.contains("  tunnels 1 to "));
     assert!(run.stdout.contains("\nOutcome: "), "{}", run.stdout);
     let run = wumpus(&["trace", "--rules", "maze", "--seed", "3", "--json"], "");

@@ -163,20 +163,35 @@ fn cave_and_maze_pages_draw_their_graphs() {
     }
     for (rules, file, steps) in pages {
         let first = dump_dom(&file, 1).expect("chromium dumps the page");
-        // Twenty rooms or caves, each drawn once, the player in exactly one.
+        // The cave's twenty rooms, each drawn once, the player in exactly one. The maze is
+        // under a fog of war: at the start its player has been shown one cave and no tunnel.
+        let drawn = if rules == "maze" { 1 } else { 20 };
         assert_eq!(
             first.matches("data-cell=\"").count(),
-            20,
+            drawn,
             "{rules}: {first}"
         );
         assert_eq!(first.matches(" agent\" data-cell=\"").count(), 1, "{rules}");
         assert!(first.contains(&format!("Step 1 of {steps}")), "{rules}");
-        assert!(first.contains("class=\"edge"), "{rules}: tunnels are drawn");
+        assert_eq!(
+            first.contains("class=\"edge"),
+            rules != "maze",
+            "{rules}: tunnels are drawn once known"
+        );
         // The ending is not given away before the last step...
         assert!(!outcome(&first).contains("Outcome"), "{rules}: {first}");
         // ...and the last step shows it with the hidden world revealed.
         let last = dump_dom(&file, steps).expect("chromium dumps the page");
         assert!(outcome(&last).contains("Outcome: "), "{rules}: {last}");
         assert!(last.contains("class=\"truth\""), "{rules}: {last}");
+        // The end lifts the fog.
+        assert_eq!(last.matches("data-cell=\"").count(), 20, "{rules}");
+        assert!(last.contains("class=\"edge"), "{rules}");
+        if rules == "maze" && steps > 2 {
+            // Midway, what was shown so far and nothing else.
+            let mid = dump_dom(&file, 2).expect("chromium dumps the page");
+            let count = mid.matches("data-cell=\"").count();
+            assert!((2..20).contains(&count), "maze step 2 draws {count} caves");
+        }
     }
 }

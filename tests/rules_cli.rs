@@ -125,11 +125,29 @@ fn solve_shards_csv_and_merge_for_every_rule_set() {
 
 #[test]
 fn kb_dimacs_for_every_rule_set() {
+    // The maze's default agent keeps no knowledge base (it does not hold the map): it says so.
+    let run = wumpus(
+        &[
+            "kb", "--dimacs", "--rules", "maze", "--seed", "3", "--step", "1",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--map-known"), "{}", run.stderr);
     for rules in RULES {
+        let known: &[&str] = if rules == "maze" {
+            &["--map-known"]
+        } else {
+            &[]
+        };
         let run = wumpus(
             &[
-                "kb", "--dimacs", "--rules", rules, "--seed", "3", "--step", "1",
-            ],
+                &[
+                    "kb", "--dimacs", "--rules", rules, "--seed", "3", "--step", "1",
+                ][..],
+                known,
+            ]
+            .concat(),
             "",
         );
         assert_eq!(run.code, 0, "{rules}: {}", run.stderr);

@@ -72,8 +72,15 @@ impl OnGame for KbArgs {
             }
         }
         let Some(kb) = agent.knowledge_base() else {
+            let hint = if S::RULES == wumpus::game::RuleSet::Maze && !game.options.map_known {
+                ": without the map (the maze's default) it reasons from each cave's senses \
+                 alone (docs/rules.md); add --map-known for the knowledge base of the agent \
+                 given caves.dat"
+            } else {
+                ""
+            };
             return Err(bad_input(anyhow::anyhow!(
-                "the {} agent keeps no knowledge base",
+                "the {} agent keeps no knowledge base{hint}",
                 game.agent
             )));
         };
