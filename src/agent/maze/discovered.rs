@@ -71,6 +71,9 @@ struct Node {
     stood: Option<u32>,
     /// The bats live here.
     bats: bool,
+    /// For each tunnel, the blast count just after a grenade through it missed: its cave
+    /// held no wumpus then, so until the next blast only a startled runner can be there.
+    missed: Vec<Option<u32>>,
 }
 
 impl Node {
@@ -82,6 +85,7 @@ impl Node {
             senses: None,
             stood: None,
             bats: false,
+            missed: vec![None; tunnels],
         }
     }
 }
@@ -129,6 +133,9 @@ pub struct DiscoveredMazeAgent {
     /// Moves through tunnels to visited caves the agent could not place, to find its way
     /// back onto its map (capped: where names repeat it may never find it).
     rejoins: u32,
+    /// Caves not yet visited and the chance that one holds a wumpus, counted once a turn.
+    unvisited: usize,
+    density: f64,
 }
 
 impl DiscoveredMazeAgent {
@@ -143,6 +150,8 @@ impl DiscoveredMazeAgent {
             tosses: 0,
             moves: 0,
             rejoins: 0,
+            unvisited: caves.max(1),
+            density: 0.0,
         }
     }
 
@@ -192,9 +201,14 @@ impl DiscoveredMazeAgent {
                     self.nodes.push(Node::new(Some(view.name.clone()), tunnels));
                     self.at = self.nodes.len() - 1;
                 }
-                (Some(MazeAction::Toss(_)), Some(MazeResult::Missed)) => {
+                (Some(MazeAction::Toss(k)), Some(MazeResult::Missed)) => {
                     self.tosses += 1;
                     self.epoch += 1;
+                    let missed = &mut self.nodes[self.at].missed;
+                    if missed.len() < k {
+                        missed.resize(k, None);
+                    }
+                    missed[k - 1] = Some(self.epoch);
                 }
                 (Some(MazeAction::Toss(_)), Some(MazeResult::Killed)) => {
                     self.tosses += 1;
@@ -240,6 +254,13 @@ impl DiscoveredMazeAgent {
                 }
             }
         }
+        self.recount();
+    }
+
+    /// Counts, once a turn, what the odds of every tunnel share.
+    fn recount(&mut self) {
+        self.unvisited = self.count_unvisited();
+        self.density = self.wumpus_density();
     }
 
     fn set_edge(&mut self, from: usize, k: usize, to: usize) {
@@ -383,10 +404,19 @@ impl DiscoveredMazeAgent {
                         || senses.is_some_and(|s| !s.hear))
             })
             .collect();
-        let q = self.wumpus_density();
+        let q = self.density;
         let open = |free: &[bool]| free.iter().filter(|f| !**f).count();
-        let (pits_open, wumpi_open, bats_open) =
-            (open(&pit_free), open(&wumpus_free), open(&bats_free));
+        // A tunnel a grenade just missed: likely empty, but not proven (a wumpus startled by
+        // that very blast may have run in).
+        let just_missed: Vec<bool> = (0..tunnels)
+            .map(|i| n.missed.get(i).copied().flatten() == Some(self.epoch))
+            .collect();
+        let (pits_open, bats_open) = (open(&pit_free), open(&bats_free));
+        let likely: Vec<bool> = (0..tunnels)
+            .map(|i| wumpus_free[i] || just_missed[i])
+            .collect();
+        let wumpi_open = open(&wumpus_free);
+        let wumpi_likely = open(&likely).max(1);
         (0..tunnels)
             .map(|i| {
                 let pit = if pit_free[i] {
@@ -399,6 +429,8 @@ impl DiscoveredMazeAgent {
                 };
                 let wumpus = if wumpus_free[i] {
                     Hazard::Free
+                } else if just_missed[i] && wumpi_open > 1 {
+                    Hazard::Chance(q)
                 } else if senses.is_some_and(|s| s.smell) {
                     // A smell since the last blast proves; an older one still says where
                     // the wumpus most likely is (only wumpi next to a blast run).
@@ -406,7 +438,7 @@ impl DiscoveredMazeAgent {
                         Hazard::Proven
                     } else {
                         // At least one of the open tunnels holds a wumpus.
-                        let none = (1.0 - q).powi(wumpi_open as i32);
+                        let none = (1.0 - q).powi(wumpi_likely as i32);
                         Hazard::Chance((q / (1.0 - none).max(q)).min(1.0))
                     }
                 } else {
@@ -424,7 +456,7 @@ impl DiscoveredMazeAgent {
                         Hazard::Chance(1.0 / bats_open as f64)
                     }
                 } else {
-                    Hazard::Chance(1.0 / self.unvisited() as f64)
+                    Hazard::Chance(1.0 / self.unvisited as f64)
                 };
                 Assessed {
                     pit,
@@ -436,10 +468,18 @@ impl DiscoveredMazeAgent {
             .collect()
     }
 
-    /// Caves not yet stood in, as far as the agent can count them.
-    fn unvisited(&self) -> usize {
-        let stood = self.nodes.iter().filter(|n| n.stood.is_some()).count();
-        self.caves.saturating_sub(stood).max(1)
+    /// Caves not yet stood in, as far as the agent can count them: by names, since a cave may
+    /// be on its map twice (so caves sharing a name count once, and the count may be high).
+    fn count_unvisited(&self) -> usize {
+        let mut names: Vec<&str> = self
+            .nodes
+            .iter()
+            .filter(|n| n.stood.is_some())
+            .filter_map(|n| n.name.as_deref())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        self.caves.saturating_sub(names.len()).max(1)
     }
 
     /// The estimated chance that a cave not yet visited holds a live wumpus: the deal's mean
@@ -448,7 +488,7 @@ impl DiscoveredMazeAgent {
         let most = (self.caves / 4).max(1) as f64;
         let mean = (1.0 + most) / 2.0;
         let left = (mean - self.kills as f64).max(1.0);
-        (left / self.unvisited() as f64).min(1.0)
+        (left / self.unvisited as f64).min(1.0)
     }
 
     /// Tunnel `tunnel` of the player's cave in the player's words.
@@ -507,13 +547,34 @@ impl DiscoveredMazeAgent {
         while let Some(n) = queue.pop_front() {
             let (first, steps) = way[n].expect("queued nodes have a way");
             let assessed = self.assess(n);
-            for (i, to) in self.nodes[n].edges.iter().enumerate() {
-                let Some(to) = *to else { continue };
-                let a = &assessed[i];
-                if way[to].is_some() || self.nodes[to].bats || self.nodes[to].stood.is_none() {
+            let node = &self.nodes[n];
+            for (i, a) in assessed.iter().enumerate() {
+                if a.pit != Hazard::Free || a.wumpus != Hazard::Free {
                     continue;
                 }
-                if a.pit == Hazard::Free && a.wumpus == Hazard::Free {
+                // Where the tunnel leads: certain, or else the one node of the name it shows
+                // (the bats' cave aside, which a plan never enters). A plan may so head for a
+                // cave of the same name the agent has not met, which costs only steps: every
+                // step is judged again, safe or not, where it is taken.
+                let target = match (node.edges[i], &node.shown[i]) {
+                    (Some(to), _) => Some(to),
+                    (None, Some(name)) => {
+                        let mut named = self
+                            .nodes
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, t)| t.name.as_ref() == Some(name) && !t.bats);
+                        match (named.next(), named.next()) {
+                            (Some((j, _)), None) => Some(j),
+                            _ => None,
+                        }
+                    }
+                    (None, None) => None,
+                };
+                if let Some(to) = target {
+                    if way[to].is_some() || self.nodes[to].bats || self.nodes[to].stood.is_none() {
+                        continue;
+                    }
                     way[to] = Some((if n == self.at { i + 1 } else { first }, steps + 1));
                     queue.push_back(to);
                 }
@@ -772,7 +833,36 @@ impl DiscoveredMazeAgent {
                 risk: Some(if s.0 == 0 { s.3 } else { 0.0 }),
             };
         }
-        // 5. Nothing to explore or risk: toss where a kill is likeliest from here.
+        // 5. Nothing the agent can place is left to explore, toss at or risk: wander through
+        // a tunnel proven free of the pit and wumpi (moves are free), varying the choice, until
+        // something new turns up or the guard ends the walk.
+        if !guarded {
+            let free: Vec<usize> = assessed
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.pit == Hazard::Free && a.wumpus == Hazard::Free)
+                .map(|(i, _)| i + 1)
+                .collect();
+            if !free.is_empty() {
+                let mix = (self.moves as u64 + 7).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33;
+                let k = free[mix as usize % free.len()];
+                return MazeDecision {
+                    action: MazeAction::Move(k),
+                    reason: reason(
+                        Rule::Explore,
+                        format!(
+                            "nothing the agent has placed on its map is left to explore, toss \
+                             at or risk: wander through {}, proven free of the pit and wumpi \
+                             (moves cost nothing), to find a way on",
+                            self.through(k)
+                        ),
+                    ),
+                    kill_chance: None,
+                    risk: Some(0.0),
+                };
+            }
+        }
+        // 6. Nothing to explore or risk: toss where a kill is likeliest from here.
         let (k, kill) = assessed
             .iter()
             .enumerate()
