@@ -87,7 +87,7 @@ impl OnGame for KbArgs {
         ));
         text.push_str(&format!(
             "c proven safe (no pit, no live wumpus{}): {}\n",
-            if S::RULES == wumpus::game::RuleSet::Grid {
+            if S::RULES.on_grid() {
                 ""
             } else {
                 ", no bats"
