@@ -426,6 +426,61 @@ mod tests {
     use crate::topology::Direction;
 
     #[test]
+    fn headed_costs_count_quarter_turns() {
+        // A 3x3 grid, all walkable, from 0,0 facing east.
+        let t = Topology::grid(3, 3).unwrap();
+        let cell = |r, c| t.cell(r, c).unwrap();
+        let h = headed_costs(&t, cell(0, 0), Direction::East, |_| true, |_| false);
+        assert_eq!(h.to(cell(0, 0), Direction::East), Some(0));
+        assert_eq!(
+            h.to(cell(0, 2), Direction::East),
+            Some(2),
+            "two steps ahead"
+        );
+        assert_eq!(
+            h.to(cell(1, 0), Direction::North),
+            Some(2),
+            "a turn, a step"
+        );
+        assert_eq!(
+            h.to(cell(0, 0), Direction::West),
+            Some(2),
+            "turning about is two"
+        );
+        // 2,2: two steps east, a left turn, two steps north.
+        assert_eq!(h.to_place(cell(2, 2)), Some(5));
+        let route = h.route(cell(2, 2), Direction::North).unwrap();
+        assert_eq!(route.len(), 4);
+        assert_eq!(route.goal(), cell(2, 2));
+        // A wall of unwalkable places is walked around.
+        let blocked = |p: Place| p != cell(0, 1);
+        let h = headed_costs(&t, cell(0, 0), Direction::East, blocked, |_| false);
+        assert_eq!(
+            h.to_place(cell(0, 2)),
+            Some(7),
+            "left, up, right, two on, right, down"
+        );
+    }
+
+    #[test]
+    fn the_nearest_headed_goal_is_the_cheapest_in_actions() {
+        // From 1,1 facing east, 1,2 (one step ahead) beats 2,1 (a turn and a step), though
+        // both are one step away.
+        let t = Topology::grid(3, 3).unwrap();
+        let cell = |r, c| t.cell(r, c).unwrap();
+        let goals = [cell(2, 1), cell(1, 2)];
+        let (route, cost) = nearest_headed(
+            &t,
+            cell(1, 1),
+            Direction::East,
+            |_| true,
+            |(p, _)| goals.contains(&p),
+        )
+        .unwrap();
+        assert_eq!((route.goal(), cost), (cell(1, 2), 1));
+    }
+
+    #[test]
     fn arrow_paths_follow_edges_either_way_and_never_come_back() {
         // 0 -> 1 -> 2 -> 0, and 3 -> 1 one way.
         let t = Topology::cave(

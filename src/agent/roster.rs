@@ -199,8 +199,8 @@ impl GridFactory {
         };
         let grounding = self.grounding(topology)?;
         let insight = Insight::of(self.explain);
-        let agent = GridAgent::with_grounding(grounding.clone(), insight)?
-            .with_strategy(self.strategy);
+        let agent =
+            GridAgent::with_grounding(grounding.clone(), insight)?.with_strategy(self.strategy);
         Ok((agent, Labels::Grid(grounding.topology().clone())))
     }
 }

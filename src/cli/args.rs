@@ -156,7 +156,6 @@ impl std::str::FromStr for SizeArg {
     }
 }
 
-
 /// A whole number of 0 or more that fits in `T`, with a message that says what is wrong:
 /// negative, too big (and the largest allowed), or not a whole number.
 pub fn parse_whole<T: TryFrom<u128> + fmt::Display + num_max::Max>(s: &str) -> Result<T, String> {

@@ -33,7 +33,11 @@ impl WorldArgs {
     /// These flags, with the rule sets each fits, for [`RuleArgs::check`].
     pub fn fits(&self) -> [(&'static str, bool, &'static [RuleSet]); 2] {
         [
-            ("--world", self.world.is_some(), &[RuleSet::Grid, RuleSet::Aima]),
+            (
+                "--world",
+                self.world.is_some(),
+                &[RuleSet::Grid, RuleSet::Aima],
+            ),
             (
                 "--hazards",
                 self.hazards.is_some(),

@@ -182,8 +182,21 @@ fn parse_headed(line: &str) -> Result<Command<HeadedAction>, String> {
     }
     if let Some(first) = words.first() {
         let known = [
-            "forward", "f", "left", "l", "turnleft", "turn", "right", "r", "turnright", "grab",
-            "g", "shoot", "s", "climb", "c",
+            "forward",
+            "f",
+            "left",
+            "l",
+            "turnleft",
+            "turn",
+            "right",
+            "r",
+            "turnright",
+            "grab",
+            "g",
+            "shoot",
+            "s",
+            "climb",
+            "c",
         ];
         if known.contains(first) {
             return Err(format!(

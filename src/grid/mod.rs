@@ -12,10 +12,10 @@ pub mod game;
 pub mod session;
 pub mod world;
 
+pub use aima::{AimaSession, AimaShown, HeadedAction};
 pub use command::{parse_command, Command, CommandError};
 pub use file::{format_world, parse_world, WorldFileError};
 pub use game::{Action, GridGame, Message, Outcome, Percepts, Scoring, Turn};
-pub use aima::{AimaSession, AimaShown, HeadedAction};
 pub use session::{GridSession, GridSetup, SizeRange};
 pub use world::{GridWorld, WorldError};
 

@@ -43,7 +43,11 @@ impl GridSetup {
     }
 
     /// Games whose sizes are drawn from `sizes`, each from its own seed.
-    pub fn ranged(sizes: SizeRange, pit_prob: f64, scoring: Scoring) -> Result<GridSetup, GameError> {
+    pub fn ranged(
+        sizes: SizeRange,
+        pit_prob: f64,
+        scoring: Scoring,
+    ) -> Result<GridSetup, GameError> {
         let (rows, cols) = sizes.smallest;
         let mut setup = GridSetup::new(rows, cols, pit_prob, scoring)?;
         if sizes.smallest != sizes.largest {
@@ -106,10 +110,8 @@ impl SizeRange {
     /// The range from `smallest` to `largest`, or `None` when a side of `largest` is smaller
     /// than the same side of `smallest`.
     pub fn new(smallest: (usize, usize), largest: (usize, usize)) -> Option<SizeRange> {
-        (smallest.0 <= largest.0 && smallest.1 <= largest.1).then_some(SizeRange {
-            smallest,
-            largest,
-        })
+        (smallest.0 <= largest.0 && smallest.1 <= largest.1)
+            .then_some(SizeRange { smallest, largest })
     }
 
     /// True when every size of the range is square.

@@ -3,9 +3,7 @@
 //! things with the same messages.
 
 use super::{ApiError, Server, MAX_SIDE};
-use crate::cli::args::{
-    AgentArg, GridSize, RuleArgs, RulesArg, ScoringArg, SizeArg, VariantArg,
-};
+use crate::cli::args::{AgentArg, GridSize, RuleArgs, RulesArg, ScoringArg, SizeArg, VariantArg};
 use axum::http::StatusCode;
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -73,7 +71,12 @@ impl Server {
         let rules = pick(
             "rule set",
             &req.rules,
-            &[("grid", Grid), ("cave", Cave), ("maze", Maze), ("aima", Aima)],
+            &[
+                ("grid", Grid),
+                ("cave", Cave),
+                ("maze", Maze),
+                ("aima", Aima),
+            ],
         )?;
         let size = match &req.size {
             Some(s) => {
