@@ -87,10 +87,11 @@ fn compass_moves_are_refused_with_the_reason_and_the_game_goes_on() {
 
 #[test]
 fn a_hint_speaks_in_the_textbooks_actions() {
-    let out = play(&["left", "hint"]);
-    // Facing north at the start, the agent wants east: a right turn, then forward.
+    let out = play(&["right", "hint"]);
+    // Facing south into the wall, the cheapest new cell is east, a left turn away (north
+    // would take two turns).
     assert!(
-        out.contains("Hint: turn right -- turn right, then forward: "),
+        out.contains("Hint: turn left -- turn left, then forward: explore 0,1"),
         "{out}"
     );
 }
