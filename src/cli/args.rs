@@ -63,7 +63,8 @@ pub enum ScoringArg {
     /// +1000 out with the gold, +100 out without, -10 for firing, -1 a move, 0 if dead.
     #[default]
     Standard,
-    /// The textbook's (AIMA): +1000 out with the gold, -1000 for dying, -10 firing, -1 a move.
+    /// The textbook's (AIMA) scoring on compass moves: +1000 out with the gold, -1000 for
+    /// dying, -10 firing, -1 a move (`--rules aima` plays its heading and turns too).
     Aima,
 }
 
@@ -234,8 +235,8 @@ pub struct RuleArgs {
     /// in it).
     #[arg(long)]
     pub map_known: bool,
-    /// Which agent plays: risk (default) or logic on the grid and under aima; logic (default)
-    /// or random in the cave; logic in the maze.
+    /// Which agent plays: risk (grid default, and aima's) or logic on the grid and under aima;
+    /// logic (default) or random in the cave; logic in the maze.
     #[arg(long, value_enum)]
     pub agent: Option<AgentArg>,
 }
