@@ -235,8 +235,8 @@ pub struct RuleArgs {
     /// in it).
     #[arg(long)]
     pub map_known: bool,
-    /// Which agent plays: risk (grid default, and aima's) or logic on the grid and under aima;
-    /// logic (default) or random in the cave; logic in the maze.
+    /// Which agent plays: risk (grid default) or logic on the grid and under aima (risk there
+    /// too by default); logic (default) or random in the cave; logic in the maze.
     #[arg(long, value_enum)]
     pub agent: Option<AgentArg>,
 }
