@@ -361,3 +361,50 @@ impl Session for GridSession {
         lines
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_size_deals_as_the_world_generator_alone() {
+        // A batch of one size draws no size: game `seed` is exactly the world its seed deals.
+        let setup = GridSetup::new(5, 5, 0.2, Scoring::Standard).unwrap();
+        for seed in 0..50 {
+            let dealt = GridSession::deal(&setup, seed).unwrap();
+            let alone = GridWorld::random(setup.topology.clone(), 0.2, &mut seeded(seed));
+            assert_eq!(dealt.game().world().wumpus(), alone.wumpus());
+            assert_eq!(dealt.game().world().gold(), alone.gold());
+            let pits: Vec<Place> = dealt.game().world().pits().collect();
+            assert_eq!(pits, alone.pits().collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn a_range_of_square_sizes_deals_square_sizes_from_each_seed() {
+        let range = SizeRange::new((4, 4), (7, 7)).unwrap();
+        let setup = GridSetup::ranged(range, 0.2, Scoring::Aima).unwrap();
+        assert_eq!(setup.parameters()["size"], "4x4..7x7");
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..200 {
+            let game = GridSession::deal(&setup, seed).unwrap();
+            let size = game.game().world().size();
+            assert_eq!(size.0, size.1, "square");
+            assert!((4..=7).contains(&size.0));
+            // The agent of game `seed` is prepared for the same grid.
+            assert_eq!(setup.topology_of(seed).unwrap().grid_size(), Some(size));
+            seen.insert(size.0);
+        }
+        assert_eq!(seen.len(), 4, "every size of the range turns up");
+        // Non-square ends draw rows and columns apart; a reversed range is no range.
+        let wide = SizeRange::new((2, 3), (3, 6)).unwrap();
+        assert!(!wide.square());
+        let mut rng = seeded(1);
+        for _ in 0..100 {
+            let (r, c) = wide.draw(&mut rng);
+            assert!((2..=3).contains(&r) && (3..=6).contains(&c));
+        }
+        assert_eq!(SizeRange::new((5, 5), (4, 6)), None);
+        assert_eq!(wide.to_string(), "2x3..3x6");
+    }
+}
