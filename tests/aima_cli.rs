@@ -183,3 +183,32 @@ fn help_says_what_the_rule_set_is() {
     assert!(run.stdout.contains("textbook"), "{}", run.stdout);
     assert!(run.stdout.contains("4x4..7x7"), "{}", run.stdout);
 }
+
+#[test]
+fn on_a_big_open_grid_the_agent_climbs_out_before_the_score_floor() {
+    // Exploring 64x64 at pit probability 0.05 takes more than 1000 actions; the game would end
+    // unfinished at -1000, so the agent turns home in time.
+    let run = wumpus(
+        &[
+            "solve",
+            "--rules",
+            "aima",
+            "--size",
+            "64x64",
+            "--pit-prob",
+            "0.05",
+            "--worlds",
+            "6",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let summary: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let endings = &summary["endings"];
+    assert!(
+        endings.get("unfinished").is_none_or(|n| n == 0),
+        "{endings}"
+    );
+    assert_eq!(summary["games"], 6);
+}

@@ -249,6 +249,9 @@ pub struct GridAgent {
     /// The way the agent faces under the textbook's rules (`None`: compass moves, no
     /// heading): its routes then count turns, each an action.
     facing: Option<Direction>,
+    /// The actions (the arrow counting 10) after which the game ends, where it does (the
+    /// tournament's score floor under the textbook's rules).
+    action_budget: Option<u32>,
 }
 
 impl GridAgent {
@@ -312,6 +315,7 @@ impl GridAgent {
             strategy: Strategy::Logic,
             moves: 0,
             facing: None,
+            action_budget: None,
         })
     }
 
@@ -328,6 +332,14 @@ impl GridAgent {
     /// `Forward`.
     pub fn headed(mut self, facing: Direction) -> GridAgent {
         self.facing = Some(facing);
+        self
+    }
+
+    /// The same agent in a game that ends once `budget` actions are spent, the arrow counting
+    /// 10 (the textbook tournament's score floor of −1000): it sets out on no walk, shot or
+    /// risk after which it could not walk home and climb out within the budget.
+    pub fn with_action_budget(mut self, budget: u32) -> GridAgent {
+        self.action_budget = Some(budget);
         self
     }
 
@@ -542,6 +554,46 @@ impl GridAgent {
                 Goal::At(place) => p == place,
             },
         )
+    }
+
+    /// Actions left before the budget runs out, where there is one.
+    fn budget_left(&self) -> Option<u32> {
+        let spent = self.moves + if self.has_arrow { 0 } else { 10 };
+        self.action_budget.map(|b| b.saturating_sub(spent))
+    }
+
+    /// The cost in actions of following `route` from here (turns counted, with a heading),
+    /// and the way the agent then faces.
+    fn route_cost(&self, route: &planner::Route) -> (u32, Option<Direction>) {
+        let Some(mut facing) = self.facing else {
+            return (route.len() as u32, None);
+        };
+        let mut cost = 0;
+        for link in &route.links {
+            if let Link::Step(d) = *link {
+                cost += facing.turns_to(d) + 1;
+                facing = d;
+            }
+        }
+        (cost, Some(facing))
+    }
+
+    /// True when `cost` more actions, ending at `place` (facing `facing`, with a heading),
+    /// still leave the walk home over safe cells and the climb within the budget; always true
+    /// without a budget.
+    fn affordable(&self, cost: u32, place: Place, facing: Option<Direction>) -> bool {
+        let Some(left) = self.budget_left() else {
+            return true;
+        };
+        let start = Place::new(0);
+        let (cells, alive) = (&self.cells, self.wumpus_alive);
+        let safe = |p| safe_in(cells, alive, p);
+        let home = match facing {
+            Some(f) => planner::nearest_headed(&self.topology, place, f, safe, |(p, _)| p == start)
+                .map(|(_, c)| c),
+            None => planner::distances(&self.topology, place, safe)[start.index()],
+        };
+        home.is_some_and(|home| cost + home + 1 <= left)
     }
 
     /// Re-derives what can have changed about the frontier.
@@ -771,6 +823,14 @@ impl GridAgent {
         let route = self.walk_to(Goal::SafeUnvisited);
         if let Some(route) = route {
             let target = route.goal();
+            let (cost, facing) = self.route_cost(&route);
+            if !self.affordable(cost, target, facing) {
+                return self.go_home(
+                    Rule::ReturnEmptyHanded,
+                    "the actions left before the game ends would not bring it back from the \
+                     nearest unexplored cell",
+                );
+            }
             let what = format!(
                 "explore {}, the nearest proven-safe unvisited cell",
                 self.topology.label(target)
@@ -948,7 +1008,11 @@ impl GridAgent {
                 }
             }
         }
-        let (opened, _, from, dir) = best?;
+        let (opened, cost, from, dir) = best?;
+        // The shot is an action and costs 10 more.
+        if !self.affordable(cost + 11, from, self.facing.map(|_| dir)) {
+            return None;
+        }
         let (rule, what) = match self.wumpus_at {
             Some(w) => (
                 Rule::ShootWumpus,
@@ -1068,6 +1132,13 @@ impl GridAgent {
                     (entry, Some(way), to_c as f64, c_home as f64)
                 }
             };
+            if self
+                .budget_left()
+                .is_some_and(|left| to_c + c_home + 1.0 > left as f64)
+            {
+                // Stepping in would leave no way home within the actions left.
+                continue;
+            }
             let survive = (1.0 - pit) * (1.0 - wumpus);
             let unknown: Vec<Place> = self
                 .topology

@@ -240,7 +240,9 @@ impl AgentFactory<AimaSession> for GridFactory {
         let facing = Direction::East;
         Ok(Box::new(Headed {
             grid: Playing {
-                agent: agent.headed(facing),
+                agent: agent
+                    .headed(facing)
+                    .with_action_budget(crate::grid::aima::SCORE_FLOOR.unsigned_abs() as u32),
                 explain: self.explain,
                 labels,
             },
