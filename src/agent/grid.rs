@@ -593,7 +593,8 @@ impl GridAgent {
                 .map(|(_, c)| c),
             None => planner::distances(&self.topology, place, safe)[start.index()],
         };
-        home.is_some_and(|home| cost + home + 1 <= left)
+        // The walk home, then the climb: one action more.
+        home.is_some_and(|home| cost + home < left)
     }
 
     /// Re-derives what can have changed about the frontier.
