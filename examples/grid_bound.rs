@@ -16,7 +16,13 @@
 //! percept speaks of one of them). The pit posterior is counted over the fringe cells (unvisited
 //! neighbours of visited cells) only, the rest stay at the prior.
 //!
-//! `cargo run --release --example grid_bound -- ROWS COLS aima|standard|wins [PIT] [nowumpus]`
+//! With `headed` (AIMA scoring) nothing is relaxed: the game is the textbook's (`--rules
+//! aima`), the player standing at a cell facing a way, starting at `0,0` facing east. A state
+//! adds where the player stands and faces, each option pays its walk over visited cells in
+//! actions (a step forward or a quarter turn, 1 each) before its own, and the gold pays the
+//! grab, the walk home and the climb, so the value is the exact optimum of that game.
+//!
+//! `cargo run --release --example grid_bound -- ROWS COLS aima|standard|wins [PIT] [nowumpus|headed]`
 //! prints the bound on the mean score (`wins`: on the win rate), with the win and death rates
 //! of the policy that reaches it, then plays that policy in `CHECK` worlds (100,000; 0 for
 //! none) dealt by the game's generator from seed `CHECK_SEED` (3,000,000) up, under the same
@@ -477,7 +483,10 @@ impl Solver {
                 .ahead(cell, h)
                 .filter(|&n| walkable >> n & 1 == 1)
                 .map(|n| (n, h));
-            for (n, nh) in forward.into_iter().chain([(cell, LEFT[h]), (cell, RIGHT[h])]) {
+            for (n, nh) in forward
+                .into_iter()
+                .chain([(cell, LEFT[h]), (cell, RIGHT[h])])
+            {
                 if cost[n * 4 + nh].is_none() {
                     cost[n * 4 + nh] = Some(c + 1);
                     queue.push_back((n, nh));
@@ -562,7 +571,10 @@ impl Solver {
                     let p_kill = (line & wumpus).count_ones() as f64 / live;
                     let mut v = Value::default();
                     if p_kill > 0.0 {
-                        v = v.plus(self.value(visited, breeze, 0, false, (cell, h)).scaled(p_kill));
+                        v = v.plus(
+                            self.value(visited, breeze, 0, false, (cell, h))
+                                .scaled(p_kill),
+                        );
                     }
                     if p_kill < 1.0 {
                         v = v.plus(
