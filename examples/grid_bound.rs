@@ -16,7 +16,13 @@
 //! percept speaks of one of them). The pit posterior is counted over the fringe cells (unvisited
 //! neighbours of visited cells) only, the rest stay at the prior.
 //!
-//! `cargo run --release --example grid_bound -- ROWS COLS aima|standard|wins [PIT] [nowumpus]`
+//! With `headed` (AIMA scoring) nothing is relaxed: the game is the textbook's (`--rules
+//! aima`), the player standing at a cell facing a way, starting at `0,0` facing east. A state
+//! adds where the player stands and faces, each option pays its walk over visited cells in
+//! actions (a step forward or a quarter turn, 1 each) before its own, and the gold pays the
+//! grab, the walk home and the climb, so the value is the exact optimum of that game.
+//!
+//! `cargo run --release --example grid_bound -- ROWS COLS aima|standard|wins [PIT] [nowumpus|headed]`
 //! prints the bound on the mean score (`wins`: on the win rate), with the win and death rates
 //! of the policy that reaches it, then plays that policy in `CHECK` worlds (100,000; 0 for
 //! none) dealt by the game's generator from seed `CHECK_SEED` (3,000,000) up, under the same
@@ -58,7 +64,21 @@ struct Solver {
     compact: Option<FxHashMap<u64, f32>>,
     /// Each cell's mirror image on the diagonal, on a square grid.
     mirror: Option<Vec<usize>>,
+    /// The textbook's rules (`headed`): the player stands somewhere facing a way, and every
+    /// walk, quarter turn included, costs its actions. No relaxation is left: the value is the
+    /// exact optimum of the game with a heading.
+    headed: bool,
+    cols: usize,
 }
+
+/// Where a player with a heading stands: its cell and the way it faces (0 north, 1 south,
+/// 2 east, 3 west, the order of `rays`).
+type At = (usize, usize);
+
+/// The way one faces after a quarter turn left, by heading (north, south, east, west).
+const LEFT: [usize; 4] = [3, 2, 0, 1];
+/// After a quarter turn right.
+const RIGHT: [usize; 4] = [2, 3, 1, 0];
 
 /// The optimal value of a belief state and how it splits into wins and deaths.
 #[derive(Clone, Copy, Default)]
@@ -140,6 +160,8 @@ impl Solver {
             memo: FxHashMap::default(),
             pits: FxHashMap::default(),
             compact: None,
+            headed: false,
+            cols,
             mirror: (rows == cols)
                 .then(|| (0..cells).map(|i| (i % cols) * cols + i / cols).collect()),
         }
@@ -235,11 +257,13 @@ impl Solver {
 
     /// The value of a belief state. `wumpus` is the set of cells the live wumpus may be in, 0
     /// when it is dead.
-    fn value(&mut self, visited: u32, breeze: u32, wumpus: u32, arrow: bool) -> Value {
+    fn value(&mut self, visited: u32, breeze: u32, wumpus: u32, arrow: bool, at: At) -> Value {
         let key = (visited as u128)
             | (breeze as u128) << 32
             | (wumpus as u128) << 64
-            | (arrow as u128) << 96;
+            | (arrow as u128) << 96
+            | (at.0 as u128) << 97
+            | (at.1 as u128) << 103;
         let compact_key = self.compact.as_ref().map(|_| {
             let key = (visited as u64) << 32 | breeze as u64;
             match self.mirror {
@@ -262,7 +286,7 @@ impl Solver {
             return *v;
         }
         let best = self
-            .options(visited, breeze, wumpus, arrow)
+            .options(visited, breeze, wumpus, arrow, at)
             .into_iter()
             .map(|(_, v)| v)
             .fold(None::<Value>, |b, v| match b {
@@ -288,7 +312,11 @@ impl Solver {
         breeze: u32,
         wumpus: u32,
         arrow: bool,
+        at: At,
     ) -> Vec<(Move, Value)> {
+        if self.headed {
+            return self.headed_options(visited, breeze, wumpus, arrow, at);
+        }
         // Climbing out without the gold: the climb itself is a move.
         let out = match self.scoring {
             Scoring::Aima => -1.0,
@@ -307,7 +335,6 @@ impl Solver {
                 ..Value::default()
             },
         )];
-        let unvisited = (self.all() & !visited).count_ones() as f64;
         let fringe = self.reach(visited) & !visited;
         let PitPosterior {
             pit,
@@ -342,65 +369,222 @@ impl Solver {
         while f != 0 {
             let i = f.trailing_zeros() as usize;
             f &= f - 1;
-            let p_wumpus = if wumpus >> i & 1 == 1 {
-                1.0 / live
-            } else {
-                0.0
-            };
-            let p_pit = pit[i];
-            let survive = (1.0 - p_pit) * (1.0 - p_wumpus);
-            if survive <= 0.0 {
+            let Some(mut v) = self.step_value(
+                i,
+                (visited, breeze, wumpus, arrow),
+                (&pit, &calm),
+                (death, won),
+                (0, 0),
+            ) else {
                 continue;
-            }
-            let gold = 1.0 / unvisited;
-            let mut v = Value {
-                score: (1.0 - survive) * death,
-                death: 1.0 - survive,
-                win: 0.0,
-            }
-            .plus(
-                Value {
-                    score: won,
-                    win: 1.0,
-                    death: 0.0,
-                }
-                .scaled(survive * gold),
-            );
-            // Alive, no gold: the percepts of cell i.
-            let calm_given_clear = (calm[i] / (1.0 - p_pit)).min(1.0);
-            let next_visited = visited | 1 << i;
-            let mut rest = Value::default();
-            for (p_w, w_next) in self.smell_outcomes(i, wumpus) {
-                for (p_b, breezy) in [(1.0 - calm_given_clear, true), (calm_given_clear, false)] {
-                    // Rounding leaves impossible branches a chance of about 1e-17.
-                    if p_w <= 0.0 || p_b <= 1e-12 {
-                        continue;
-                    }
-                    let b_next = if breezy { breeze | 1 << i } else { breeze };
-                    let sub = self.value(next_visited, b_next, w_next, arrow);
-                    rest = rest.plus(sub.scaled(p_w * p_b));
-                }
-            }
-            v = v.plus(rest.scaled(survive * (1.0 - gold)));
+            };
             v.score -= cost;
             debug_assert!(!v.score.is_nan(), "an impossible belief state was entered");
-            options.push((Move::Step(i), v));
+            options.push((Move::Step(i, (0, 0), 0.0), v));
         }
         if arrow && wumpus != 0 {
             for line in self.shot_lines(visited, wumpus) {
                 let p_kill = (line & wumpus).count_ones() as f64 / live;
                 let mut v = Value::default();
                 if p_kill > 0.0 {
-                    v = v.plus(self.value(visited, breeze, 0, false).scaled(p_kill));
+                    v = v.plus(self.value(visited, breeze, 0, false, (0, 0)).scaled(p_kill));
                 }
                 if p_kill < 1.0 {
                     v = v.plus(
-                        self.value(visited, breeze, wumpus & !line, false)
+                        self.value(visited, breeze, wumpus & !line, false, (0, 0))
                             .scaled(1.0 - p_kill),
                     );
                 }
                 v.score -= 11.0 * cost;
-                options.push((Move::Shoot(line), v));
+                options.push((Move::Shoot(line, (0, 0), 0.0), v));
+            }
+        }
+        options
+    }
+
+    /// The value of stepping into fringe cell `i` from belief `(visited, breeze, wumpus,
+    /// arrow)`, before the step's own cost: death (`death`) or the gold (`won`), else the
+    /// optimal play from the new belief, standing at `next_at`. `None` when the step is
+    /// certain death.
+    fn step_value(
+        &mut self,
+        i: usize,
+        (visited, breeze, wumpus, arrow): (u32, u32, u32, bool),
+        (pit, calm): (&[f64], &[f64]),
+        (death, won): (f64, f64),
+        next_at: At,
+    ) -> Option<Value> {
+        let unvisited = (self.all() & !visited).count_ones() as f64;
+        let live = wumpus.count_ones() as f64;
+        let p_wumpus = if wumpus >> i & 1 == 1 {
+            1.0 / live
+        } else {
+            0.0
+        };
+        let p_pit = pit[i];
+        let survive = (1.0 - p_pit) * (1.0 - p_wumpus);
+        if survive <= 0.0 {
+            return None;
+        }
+        let gold = 1.0 / unvisited;
+        let v = Value {
+            score: (1.0 - survive) * death,
+            death: 1.0 - survive,
+            win: 0.0,
+        }
+        .plus(
+            Value {
+                score: won,
+                win: 1.0,
+                death: 0.0,
+            }
+            .scaled(survive * gold),
+        );
+        // Alive, no gold: the percepts of cell i.
+        let calm_given_clear = (calm[i] / (1.0 - p_pit)).min(1.0);
+        let next_visited = visited | 1 << i;
+        let mut rest = Value::default();
+        for (p_w, w_next) in self.smell_outcomes(i, wumpus) {
+            for (p_b, breezy) in [(1.0 - calm_given_clear, true), (calm_given_clear, false)] {
+                // Rounding leaves impossible branches a chance of about 1e-17.
+                if p_w <= 0.0 || p_b <= 1e-12 {
+                    continue;
+                }
+                let b_next = if breezy { breeze | 1 << i } else { breeze };
+                let sub = self.value(next_visited, b_next, w_next, arrow, next_at);
+                rest = rest.plus(sub.scaled(p_w * p_b));
+            }
+        }
+        Some(v.plus(rest.scaled(survive * (1.0 - gold))))
+    }
+
+    /// The cell one step from `cell` the way `heading` goes, if on the grid.
+    fn ahead(&self, cell: usize, heading: usize) -> Option<usize> {
+        let (r, c) = (cell / self.cols, cell % self.cols);
+        let rows = self.cells / self.cols;
+        match heading {
+            0 if r + 1 < rows => Some(cell + self.cols),
+            1 if r > 0 => Some(cell - self.cols),
+            2 if c + 1 < self.cols => Some(cell + 1),
+            3 if c > 0 => Some(cell - 1),
+            _ => None,
+        }
+    }
+
+    /// The cost in actions (a step forward or a quarter turn, 1 each) of reaching each
+    /// (cell, heading) from `at` over `walkable` cells, by `cell * 4 + heading`.
+    fn walks(&self, walkable: u32, at: At) -> Vec<Option<u32>> {
+        let mut cost = vec![None; self.cells * 4];
+        cost[at.0 * 4 + at.1] = Some(0);
+        let mut queue = std::collections::VecDeque::from([at]);
+        while let Some((cell, h)) = queue.pop_front() {
+            let c = cost[cell * 4 + h].expect("queued states have a cost");
+            let forward = self
+                .ahead(cell, h)
+                .filter(|&n| walkable >> n & 1 == 1)
+                .map(|n| (n, h));
+            for (n, nh) in forward
+                .into_iter()
+                .chain([(cell, LEFT[h]), (cell, RIGHT[h])])
+            {
+                if cost[n * 4 + nh].is_none() {
+                    cost[n * 4 + nh] = Some(c + 1);
+                    queue.push_back((n, nh));
+                }
+            }
+        }
+        cost
+    }
+
+    /// The cost of walking from `at` to the start over `walkable` cells and climbing out.
+    fn home(&self, walkable: u32, at: At) -> f64 {
+        let walks = self.walks(walkable, at);
+        let walk = (0..4)
+            .filter_map(|h| walks[h])
+            .min()
+            .expect("the start is reached over visited cells");
+        walk as f64 + 1.0
+    }
+
+    /// [`Solver::options`] under the textbook's rules: standing at `at`, each option pays its
+    /// walk (turns included) and its own actions; the gold pays the grab, the walk home and
+    /// the climb.
+    fn headed_options(
+        &mut self,
+        visited: u32,
+        breeze: u32,
+        wumpus: u32,
+        arrow: bool,
+        at: At,
+    ) -> Vec<(Move, Value)> {
+        let walks = self.walks(visited, at);
+        let mut options = vec![(
+            Move::Climb,
+            Value {
+                score: -self.home(visited, at),
+                ..Value::default()
+            },
+        )];
+        let fringe = self.reach(visited) & !visited;
+        let PitPosterior {
+            pit,
+            clear_and_calm: calm,
+        } = self.pit_posterior(visited, breeze);
+        let mut f = fringe;
+        while f != 0 {
+            let i = f.trailing_zeros() as usize;
+            f &= f - 1;
+            // Each way into i: from the visited neighbour behind it, facing i.
+            for h in 0..4 {
+                let Some(n) = self.ahead(i, LEFT[LEFT[h]]) else {
+                    continue;
+                };
+                let Some(walk) = walks[n * 4 + h].filter(|_| visited >> n & 1 == 1) else {
+                    continue;
+                };
+                // Found: grab, walk home (over i too), climb.
+                let won = 1000.0 - 1.0 - self.home(visited | 1 << i, (i, h));
+                let Some(mut v) = self.step_value(
+                    i,
+                    (visited, breeze, wumpus, arrow),
+                    (&pit, &calm),
+                    (-1000.0, won),
+                    (i, h),
+                ) else {
+                    continue;
+                };
+                v.score -= walk as f64 + 1.0;
+                options.push((Move::Step(i, (i, h), walk as f64 + 1.0), v));
+            }
+        }
+        if arrow && wumpus != 0 {
+            let live = wumpus.count_ones() as f64;
+            let mut s = visited;
+            while s != 0 {
+                let cell = s.trailing_zeros() as usize;
+                s &= s - 1;
+                for h in 0..4 {
+                    let line = self.rays[cell][h] & wumpus;
+                    let Some(walk) = walks[cell * 4 + h].filter(|_| line != 0) else {
+                        continue;
+                    };
+                    let p_kill = (line & wumpus).count_ones() as f64 / live;
+                    let mut v = Value::default();
+                    if p_kill > 0.0 {
+                        v = v.plus(
+                            self.value(visited, breeze, 0, false, (cell, h))
+                                .scaled(p_kill),
+                        );
+                    }
+                    if p_kill < 1.0 {
+                        v = v.plus(
+                            self.value(visited, breeze, wumpus & !line, false, (cell, h))
+                                .scaled(1.0 - p_kill),
+                        );
+                    }
+                    v.score -= walk as f64 + 11.0;
+                    options.push((Move::Shoot(line, (cell, h), walk as f64 + 11.0), v));
+                }
             }
         }
         options
@@ -456,13 +640,14 @@ impl Solver {
         };
         let mut arrow = true;
         let mut score = 0.0;
+        let mut at: At = if self.headed { (0, 2) } else { (0, 0) };
         let cost = if self.scoring == Scoring::Wins {
             0.0
         } else {
             1.0
         };
         loop {
-            let options = self.options(visited, breeze, wumpus, arrow);
+            let options = self.options(visited, breeze, wumpus, arrow, at);
             let (chosen, _) = options
                 .iter()
                 .copied()
@@ -472,6 +657,9 @@ impl Solver {
                 })
                 .expect("climbing is always an option");
             match chosen {
+                Move::Climb if self.headed => {
+                    return (score - self.home(visited, at), false, false);
+                }
                 Move::Climb => {
                     let out = match self.scoring {
                         Scoring::Aima => -1.0,
@@ -480,8 +668,9 @@ impl Solver {
                     };
                     return (score + out, false, false);
                 }
-                Move::Shoot(line) => {
-                    score -= 11.0 * cost;
+                Move::Shoot(line, next_at, paid) => {
+                    score -= if self.headed { paid } else { 11.0 * cost };
+                    at = next_at;
                     arrow = false;
                     // The whole ray is flown; the real wumpus is always among the possible.
                     wumpus = if line >> w_real & 1 == 1 {
@@ -490,8 +679,8 @@ impl Solver {
                         wumpus & !line
                     };
                 }
-                Move::Step(i) => {
-                    score -= cost;
+                Move::Step(i, next_at, paid) => {
+                    score -= if self.headed { paid } else { cost };
                     let eaten = !no_wumpus && wumpus != 0 && i == w_real;
                     if pits >> i & 1 == 1 || eaten {
                         let death = match self.scoring {
@@ -501,13 +690,16 @@ impl Solver {
                         return (score + death, false, true);
                     }
                     if i == gold {
-                        let won = if self.scoring == Scoring::Wins {
+                        let won = if self.headed {
+                            1000.0 - 1.0 - self.home(visited | 1 << i, next_at)
+                        } else if self.scoring == Scoring::Wins {
                             1.0
                         } else {
                             998.0
                         };
                         return (score + won, true, false);
                     }
+                    at = next_at;
                     visited |= 1 << i;
                     if breeze_of(self, i) {
                         breeze |= 1 << i;
@@ -526,14 +718,16 @@ impl Solver {
     }
 }
 
-/// A move of the relaxed game: walking to the cell it needs is free.
+/// A move of the relaxed game: walking to the cell it needs is free. Under the textbook's
+/// rules a move also says where the player then stands and what the move cost in actions
+/// (walk and turns included); elsewhere those are `(0, 0)` and 0, unused.
 #[derive(Clone, Copy)]
 enum Move {
     Climb,
     /// Step into a fringe cell.
-    Step(usize),
+    Step(usize, At, f64),
     /// Fire along a line crossing these possible wumpus cells.
-    Shoot(u32),
+    Shoot(u32, At, f64),
 }
 
 fn main() {
@@ -550,10 +744,14 @@ fn main() {
     // own stench, its own scream), and it then wins exactly when it would have won the real
     // world made of the dealt one and its own wumpus. Far fewer belief states arise.
     let no_wumpus = args.get(5).is_some_and(|a| a == "nowumpus");
+    // `headed`: the textbook's rules, exactly (AIMA scoring, start facing east).
+    let headed = args.get(5).is_some_and(|a| a == "headed");
     let pit: f64 = args.get(4).map_or(0.2, |a| a.parse().expect("PIT"));
     assert!(rows * cols <= 32, "at most 32 cells");
     let started = std::time::Instant::now();
     let mut solver = Solver::new(rows, cols, pit, scoring);
+    solver.headed = headed;
+    let root: At = if headed { (0, 2) } else { (0, 0) };
     if no_wumpus && scoring == Scoring::Wins {
         solver.compact = Some(FxHashMap::default());
     }
@@ -571,7 +769,7 @@ fn main() {
     let mut total = Value::default();
     for (p_w, w) in [(p_smell, smelly), (1.0 - p_smell, wumpus & !smelly)] {
         for (p_b, b) in [(1.0 - p_calm, 1u32), (p_calm, 0)] {
-            total = total.plus(solver.value(start, b, w, true).scaled(p_w * p_b));
+            total = total.plus(solver.value(start, b, w, true, root).scaled(p_w * p_b));
         }
     }
     println!(

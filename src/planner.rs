@@ -9,7 +9,7 @@
 //! with tables kept between searches. For arrows it lists every path of a few rooms along the
 //! graph's edges, taken either way ([`arrow_paths`]).
 
-use crate::topology::{Link, Place, Topology};
+use crate::topology::{Direction, Link, Place, Topology};
 use petgraph::algo::astar;
 use petgraph::visit::NodeFiltered;
 
@@ -281,6 +281,111 @@ pub fn distances(topology: &Topology, from: Place, walkable: impl Fn(Place) -> b
     Distances::Sparse(dist)
 }
 
+/// A walker on the grid with a heading (the textbook's rules): where it stands and the way it
+/// faces.
+pub type Headed = (Place, Direction);
+
+/// The costs, in actions, of reaching each state a walker with a heading can reach over
+/// walkable places: a step forward costs 1 and so does each quarter turn. Found breadth first
+/// over (place, heading) states, since every action costs the same.
+#[derive(Clone, Debug, Default)]
+pub struct HeadedCosts {
+    /// Per state reached: its cost and the state it was first reached from (`None` for the
+    /// start).
+    reached: rustc_hash::FxHashMap<Headed, (u32, Option<Headed>)>,
+}
+
+impl HeadedCosts {
+    /// The cost of reaching `place` facing `facing`, if it can be reached.
+    pub fn to(&self, place: Place, facing: Direction) -> Option<u32> {
+        self.reached.get(&(place, facing)).map(|&(c, _)| c)
+    }
+
+    /// The cheapest cost of standing on `place`, facing any way.
+    pub fn to_place(&self, place: Place) -> Option<u32> {
+        Direction::ALL
+            .into_iter()
+            .filter_map(|d| self.to(place, d))
+            .min()
+    }
+
+    /// The steps (compass links) of the cheapest walk to `(place, facing)`; the turns between
+    /// them are implied by the way each step goes.
+    pub fn route(&self, place: Place, facing: Direction) -> Option<Route> {
+        let mut state = (place, facing);
+        let mut places = vec![place];
+        let mut links = Vec::new();
+        while let Some(&(_, Some(prev))) = self.reached.get(&state) {
+            if prev.0 != state.0 {
+                places.push(prev.0);
+                links.push(Link::Step(state.1));
+            }
+            state = prev;
+        }
+        self.reached.get(&state)?;
+        places.reverse();
+        links.reverse();
+        Some(Route { places, links })
+    }
+}
+
+/// The states a walker reaches from `from` facing `facing` over places for which `walkable`
+/// holds (`from` always counts), with the cost of each in actions (forward steps and quarter
+/// turns), until `stop` holds for a state taken from the queue (`|_| false`: every state).
+///
+/// Complexity: O(V + E) over the walkable part of the grid times four headings.
+pub fn headed_costs(
+    topology: &Topology,
+    from: Place,
+    facing: Direction,
+    walkable: impl Fn(Place) -> bool,
+    mut stop: impl FnMut(Headed) -> bool,
+) -> HeadedCosts {
+    let mut reached = rustc_hash::FxHashMap::default();
+    reached.insert((from, facing), (0, None));
+    let mut queue = std::collections::VecDeque::from([(from, facing)]);
+    while let Some(state) = queue.pop_front() {
+        if stop(state) {
+            break;
+        }
+        let (place, heading) = state;
+        let cost = reached[&state].0;
+        let forward = topology
+            .follow(place, Link::Step(heading))
+            .filter(|&next| next == from || walkable(next))
+            .map(|next| (next, heading));
+        let turns = [(place, heading.left()), (place, heading.right())];
+        for next in forward.into_iter().chain(turns) {
+            if let std::collections::hash_map::Entry::Vacant(e) = reached.entry(next) {
+                e.insert((cost + 1, Some(state)));
+                queue.push_back(next);
+            }
+        }
+    }
+    HeadedCosts { reached }
+}
+
+/// The cheapest walk, counting turns, from `from` facing `facing` to the nearest state for
+/// which `is_goal` holds, over walkable places; with its cost in actions.
+pub fn nearest_headed(
+    topology: &Topology,
+    from: Place,
+    facing: Direction,
+    walkable: impl Fn(Place) -> bool,
+    mut is_goal: impl FnMut(Headed) -> bool,
+) -> Option<(Route, u32)> {
+    let mut found = None;
+    let costs = headed_costs(topology, from, facing, walkable, |s| {
+        let hit = is_goal(s);
+        if hit {
+            found = Some(s);
+        }
+        hit
+    });
+    let (place, heading) = found?;
+    Some((costs.route(place, heading)?, costs.to(place, heading)?))
+}
+
 /// Every path a crooked arrow can be aimed along from `from` on `topology`: 1 to `max_rooms`
 /// rooms, each joined to the one before it by an edge either way (the arrow follows a tunnel
 /// whichever way it runs), never doubling straight back (a room equal to the one two before
@@ -319,6 +424,61 @@ pub fn arrow_paths(topology: &Topology, from: Place, max_rooms: usize) -> Vec<Ve
 mod tests {
     use super::*;
     use crate::topology::Direction;
+
+    #[test]
+    fn headed_costs_count_quarter_turns() {
+        // A 3x3 grid, all walkable, from 0,0 facing east.
+        let t = Topology::grid(3, 3).unwrap();
+        let cell = |r, c| t.cell(r, c).unwrap();
+        let h = headed_costs(&t, cell(0, 0), Direction::East, |_| true, |_| false);
+        assert_eq!(h.to(cell(0, 0), Direction::East), Some(0));
+        assert_eq!(
+            h.to(cell(0, 2), Direction::East),
+            Some(2),
+            "two steps ahead"
+        );
+        assert_eq!(
+            h.to(cell(1, 0), Direction::North),
+            Some(2),
+            "a turn, a step"
+        );
+        assert_eq!(
+            h.to(cell(0, 0), Direction::West),
+            Some(2),
+            "turning about is two"
+        );
+        // 2,2: two steps east, a left turn, two steps north.
+        assert_eq!(h.to_place(cell(2, 2)), Some(5));
+        let route = h.route(cell(2, 2), Direction::North).unwrap();
+        assert_eq!(route.len(), 4);
+        assert_eq!(route.goal(), cell(2, 2));
+        // A wall of unwalkable places is walked around.
+        let blocked = |p: Place| p != cell(0, 1);
+        let h = headed_costs(&t, cell(0, 0), Direction::East, blocked, |_| false);
+        assert_eq!(
+            h.to_place(cell(0, 2)),
+            Some(7),
+            "left, up, right, two on, right, down"
+        );
+    }
+
+    #[test]
+    fn the_nearest_headed_goal_is_the_cheapest_in_actions() {
+        // From 1,1 facing east, 1,2 (one step ahead) beats 2,1 (a turn and a step), though
+        // both are one step away.
+        let t = Topology::grid(3, 3).unwrap();
+        let cell = |r, c| t.cell(r, c).unwrap();
+        let goals = [cell(2, 1), cell(1, 2)];
+        let (route, cost) = nearest_headed(
+            &t,
+            cell(1, 1),
+            Direction::East,
+            |_| true,
+            |(p, _)| goals.contains(&p),
+        )
+        .unwrap();
+        assert_eq!((route.goal(), cost), (cell(1, 2), 1));
+    }
 
     #[test]
     fn arrow_paths_follow_edges_either_way_and_never_come_back() {

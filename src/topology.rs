@@ -56,6 +56,42 @@ impl Direction {
         })
     }
 
+    /// The way back.
+    pub fn opposite(self) -> Direction {
+        match self {
+            Direction::North => Direction::South,
+            Direction::South => Direction::North,
+            Direction::East => Direction::West,
+            Direction::West => Direction::East,
+        }
+    }
+
+    /// The way one faces after a quarter turn to the left (anticlockwise, north up).
+    pub fn left(self) -> Direction {
+        match self {
+            Direction::North => Direction::West,
+            Direction::West => Direction::South,
+            Direction::South => Direction::East,
+            Direction::East => Direction::North,
+        }
+    }
+
+    /// The way one faces after a quarter turn to the right (clockwise, north up).
+    pub fn right(self) -> Direction {
+        self.left().opposite()
+    }
+
+    /// How many quarter turns it takes to face `to` from facing `self`: 0, 1 or 2.
+    pub fn turns_to(self, to: Direction) -> u32 {
+        if self == to {
+            0
+        } else if self.opposite() == to {
+            2
+        } else {
+            1
+        }
+    }
+
     /// The change of (row, column) one step in this direction makes.
     pub fn delta(self) -> (i64, i64) {
         match self {

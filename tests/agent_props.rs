@@ -81,3 +81,43 @@ fn many_logic_games_without_a_death() {
     }
     assert_eq!(games, 20_000);
 }
+
+/// Plays one game of the textbook's rules through the one interface with `kind`; returns its
+/// record.
+fn play_aima(
+    rows: usize,
+    cols: usize,
+    pit_prob: f64,
+    seed: u64,
+    kind: wumpus::agent::AgentKind,
+) -> wumpus::run::GameRecord {
+    use wumpus::agent::{AgentOptions, Roster};
+    use wumpus::game::Session;
+    use wumpus::grid::{AimaSession, GridSetup};
+    let setup = GridSetup::new(rows, cols, pit_prob, Scoring::Aima).unwrap();
+    let mut session = AimaSession::deal(&setup, seed).unwrap();
+    let agents = AimaSession::prepare(kind, &setup, &AgentOptions::default()).unwrap();
+    let mut agent = agents.make(seed).unwrap();
+    wumpus::run::play(&mut session, Some(seed), agent.as_mut(), &|| false, None)
+        .unwrap()
+        .expect("not stopped")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Under the textbook's rules the logic agent never dies either, always ends the game,
+    /// and its score is the textbook's: -1 an action (turns included), -10 for the arrow,
+    /// +1000 out with the gold.
+    #[test]
+    fn the_logic_agent_never_dies_under_the_textbooks_rules(
+        rows in 2usize..7, cols in 2usize..7, pit_prob in 0.0f64..0.45, seed in any::<u64>()
+    ) {
+        use wumpus::game::Ending;
+        let record = play_aima(rows, cols, pit_prob, seed, wumpus::agent::AgentKind::Logic);
+        prop_assert!(matches!(record.ending, Ending::Won | Ending::ClimbedOut), "{:?}", record.ending);
+        let gold = if record.ending == Ending::Won { 1000 } else { 0 };
+        let expected = gold - record.moves as i64 - 10 * record.shots as i64;
+        prop_assert_eq!(record.score, Some(expected));
+    }
+}

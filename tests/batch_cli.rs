@@ -620,7 +620,7 @@ fn cave_and_grid_summaries_do_not_merge() {
     // every pair of rule sets, in either order, is refused for its rule set.
     let dir = tempfile::tempdir().unwrap();
     let mut files = Vec::new();
-    for (i, rules) in ["grid", "cave", "maze"].into_iter().enumerate() {
+    for (i, rules) in ["grid", "cave", "maze", "aima"].into_iter().enumerate() {
         let mut parts = Vec::new();
         for k in [1, 2] {
             let file = dir.path().join(format!("{rules}{k}.json"));
@@ -660,18 +660,28 @@ fn cave_and_grid_summaries_do_not_merge() {
 
 #[test]
 fn cave_and_maze_batches_give_the_same_games_on_any_number_of_threads() {
-    for rules in ["cave", "maze", "grid"] {
+    for rules in ["cave", "maze", "grid", "aima"] {
+        // The textbook's rules with mixed sizes: each game's size comes from its seed too.
+        let sizes: &[&str] = if rules == "aima" {
+            &["--size", "4x4..7x7"]
+        } else {
+            &[]
+        };
         let summary = |threads: &str| {
-            let out = stdout(wumpus().args([
-                "solve",
-                "--rules",
-                rules,
-                "--worlds",
-                "40",
-                "--json",
-                "--threads",
-                threads,
-            ]));
+            let out = stdout(
+                wumpus()
+                    .args([
+                        "solve",
+                        "--rules",
+                        rules,
+                        "--worlds",
+                        "40",
+                        "--json",
+                        "--threads",
+                        threads,
+                    ])
+                    .args(sizes),
+            );
             let v: Value = serde_json::from_str(&out).unwrap();
             assert_eq!(v["threads"].as_u64(), threads.parse().ok(), "{rules}: {v}");
             v

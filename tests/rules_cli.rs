@@ -8,7 +8,7 @@ use std::path::Path;
 mod common;
 use common::wumpus;
 
-const RULES: [&str; 3] = ["grid", "cave", "maze"];
+const RULES: [&str; 4] = ["grid", "cave", "maze", "aima"];
 
 #[test]
 fn trace_in_every_form_for_every_rule_set() {
@@ -70,7 +70,11 @@ fn play_and_hint_for_every_rule_set() {
 fn solve_shards_csv_and_merge_for_every_rule_set() {
     let dir = tempfile::tempdir().unwrap();
     for rules in RULES {
-        let games = if rules == "grid" { "200" } else { "30" };
+        let games = if rules == "grid" || rules == "aima" {
+            "200"
+        } else {
+            "30"
+        };
         let whole = wumpus(
             &["solve", "--rules", rules, "--worlds", games, "--json"],
             "",
@@ -181,7 +185,12 @@ fn kb_dimacs_for_every_rule_set() {
 
 #[test]
 fn options_that_do_not_apply_are_refused_naming_what_does() {
-    let cases: [(&[&str], &str, &[&str]); 6] = [
+    let cases: [(&[&str], &str, &[&str]); 7] = [
+        (
+            &["solve", "--rules", "aima", "--scoring", "standard"],
+            "the option --scoring does not apply to the textbook's (AIMA) Wumpus World (--rules aima)",
+            &["--size", "--pit-prob", "--kb"],
+        ),
         (
             &[
                 "solve",

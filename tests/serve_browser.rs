@@ -550,6 +550,36 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     b.screenshot("live-watch.png");
     b.click("#tab-play");
 
+    // The textbook's rules on the same world: won by following hints in its own actions, with
+    // the keys (up forward, left turn left, F shoot) and the buttons (turn right, grab, climb);
+    // the board draws the way the player faces.
+    b.new_game(&[("rules", "aima"), ("world", "seed-example.txt")]);
+    assert_eq!(
+        b.run("return !!document.querySelector('#board path.facing')"),
+        json!(true)
+    );
+    let mut turns = 0;
+    while !b.over() {
+        turns += 1;
+        assert!(turns < 90, "the hinted textbook game goes on too long");
+        let action = b.hint();
+        let before = b.steps();
+        match action.as_str() {
+            "forward" => b.press(UP),
+            "turn left" => b.press(LEFT),
+            "shoot" => b.press("f"),
+            "turn right" => b.click(".for-aima button[data-act=\"right\"]"),
+            "grab" => b.click(".for-aima button[data-act=\"grab\"]"),
+            "climb" => b.click(".for-aima button[data-act=\"climb\"]"),
+            other => panic!("a textbook hint: {other}"),
+        }
+        if turns == 6 {
+            b.screenshot("live-aima.png");
+        }
+        b.wait_turn(before);
+    }
+    assert_eq!(b.run("return document.body.dataset.outcome"), json!("won"));
+
     // The classic cave, played to its end by clicking rooms (and aiming an arrow room by room).
     b.new_game(&[("rules", "cave"), ("seed", "3")]);
     let mut turns = 0;

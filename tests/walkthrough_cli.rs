@@ -119,7 +119,7 @@ fn an_empty_shard_is_refused() {
 #[test]
 fn proven_safe_means_safe_in_every_rule_set() {
     let mut checked = 0;
-    for rules in ["grid", "cave", "maze"] {
+    for rules in ["grid", "cave", "maze", "aima"] {
         for seed in 0..6u64 {
             let run = wumpus(
                 &[

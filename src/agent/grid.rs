@@ -246,6 +246,12 @@ pub struct GridAgent {
     pending: Option<Decision>,
     strategy: Strategy,
     moves: u32,
+    /// The way the agent faces under the textbook's rules (`None`: compass moves, no
+    /// heading): its routes then count turns, each an action.
+    facing: Option<Direction>,
+    /// The actions (the arrow counting 10) after which the game ends, where it does (the
+    /// tournament's score floor under the textbook's rules).
+    action_budget: Option<u32>,
 }
 
 impl GridAgent {
@@ -308,6 +314,8 @@ impl GridAgent {
             pending: None,
             strategy: Strategy::Logic,
             moves: 0,
+            facing: None,
+            action_budget: None,
         })
     }
 
@@ -315,6 +323,36 @@ impl GridAgent {
     pub fn with_strategy(mut self, strategy: Strategy) -> GridAgent {
         self.strategy = strategy;
         self
+    }
+
+    /// The same agent playing with a heading, first facing `facing` (the textbook's rules): it
+    /// still decides in compass steps and shots, but chooses its routes, shooting places and
+    /// risks by their cost in actions counting the quarter turns, and it is told each turn
+    /// taken ([`GridAgent::turned`]). Whoever drives it turns each step into turns and
+    /// `Forward`.
+    pub fn headed(mut self, facing: Direction) -> GridAgent {
+        self.facing = Some(facing);
+        self
+    }
+
+    /// The same agent in a game that ends once `budget` actions are spent, the arrow counting
+    /// 10 (the textbook tournament's score floor of −1000): it sets out on no walk, shot or
+    /// risk after which it could not walk home and climb out within the budget.
+    pub fn with_action_budget(mut self, budget: u32) -> GridAgent {
+        self.action_budget = Some(budget);
+        self
+    }
+
+    /// The way the agent faces, under the textbook's rules.
+    pub fn facing(&self) -> Option<Direction> {
+        self.facing
+    }
+
+    /// Takes in a quarter turn just taken (the textbook's rules): an action spent, now facing
+    /// `facing`. A turn shows nothing new, so the knowledge base is not asked anything.
+    pub fn turned(&mut self, facing: Direction) {
+        self.moves += 1;
+        self.facing = Some(facing);
     }
 
     /// Where the agent believes it is (it tracks this from its own moves and bumps).
@@ -493,6 +531,20 @@ impl GridAgent {
     /// (exactly [`planner::nearest`]'s route, from the agent's reusable searcher).
     fn walk_to(&mut self, goal: Goal) -> Option<planner::Route> {
         let (cells, alive) = (&self.cells, self.wumpus_alive);
+        if let Some(facing) = self.facing {
+            // With a heading the nearest goal is the cheapest in actions, turns counted.
+            return planner::nearest_headed(
+                &self.topology,
+                self.position,
+                facing,
+                |p| safe_in(cells, alive, p),
+                |(p, _)| match goal {
+                    Goal::SafeUnvisited => !cells[p.index()].visited && safe_in(cells, alive, p),
+                    Goal::At(place) => p == place,
+                },
+            )
+            .map(|(route, _)| route);
+        }
         self.searcher.nearest(
             &self.topology,
             self.position,
@@ -502,6 +554,47 @@ impl GridAgent {
                 Goal::At(place) => p == place,
             },
         )
+    }
+
+    /// Actions left before the budget runs out, where there is one.
+    fn budget_left(&self) -> Option<u32> {
+        let spent = self.moves + if self.has_arrow { 0 } else { 10 };
+        self.action_budget.map(|b| b.saturating_sub(spent))
+    }
+
+    /// The cost in actions of following `route` from here (turns counted, with a heading),
+    /// and the way the agent then faces.
+    fn route_cost(&self, route: &planner::Route) -> (u32, Option<Direction>) {
+        let Some(mut facing) = self.facing else {
+            return (route.len() as u32, None);
+        };
+        let mut cost = 0;
+        for link in &route.links {
+            if let Link::Step(d) = *link {
+                cost += facing.turns_to(d) + 1;
+                facing = d;
+            }
+        }
+        (cost, Some(facing))
+    }
+
+    /// True when `cost` more actions, ending at `place` (facing `facing`, with a heading),
+    /// still leave the walk home over safe cells and the climb within the budget; always true
+    /// without a budget.
+    fn affordable(&self, cost: u32, place: Place, facing: Option<Direction>) -> bool {
+        let Some(left) = self.budget_left() else {
+            return true;
+        };
+        let start = Place::new(0);
+        let (cells, alive) = (&self.cells, self.wumpus_alive);
+        let safe = |p| safe_in(cells, alive, p);
+        let home = match facing {
+            Some(f) => planner::nearest_headed(&self.topology, place, f, safe, |(p, _)| p == start)
+                .map(|(_, c)| c),
+            None => planner::distances(&self.topology, place, safe)[start.index()],
+        };
+        // The walk home, then the climb: one action more.
+        home.is_some_and(|home| cost + home < left)
     }
 
     /// Re-derives what can have changed about the frontier.
@@ -731,6 +824,14 @@ impl GridAgent {
         let route = self.walk_to(Goal::SafeUnvisited);
         if let Some(route) = route {
             let target = route.goal();
+            let (cost, facing) = self.route_cost(&route);
+            if !self.affordable(cost, target, facing) {
+                return self.go_home(
+                    Rule::ReturnEmptyHanded,
+                    "the actions left before the game ends would not bring it back from the \
+                     nearest unexplored cell",
+                );
+            }
             let what = format!(
                 "explore {}, the nearest proven-safe unvisited cell",
                 self.topology.label(target)
@@ -858,15 +959,36 @@ impl GridAgent {
         if targets.is_empty() {
             return None;
         }
-        let dist = planner::distances(&self.topology, self.position, |p| self.is_safe(p));
+        let (dist, headed) = match self.facing {
+            // With a heading, a firing place costs the walk there and the turns to face the
+            // target.
+            Some(facing) => (
+                planner::Distances::Dense(Vec::new()),
+                Some(planner::headed_costs(
+                    &self.topology,
+                    self.position,
+                    facing,
+                    |p| self.is_safe(p),
+                    |_| false,
+                )),
+            ),
+            None => (
+                planner::distances(&self.topology, self.position, |p| self.is_safe(p)),
+                None,
+            ),
+        };
         let is_target: std::collections::HashSet<Place> = targets.iter().copied().collect();
         // Candidate firing cells: walkable cells in line with a target.
         let mut best: Option<(usize, u32, Place, Direction)> = None;
         for &t in &targets {
             for dir in Direction::ALL {
-                let back = opposite(dir);
+                let back = dir.opposite();
                 for from in self.topology.ray(t, back) {
-                    let Some(d) = dist[from.index()] else {
+                    let cost = match &headed {
+                        Some(h) => h.to(from, dir),
+                        None => dist[from.index()],
+                    };
+                    let Some(d) = cost else {
                         continue;
                     };
                     let opened = self
@@ -887,7 +1009,11 @@ impl GridAgent {
                 }
             }
         }
-        let (opened, _, from, dir) = best?;
+        let (opened, cost, from, dir) = best?;
+        // The shot is an action and costs 10 more.
+        if !self.affordable(cost + 11, from, self.facing.map(|_| dir)) {
+            return None;
+        }
         let (rule, what) = match self.wumpus_at {
             Some(w) => (
                 Rule::ShootWumpus,
@@ -902,7 +1028,10 @@ impl GridAgent {
                 ),
             ),
         };
-        let route = self.walk_to(Goal::At(from))?;
+        let route = match &headed {
+            Some(h) => h.route(from, dir)?,
+            None => self.walk_to(Goal::At(from))?,
+        };
         let what = format!("{what}: fire {dir} from {}", self.topology.label(from));
         Some(self.follow(route, Some(Action::Fire(dir)), rule, what))
     }
@@ -942,13 +1071,27 @@ impl GridAgent {
         let start = Place::new(0);
         let dist = planner::distances(&self.topology, self.position, |p| self.is_safe(p));
         let home = planner::distances(&self.topology, start, |p| self.is_safe(p));
+        // With a heading, every walk is priced in actions, turns counted.
+        let headed = self.facing.map(|facing| {
+            planner::headed_costs(
+                &self.topology,
+                self.position,
+                facing,
+                |p| self.is_safe(p),
+                |_| false,
+            )
+        });
         let unseen = self.cells.iter().filter(|c| !c.visited).count().max(1) as f64;
         let costs = -(self.moves as f64) - if self.has_arrow { 0.0 } else { 10.0 };
         let (out_bonus, gold_bonus) = match scoring {
             Scoring::Standard => (100.0, 900.0),
             Scoring::Aima => (0.0, 1000.0),
         };
-        let here_home = home[self.position.index()].unwrap_or(0) as f64;
+        let here_home = match &headed {
+            Some(h) => h.to_place(start),
+            None => home[self.position.index()],
+        }
+        .unwrap_or(0) as f64;
         let climb = costs - here_home - 1.0 + out_bonus;
         let odds = self.hazard_odds(&candidates, pit_prob)?;
         let rules = self.kb.rules().clone();
@@ -956,6 +1099,8 @@ impl GridAgent {
         struct Choice {
             place: Place,
             entry: Place,
+            /// With a heading, the way the step from `entry` into `place` goes.
+            entry_way: Option<Direction>,
             pit: f64,
             wumpus: f64,
             survive: f64,
@@ -969,14 +1114,32 @@ impl GridAgent {
         let mut options = Vec::new();
         for (&c, &(pit, wumpus)) in candidates.iter().zip(&odds) {
             // Enter from the walkable neighbour nearest to us.
-            let entry = self
-                .topology
-                .neighbours(c)
-                .filter(|&n| self.is_safe(n) && dist[n.index()].is_some())
-                .min_by_key(|&n| (dist[n.index()], home[n.index()], n));
-            let Some(entry) = entry else { continue };
-            let to_c = dist[entry.index()].unwrap_or(0) as f64 + 1.0;
-            let c_home = home[entry.index()].unwrap_or(0) as f64 + 1.0;
+            let (entry, entry_way, to_c, c_home) = match &headed {
+                None => {
+                    let entry = self
+                        .topology
+                        .neighbours(c)
+                        .filter(|&n| self.is_safe(n) && dist[n.index()].is_some())
+                        .min_by_key(|&n| (dist[n.index()], home[n.index()], n));
+                    let Some(entry) = entry else { continue };
+                    let to_c = dist[entry.index()].unwrap_or(0) as f64 + 1.0;
+                    let c_home = home[entry.index()].unwrap_or(0) as f64 + 1.0;
+                    (entry, None, to_c, c_home)
+                }
+                Some(h) => {
+                    let Some((entry, way, to_c, c_home)) = self.headed_entry(h, c) else {
+                        continue;
+                    };
+                    (entry, Some(way), to_c as f64, c_home as f64)
+                }
+            };
+            if self
+                .budget_left()
+                .is_some_and(|left| to_c + c_home + 1.0 > left as f64)
+            {
+                // Stepping in would leave no way home within the actions left.
+                continue;
+            }
             let survive = (1.0 - pit) * (1.0 - wumpus);
             let unknown: Vec<Place> = self
                 .topology
@@ -995,6 +1158,7 @@ impl GridAgent {
             options.push(Choice {
                 place: c,
                 entry,
+                entry_way,
                 pit,
                 wumpus,
                 survive,
@@ -1006,10 +1170,10 @@ impl GridAgent {
         // for candidates whose bound could still beat the best so far (and climbing out).
         options.sort_by(|a, b| (b.value)(1.0).total_cmp(&(a.value)(1.0)));
         let mut weighed = Vec::new();
-        let mut best: Option<(f64, Place, Place)> = None;
+        let mut best: Option<(f64, Place, Place, Option<Direction>)> = None;
         for option in &options {
             let bound = (option.value)(1.0);
-            let floor = best.map_or(climb, |(e, _, _)| e.max(climb));
+            let floor = best.map_or(climb, |(e, _, _, _)| e.max(climb));
             if bound <= floor {
                 weighed.push(Candidate {
                     place: option.place,
@@ -1042,11 +1206,11 @@ impl GridAgent {
                 expected,
                 bound: false,
             });
-            if best.is_none_or(|(e, _, _)| expected > e) {
-                best = Some((expected, option.place, option.entry));
+            if best.is_none_or(|(e, _, _, _)| expected > e) {
+                best = Some((expected, option.place, option.entry, option.entry_way));
             }
         }
-        let Some((expected, target, entry)) = best else {
+        let Some((expected, target, entry, entry_way)) = best else {
             return Ok(None);
         };
         if expected <= climb {
@@ -1057,9 +1221,11 @@ impl GridAgent {
             .find(|k| k.place == target)
             .copied()
             .expect("the best is among the weighed");
-        let route = self
-            .walk_to(Goal::At(entry))
-            .expect("the entry was reached by the distances");
+        let route = match (&headed, entry_way) {
+            (Some(h), Some(way)) => h.route(entry, way),
+            _ => self.walk_to(Goal::At(entry)),
+        }
+        .expect("the entry was reached by the distances");
         let mut links = route.links.clone();
         let step = self
             .topology
@@ -1085,6 +1251,41 @@ impl GridAgent {
             climb,
         });
         Ok(Some(decision))
+    }
+}
+
+impl GridAgent {
+    /// With a heading: the cheapest way to step into frontier cell `c` from the walkable
+    /// neighbour it is entered from, given the costs `from_here` of reaching each state: the
+    /// neighbour, the way of the step, its cost in actions from here (the step included), and
+    /// the cost of walking home from `c` after it (turns counted, the climb not). Ties go to
+    /// the cheaper way home, then to the lower place.
+    fn headed_entry(
+        &self,
+        from_here: &planner::HeadedCosts,
+        c: Place,
+    ) -> Option<(Place, Direction, u32, u32)> {
+        let start = Place::new(0);
+        let (cells, alive) = (&self.cells, self.wumpus_alive);
+        self.topology
+            .neighbours(c)
+            .filter(|&n| self.is_safe(n))
+            .filter_map(|n| {
+                let way = self.topology.exits(n).find_map(|(link, to)| match link {
+                    Link::Step(d) if to == c => Some(d),
+                    _ => None,
+                })?;
+                let to_c = from_here.to(n, way)? + 1;
+                let (_, home) = planner::nearest_headed(
+                    &self.topology,
+                    c,
+                    way,
+                    |p| safe_in(cells, alive, p),
+                    |(p, _)| p == start,
+                )?;
+                Some((n, way, to_c, home))
+            })
+            .min_by_key(|&(n, _, to_c, home)| (to_c, home, n))
     }
 }
 
@@ -1140,15 +1341,6 @@ fn safe_in(cells: &[CellKnowledge], wumpus_alive: bool, place: Place) -> bool {
     c.visited
         || (c.proven[Question::NoPit as usize]
             && (!wumpus_alive || c.proven[Question::NoWumpus as usize]))
-}
-
-fn opposite(d: Direction) -> Direction {
-    match d {
-        Direction::North => Direction::South,
-        Direction::South => Direction::North,
-        Direction::East => Direction::West,
-        Direction::West => Direction::East,
-    }
 }
 
 #[cfg(test)]

@@ -16,10 +16,12 @@ use crate::cave::classic::{Action as CaveAction, Variant};
 use crate::cave::maze::MazeAction;
 use crate::cave::{CaveShown, ClassicSession, MazeSession, MazeShown};
 use crate::game::{RuleSet, Session};
-use crate::grid::{Action as GridAction, GridSession, Turn};
+use crate::grid::{
+    Action as GridAction, AimaSession, AimaShown, GridSession, HeadedAction, Scoring, Turn,
+};
 use crate::kb::rules::Rules;
 use crate::kb::{Grounding, KnowledgeBase};
-use crate::topology::{Place, Topology};
+use crate::topology::{Direction, Place, Topology};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -130,21 +132,88 @@ impl Labels {
     }
 }
 
+/// Makes the grid agents of a batch, under compass moves or the textbook's heading. The
+/// rules are grounded once per grid size: once for a batch of one size, and once for each size
+/// met in a batch whose sizes are drawn from a range.
 struct GridFactory {
-    grounding: Arc<Grounding>,
+    setup: crate::grid::GridSetup,
+    rules: Arc<Rules>,
+    /// The grounding of each grid size met so far, by (rows, cols).
+    groundings: std::sync::Mutex<rustc_hash::FxHashMap<(usize, usize), Arc<Grounding>>>,
     strategy: Strategy,
     explain: bool,
 }
 
-impl AgentFactory<GridSession> for GridFactory {
-    fn make(&self, _seed: u64) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
+impl GridFactory {
+    /// Prepares `kind` for the games of `setup` under `rules`.
+    fn prepare(
+        kind: AgentKind,
+        setup: &crate::grid::GridSetup,
+        options: &AgentOptions,
+        rules: RuleSet,
+        agents: &[AgentKind],
+    ) -> Result<GridFactory, AgentError> {
+        let strategy = match kind {
+            AgentKind::Logic => Strategy::Logic,
+            AgentKind::Risk => Strategy::Risk {
+                pit_prob: setup.pit_prob,
+                scoring: setup.scoring,
+            },
+            other => return Err(unfit(other, rules, agents)),
+        };
+        let factory = GridFactory {
+            setup: setup.clone(),
+            rules: options.kb.clone().unwrap_or_else(default_rules),
+            groundings: Default::default(),
+            strategy,
+            explain: options.explain,
+        };
+        // Every game's agent is made the same way: one made now shows the rules fit.
+        factory.grounding(setup.topology.clone())?;
+        factory.agent(0)?;
+        Ok(factory)
+    }
+
+    /// The grounding of the rules on `topology`'s size, made the first time it is asked for.
+    fn grounding(&self, topology: Arc<Topology>) -> Result<Arc<Grounding>, AgentError> {
+        let size = topology.grid_size().expect("a grid");
+        let mut groundings = self
+            .groundings
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(g) = groundings.get(&size) {
+            return Ok(g.clone());
+        }
+        let start = topology.cell(0, 0);
+        let grounding = Grounding::new(self.rules.clone(), topology, start)?;
+        groundings.insert(size, grounding.clone());
+        Ok(grounding)
+    }
+
+    /// The agent of the game dealt from `seed`, on that game's grid.
+    fn agent(&self, seed: u64) -> Result<(GridAgent, Labels), AgentError> {
+        let topology = match self.setup.sizes {
+            None => self.setup.topology.clone(),
+            Some(_) => self
+                .setup
+                .topology_of(seed)
+                .map_err(|e| AgentError::Unfit(e.to_string()))?,
+        };
+        let grounding = self.grounding(topology)?;
         let insight = Insight::of(self.explain);
-        let agent = GridAgent::with_grounding(self.grounding.clone(), insight)?
-            .with_strategy(self.strategy);
+        let agent =
+            GridAgent::with_grounding(grounding.clone(), insight)?.with_strategy(self.strategy);
+        Ok((agent, Labels::Grid(grounding.topology().clone())))
+    }
+}
+
+impl AgentFactory<GridSession> for GridFactory {
+    fn make(&self, seed: u64) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
+        let (agent, labels) = self.agent(seed)?;
         Ok(Box::new(Playing {
             agent,
             explain: self.explain,
-            labels: Labels::Grid(self.grounding.topology().clone()),
+            labels,
         }))
     }
 }
@@ -157,26 +226,109 @@ impl Roster for GridSession {
         setup: &crate::grid::GridSetup,
         options: &AgentOptions,
     ) -> Result<Box<dyn AgentFactory<GridSession>>, AgentError> {
-        let strategy = match kind {
-            AgentKind::Logic => Strategy::Logic,
-            AgentKind::Risk => Strategy::Risk {
-                pit_prob: setup.pit_prob,
-                scoring: setup.scoring,
+        Ok(Box::new(GridFactory::prepare(
+            kind,
+            setup,
+            options,
+            RuleSet::Grid,
+            Self::AGENTS,
+        )?))
+    }
+}
+
+impl AgentFactory<AimaSession> for GridFactory {
+    fn make(&self, seed: u64) -> Result<Box<dyn Agent<AimaSession>>, AgentError> {
+        let (agent, labels) = self.agent(seed)?;
+        let facing = Direction::East;
+        Ok(Box::new(Headed {
+            grid: Playing {
+                agent: agent
+                    .headed(facing)
+                    .with_action_budget(crate::grid::aima::SCORE_FLOOR.unsigned_abs() as u32),
+                explain: self.explain,
+                labels,
             },
-            other => return Err(unfit(other, RuleSet::Grid, Self::AGENTS)),
+            facing,
+        }))
+    }
+}
+
+impl Roster for AimaSession {
+    const AGENTS: &'static [AgentKind] = &[AgentKind::Risk, AgentKind::Logic];
+
+    fn prepare(
+        kind: AgentKind,
+        setup: &crate::grid::GridSetup,
+        options: &AgentOptions,
+    ) -> Result<Box<dyn AgentFactory<AimaSession>>, AgentError> {
+        let setup = crate::grid::GridSetup {
+            scoring: Scoring::Aima,
+            ..setup.clone()
         };
-        let rules = options.kb.clone().unwrap_or_else(default_rules);
-        let topology = setup.topology.clone();
-        let start = topology.cell(0, 0);
-        let grounding = Grounding::new(rules, topology, start)?;
-        let factory = GridFactory {
-            grounding,
-            strategy,
-            explain: options.explain,
+        Ok(Box::new(GridFactory::prepare(
+            kind,
+            &setup,
+            options,
+            RuleSet::Aima,
+            Self::AGENTS,
+        )?))
+    }
+}
+
+/// A grid agent playing the textbook's rules: it decides in compass steps and shots, planned
+/// with turns counted (see [`GridAgent::headed`]), and this adapter carries each out in the
+/// textbook's actions, the quarter turns first, telling the agent each turn.
+struct Headed {
+    grid: Playing<GridAgent>,
+    facing: Direction,
+}
+
+impl Agent<AimaSession> for Headed {
+    fn observe(
+        &mut self,
+        last: Option<&HeadedAction>,
+        shown: &AimaShown,
+    ) -> Result<Vec<Conclusion>, AgentError> {
+        let agent = &mut self.grid.agent;
+        let compass = match last {
+            Some(HeadedAction::TurnLeft | HeadedAction::TurnRight) => {
+                self.facing = shown.facing;
+                agent.turned(shown.facing);
+                return Ok(Vec::new());
+            }
+            None => None,
+            Some(HeadedAction::Forward) => Some(GridAction::Move(self.facing)),
+            Some(HeadedAction::Shoot) => Some(GridAction::Fire(self.facing)),
+            Some(HeadedAction::Grab) => Some(GridAction::Grab),
+            Some(HeadedAction::Climb) => Some(GridAction::Climb),
         };
-        // Every game's agent is made the same way: one made now shows the rules fit.
-        factory.make(0)?;
-        Ok(Box::new(factory))
+        Ok(agent.observe(compass, &shown.turn.percepts)?)
+    }
+
+    fn decide(&mut self) -> Decision<HeadedAction> {
+        let d = Agent::<GridSession>::decide(&mut self.grid);
+        let actions = HeadedAction::carrying_out(d.action, self.facing);
+        let words: Vec<&str> = actions.iter().map(|a| a.words()).collect();
+        let mut reason = d.reason;
+        reason.text = format!("{}: {}", words.join(", then "), reason.text);
+        Decision {
+            action: actions[0],
+            reason,
+            choices: d.choices,
+            depth: d.depth,
+        }
+    }
+
+    fn knowledge(&mut self) -> Knowledge {
+        Agent::<GridSession>::knowledge(&mut self.grid)
+    }
+
+    fn solver_calls(&self) -> u64 {
+        Agent::<GridSession>::solver_calls(&self.grid)
+    }
+
+    fn knowledge_base(&self) -> Option<&KnowledgeBase> {
+        Agent::<GridSession>::knowledge_base(&self.grid)
     }
 }
 

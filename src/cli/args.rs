@@ -17,7 +17,7 @@ use wumpus::agent::{AgentKind, AgentOptions, Roster};
 use wumpus::cave::classic::Variant;
 use wumpus::cave::{self, ClassicSession, ClassicSetup, MazeSession, MazeSetup};
 use wumpus::game::{RuleSet, Session};
-use wumpus::grid::{GridSession, GridSetup, Scoring};
+use wumpus::grid::{AimaSession, GridSession, GridSetup, Scoring, SizeRange};
 
 /// Which rule set to play.
 #[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,6 +30,10 @@ pub enum RulesArg {
     Cave,
     /// The caves.dat maze: named caves, several wumpi, grenades.
     Maze,
+    /// The textbook's (AIMA) Wumpus World: the grid with a heading; start at 0,0 facing east;
+    /// forward, turn left, turn right, grab, shoot (the way you face), climb; every action -1,
+    /// the arrow -10, +1000 out with the gold, -1000 for dying.
+    Aima,
 }
 
 impl From<RulesArg> for RuleSet {
@@ -38,6 +42,7 @@ impl From<RulesArg> for RuleSet {
             RulesArg::Grid => RuleSet::Grid,
             RulesArg::Cave => RuleSet::Cave,
             RulesArg::Maze => RuleSet::Maze,
+            RulesArg::Aima => RuleSet::Aima,
         }
     }
 }
@@ -58,7 +63,8 @@ pub enum ScoringArg {
     /// +1000 out with the gold, +100 out without, -10 for firing, -1 a move, 0 if dead.
     #[default]
     Standard,
-    /// The textbook's (AIMA): +1000 out with the gold, -1000 for dying, -10 firing, -1 a move.
+    /// The textbook's (AIMA) scoring on compass moves: +1000 out with the gold, -1000 for
+    /// dying, -10 firing, -1 a move (`--rules aima` plays its heading and turns too).
     Aima,
 }
 
@@ -123,6 +129,34 @@ impl fmt::Display for GridSize {
     }
 }
 
+/// `--size`: one grid size (`5x5`, `5`), or a range (`4x4..7x7`) each game's size is drawn
+/// from by its seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeArg {
+    /// Every game this size.
+    One(GridSize),
+    /// Each game a size drawn from this range.
+    Range(SizeRange),
+}
+
+impl std::str::FromStr for SizeArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let Some((low, high)) = s.split_once("..") else {
+            return Ok(SizeArg::One(s.parse()?));
+        };
+        let (low, high): (GridSize, GridSize) = (low.parse()?, high.parse()?);
+        let range = SizeRange::new((low.rows, low.cols), (high.rows, high.cols)).ok_or_else(|| {
+            format!("'{s}' is not a range of sizes: the second must be at least the first on both sides")
+        })?;
+        Ok(if low == high {
+            SizeArg::One(low)
+        } else {
+            SizeArg::Range(range)
+        })
+    }
+}
+
 /// A whole number of 0 or more that fits in `T`, with a message that says what is wrong:
 /// negative, too big (and the largest allowed), or not a whole number.
 pub fn parse_whole<T: TryFrom<u128> + fmt::Display + num_max::Max>(s: &str) -> Result<T, String> {
@@ -173,19 +207,21 @@ pub fn parse_probability(s: &str) -> Result<f64, String> {
 /// The flags that choose a rule set and set it up, shared by every game command.
 #[derive(Args, Debug, Clone, Default)]
 pub struct RuleArgs {
-    /// The rule set: the grid Wumpus World (default), the classic cave, or the caves.dat maze.
+    /// The rule set: the grid Wumpus World (default), the classic cave, the caves.dat maze, or
+    /// the textbook's (AIMA) Wumpus World with a heading and turns.
     #[arg(long, value_enum)]
     pub rules: Option<RulesArg>,
-    /// Grid: size, rows x columns [default: 5x5].
+    /// Grid and aima: size, rows x columns, or a range such as 4x4..7x7 that deals each game's
+    /// size from its seed (square ends: NxN, N uniform) [default: 5x5; aima: 4x4].
     #[arg(long)]
-    pub size: Option<GridSize>,
-    /// Grid: the chance that a cell other than 0,0 holds a pit [default: 0.2].
+    pub size: Option<SizeArg>,
+    /// Grid and aima: the chance that a cell other than 0,0 holds a pit [default: 0.2].
     #[arg(long, value_parser = parse_probability, allow_negative_numbers = true)]
     pub pit_prob: Option<f64>,
     /// Grid: how the final score is counted [default: standard].
     #[arg(long, value_enum)]
     pub scoring: Option<ScoringArg>,
-    /// Grid: reason with the rules in this file instead of the built-in kb/grid.kb.
+    /// Grid and aima: reason with the rules in this file instead of the built-in kb/grid.kb.
     #[arg(long, value_name = "FILE")]
     pub kb: Option<PathBuf>,
     /// Cave and maze: the map file, either format [default: the standard dodecahedron, or the
@@ -199,8 +235,8 @@ pub struct RuleArgs {
     /// them, as a player does).
     #[arg(long)]
     pub map_known: bool,
-    /// Which agent plays: risk (grid default) or logic on the grid; logic (default) or random
-    /// in the cave; logic in the maze.
+    /// Which agent plays: risk (grid default) or logic on the grid and under aima (risk there
+    /// too by default); logic (default) or random in the cave; logic in the maze.
     #[arg(long, value_enum)]
     pub agent: Option<AgentArg>,
 }
@@ -224,10 +260,10 @@ impl RuleArgs {
         use RuleSet::*;
         let rules = self.rule_set();
         let shared: [(Given, &[RuleSet]); 7] = [
-            (g("--size", self.size.is_some()), &[Grid]),
-            (g("--pit-prob", self.pit_prob.is_some()), &[Grid]),
+            (g("--size", self.size.is_some()), &[Grid, Aima]),
+            (g("--pit-prob", self.pit_prob.is_some()), &[Grid, Aima]),
             (g("--scoring", self.scoring.is_some()), &[Grid]),
-            (g("--kb", self.kb.is_some()), &[Grid]),
+            (g("--kb", self.kb.is_some()), &[Grid, Aima]),
             (g("--map", self.map.is_some()), &[Cave, Maze]),
             (g("--variant", self.variant.is_some()), &[Cave]),
             (g("--map-known", self.map_known), &[Cave, Maze]),
@@ -277,6 +313,7 @@ impl RuleArgs {
             RuleSet::Grid => command.run(self.grid(explain)?),
             RuleSet::Cave => command.run(self.cave(explain)?),
             RuleSet::Maze => command.run(self.maze(explain)?),
+            RuleSet::Aima => command.run(self.aima(explain)?),
         }
     }
 
@@ -295,13 +332,41 @@ impl RuleArgs {
     }
 
     fn grid(&self, explain: bool) -> Result<Prepared<GridSession>> {
-        let size = self.size.unwrap_or(GridSize { rows: 5, cols: 5 });
         let scoring = match self.scoring.unwrap_or_default() {
             ScoringArg::Standard => Scoring::Standard,
             ScoringArg::Aima => Scoring::Aima,
         };
+        let setup = self.grid_setup(GridSize { rows: 5, cols: 5 }, scoring)?;
+        Ok(Prepared {
+            agent: self.agent::<GridSession>()?,
+            options: self.grid_options(explain)?,
+            setup,
+        })
+    }
+
+    /// The textbook's rules: the grid's setup, scored the textbook's way, 4x4 by default (the
+    /// textbook's figure 7.2).
+    fn aima(&self, explain: bool) -> Result<Prepared<AimaSession>> {
+        let setup = self.grid_setup(GridSize { rows: 4, cols: 4 }, Scoring::Aima)?;
+        Ok(Prepared {
+            agent: self.agent::<AimaSession>()?,
+            options: self.grid_options(explain)?,
+            setup,
+        })
+    }
+
+    /// The grid setup of `--size` (or `default`) and `--pit-prob`, scored by `scoring`.
+    fn grid_setup(&self, default: GridSize, scoring: Scoring) -> Result<GridSetup> {
         let pit_prob = self.pit_prob.unwrap_or(0.2);
-        let setup = GridSetup::new(size.rows, size.cols, pit_prob, scoring).map_err(bad_input)?;
+        match self.size.unwrap_or(SizeArg::One(default)) {
+            SizeArg::One(size) => GridSetup::new(size.rows, size.cols, pit_prob, scoring),
+            SizeArg::Range(range) => GridSetup::ranged(range, pit_prob, scoring),
+        }
+        .map_err(bad_input)
+    }
+
+    /// The grid agents' options: explanations, and the rules of `--kb`.
+    fn grid_options(&self, explain: bool) -> Result<AgentOptions> {
         let kb = match &self.kb {
             Some(path) => Some(Arc::new(
                 wumpus::files::read_parsed(path, wumpus::kb::rules::parse_rules)
@@ -309,14 +374,10 @@ impl RuleArgs {
             )),
             None => None,
         };
-        Ok(Prepared {
-            agent: self.agent::<GridSession>()?,
-            options: AgentOptions {
-                explain,
-                map_known: false,
-                kb,
-            },
-            setup,
+        Ok(AgentOptions {
+            explain,
+            map_known: false,
+            kb,
         })
     }
 

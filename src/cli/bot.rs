@@ -56,7 +56,7 @@ pub fn run(args: BotArgs) -> Result<()> {
                 MazeBot::new(map.clone(), caves, agent)
             }))
         }
-        Some(RulesArg::Grid) => Err(bad_input(anyhow::anyhow!(
+        Some(RulesArg::Grid | RulesArg::Aima) => Err(bad_input(anyhow::anyhow!(
             "the bot protocol is the classic cave's and the maze's: use --rules cave or --rules maze"
         ))),
     }

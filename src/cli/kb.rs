@@ -94,11 +94,7 @@ impl OnGame for KbArgs {
         ));
         text.push_str(&format!(
             "c proven safe (no pit, no live wumpus{}): {}\n",
-            if S::RULES == wumpus::game::RuleSet::Grid {
-                ""
-            } else {
-                ", no bats"
-            },
+            if S::RULES.on_grid() { "" } else { ", no bats" },
             list(&at.proven_safe)
         ));
         text.push_str(&format!("c proven pit: {}\n", list(&at.proven_pit)));

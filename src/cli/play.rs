@@ -33,7 +33,11 @@ impl WorldArgs {
     /// These flags, with the rule sets each fits, for [`RuleArgs::check`].
     pub fn fits(&self) -> [(&'static str, bool, &'static [RuleSet]); 2] {
         [
-            ("--world", self.world.is_some(), &[RuleSet::Grid]),
+            (
+                "--world",
+                self.world.is_some(),
+                &[RuleSet::Grid, RuleSet::Aima],
+            ),
             (
                 "--hazards",
                 self.hazards.is_some(),
@@ -52,7 +56,7 @@ impl WorldArgs {
         };
         // A grid world file holds the whole game; a cave's hazard file still draws from the
         // seed (bats, a woken wumpus).
-        let seeded = file.is_none() || S::RULES != RuleSet::Grid;
+        let seeded = file.is_none() || !S::RULES.on_grid();
         Ok(Loaded {
             session,
             seed: seeded.then_some(seed),
@@ -76,7 +80,7 @@ impl<S: Session> Loaded<S> {
     pub fn title(&self) -> String {
         let mut t = self.session.title();
         if let Some(f) = &self.file {
-            let what = if S::RULES == RuleSet::Grid {
+            let what = if S::RULES.on_grid() {
                 "world"
             } else {
                 "hazards"
@@ -316,7 +320,7 @@ impl<S: Playable, W: Write> Player<S, W> {
             }
             Command::Save(file) => match self.session.save(Path::new(&file)) {
                 Ok(()) => {
-                    let what = if S::RULES == RuleSet::Grid {
+                    let what = if S::RULES.on_grid() {
                         "world"
                     } else {
                         "hazards"

@@ -212,6 +212,7 @@ async fn options(State(server): State<Shared>) -> Json<Value> {
             "cave": {"agents": ["logic", "random"], "maps": files("map"),
                      "variants": ["event", "yob"]},
             "maze": {"agents": ["logic"], "maps": files("map")},
+            "aima": {"agents": ["risk", "logic"], "worlds": files("grid")},
         },
         "limits": {"max_side": MAX_SIDE, "max_body": MAX_BODY, "max_games": server.max_games,
                    "idle_minutes": server.idle.as_secs() / 60},
@@ -232,7 +233,7 @@ async fn create(
     if world.is_some() && req.upload.is_some() {
         return Err(bad("give a world file or an upload, not both"));
     }
-    if world.is_some() && req.rules != "grid" {
+    if world.is_some() && req.rules != "grid" && req.rules != "aima" {
         return Err(bad("a world file is for the grid; a cave takes a map"));
     }
     let id = format!("{:016x}", rand::random::<u64>());

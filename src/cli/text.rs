@@ -452,7 +452,7 @@ pub fn summary_text(s: &Summary) -> String {
 
 /// The best win rate any player can expect in this batch's setting, where it is known.
 fn best_win_rate(s: &Summary) -> Option<f64> {
-    if s.rules != RuleSet::Grid {
+    if !s.rules.on_grid() {
         return None;
     }
     let size = s.setup.get("size")?.as_str()?;
@@ -466,7 +466,7 @@ fn setup_words(s: &Summary) -> String {
     let get = |k: &str| s.setup.get(k);
     let text = |k: &str| get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
     match s.rules {
-        RuleSet::Grid => format!(
+        RuleSet::Grid | RuleSet::Aima => format!(
             "{}, pit probability {}, {} scoring",
             text("size"),
             get("pit_prob").map_or("?".to_string(), |v| v.to_string()),

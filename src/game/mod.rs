@@ -30,18 +30,22 @@ pub enum RuleSet {
     Cave,
     /// The `caves.dat` maze.
     Maze,
+    /// The grid Wumpus World under the textbook's own rules (AIMA): a heading, turns and
+    /// `Forward`, every action costing 1.
+    Aima,
 }
 
 impl RuleSet {
     /// Every rule set, in the order the help lists them.
-    pub const ALL: [RuleSet; 3] = [RuleSet::Grid, RuleSet::Cave, RuleSet::Maze];
+    pub const ALL: [RuleSet; 4] = [RuleSet::Grid, RuleSet::Cave, RuleSet::Maze, RuleSet::Aima];
 
-    /// The name on the command line and in JSON: `grid`, `cave`, `maze`.
+    /// The name on the command line and in JSON: `grid`, `cave`, `maze`, `aima`.
     pub fn name(self) -> &'static str {
         match self {
             RuleSet::Grid => "grid",
             RuleSet::Cave => "cave",
             RuleSet::Maze => "maze",
+            RuleSet::Aima => "aima",
         }
     }
 
@@ -51,12 +55,19 @@ impl RuleSet {
             RuleSet::Grid => "the grid Wumpus World",
             RuleSet::Cave => "the classic cave",
             RuleSet::Maze => "the caves.dat maze",
+            RuleSet::Aima => "the textbook's (AIMA) Wumpus World",
         }
     }
 
     /// The rule set named `name`, if any.
     pub fn parse(name: &str) -> Option<RuleSet> {
         RuleSet::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// True for the rule sets played on the grid (with compass moves or the textbook's
+    /// heading): they share the world, its files and its setup.
+    pub fn on_grid(self) -> bool {
+        matches!(self, RuleSet::Grid | RuleSet::Aima)
     }
 }
 

@@ -106,6 +106,10 @@ pub enum Message {
     CannotClimb,
     /// Climb at the start: the game ends.
     ClimbOut,
+    /// A quarter turn to the left (the textbook's rules).
+    TurnLeft,
+    /// A quarter turn to the right (the textbook's rules).
+    TurnRight,
 }
 
 impl Message {
@@ -128,6 +132,8 @@ impl Message {
             Message::Eaten => "The Wumpus eats you.",
             Message::CannotClimb => "You cannot climb up from here.",
             Message::ClimbOut => "You climb up out of Wumpus World.",
+            Message::TurnLeft => "You turn left.",
+            Message::TurnRight => "You turn right.",
         }
     }
 }
@@ -346,6 +352,23 @@ impl GridGame {
         Turn {
             percepts: self.percepts(bump, scream),
             messages,
+        }
+    }
+
+    /// An action that changes nothing in the world but costs one (the textbook's quarter
+    /// turns; the heading is the caller's): it counts, says `message`, and answers with this
+    /// cell's percepts. After the game is over it changes nothing and says nothing.
+    pub fn count_in_place(&mut self, message: Message) -> Turn {
+        if self.outcome.is_some() {
+            return Turn {
+                percepts: Percepts::default(),
+                messages: Vec::new(),
+            };
+        }
+        self.moves += 1;
+        Turn {
+            percepts: self.percepts(false, false),
+            messages: vec![message],
         }
     }
 

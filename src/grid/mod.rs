@@ -5,16 +5,18 @@
 //! [`command`] what a player may type; [`session`] plays it through the one game interface
 //! ([`crate::game::Session`]). The agents for this rule set live in `crate::agent`.
 
+pub mod aima;
 pub mod command;
 pub mod file;
 pub mod game;
 pub mod session;
 pub mod world;
 
+pub use aima::{AimaSession, AimaShown, HeadedAction};
 pub use command::{parse_command, Command, CommandError};
 pub use file::{format_world, parse_world, WorldFileError};
 pub use game::{Action, GridGame, Message, Outcome, Percepts, Scoring, Turn};
-pub use session::{GridSession, GridSetup};
+pub use session::{GridSession, GridSetup, SizeRange};
 pub use world::{GridWorld, WorldError};
 
 use crate::files::{read_parsed, save_atomically, FileError};

@@ -15,12 +15,15 @@ use std::sync::Arc;
 /// What the games of a grid batch share.
 #[derive(Clone, Debug)]
 pub struct GridSetup {
-    /// The grid.
+    /// The grid (with a range of sizes, the smallest of them).
     pub topology: Arc<Topology>,
     /// The chance that a cell other than the start holds a pit.
     pub pit_prob: f64,
     /// How a finished game is scored.
     pub scoring: Scoring,
+    /// The sizes each game's size is drawn from, by the game's seed (`None`: every game on
+    /// `topology`).
+    pub sizes: Option<SizeRange>,
 }
 
 impl GridSetup {
@@ -35,12 +38,104 @@ impl GridSetup {
             topology: Arc::new(Topology::grid(rows, cols)?),
             pit_prob,
             scoring,
+            sizes: None,
         })
     }
 
-    /// The grid's size, rows then columns.
+    /// Games whose sizes are drawn from `sizes`, each from its own seed.
+    pub fn ranged(
+        sizes: SizeRange,
+        pit_prob: f64,
+        scoring: Scoring,
+    ) -> Result<GridSetup, GameError> {
+        let (rows, cols) = sizes.smallest;
+        let mut setup = GridSetup::new(rows, cols, pit_prob, scoring)?;
+        if sizes.smallest != sizes.largest {
+            Topology::grid(sizes.largest.0, sizes.largest.1)?;
+            setup.sizes = Some(sizes);
+        }
+        Ok(setup)
+    }
+
+    /// The grid's size, rows then columns (with a range of sizes, the smallest).
     pub fn size(&self) -> (usize, usize) {
         self.topology.grid_size().expect("a grid")
+    }
+
+    /// The grid of the game dealt from `rng`: `topology`, or with a range of sizes, one drawn
+    /// from `rng` first (so that a batch of one size deals exactly as before ranges existed).
+    pub fn draw_topology(&self, rng: &mut impl rand::Rng) -> Result<Arc<Topology>, GameError> {
+        match &self.sizes {
+            None => Ok(self.topology.clone()),
+            Some(range) => {
+                let (rows, cols) = range.draw(rng);
+                Ok(Arc::new(Topology::grid(rows, cols)?))
+            }
+        }
+    }
+
+    /// The grid of the game dealt from `seed` (what its agent is prepared for).
+    pub fn topology_of(&self, seed: u64) -> Result<Arc<Topology>, GameError> {
+        self.draw_topology(&mut seeded(seed))
+    }
+
+    /// The setup's parameters for summaries and traces: `size` (`5x5`, or a range `4x4..7x7`),
+    /// `pit_prob` and `scoring`.
+    pub fn parameters(&self) -> serde_json::Map<String, serde_json::Value> {
+        let (rows, cols) = self.size();
+        let size = match &self.sizes {
+            Some(range) => range.to_string(),
+            None => format!("{rows}x{cols}"),
+        };
+        let mut m = serde_json::Map::new();
+        m.insert("size".into(), size.into());
+        m.insert("pit_prob".into(), self.pit_prob.into());
+        m.insert("scoring".into(), self.scoring.name().into());
+        m
+    }
+}
+
+/// A range of grid sizes, from `smallest` to `largest`: when both ends are square (`4x4..7x7`,
+/// the course tournament's setting) each game is N×N with N uniform over the range; otherwise
+/// rows and columns are drawn independently, each uniform over its own range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeRange {
+    /// The smallest size, rows then columns.
+    pub smallest: (usize, usize),
+    /// The largest size, rows then columns.
+    pub largest: (usize, usize),
+}
+
+impl SizeRange {
+    /// The range from `smallest` to `largest`, or `None` when a side of `largest` is smaller
+    /// than the same side of `smallest`.
+    pub fn new(smallest: (usize, usize), largest: (usize, usize)) -> Option<SizeRange> {
+        (smallest.0 <= largest.0 && smallest.1 <= largest.1)
+            .then_some(SizeRange { smallest, largest })
+    }
+
+    /// True when every size of the range is square.
+    pub fn square(&self) -> bool {
+        self.smallest.0 == self.smallest.1 && self.largest.0 == self.largest.1
+    }
+
+    /// One size drawn from `rng`.
+    pub fn draw(&self, rng: &mut impl rand::Rng) -> (usize, usize) {
+        if self.square() {
+            let n = rng.random_range(self.smallest.0..=self.largest.0);
+            (n, n)
+        } else {
+            let rows = rng.random_range(self.smallest.0..=self.largest.0);
+            let cols = rng.random_range(self.smallest.1..=self.largest.1);
+            (rows, cols)
+        }
+    }
+}
+
+impl std::fmt::Display for SizeRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ((r0, c0), (r1, c1)) = (self.smallest, self.largest);
+        write!(f, "{r0}x{c0}..{r1}x{c1}")
     }
 }
 
@@ -75,6 +170,17 @@ impl GridSession {
     pub fn scoring(&self) -> Scoring {
         self.scoring
     }
+
+    /// The same game scored by `scoring`.
+    pub fn rescored(self, scoring: Scoring) -> GridSession {
+        GridSession { scoring, ..self }
+    }
+
+    /// An action that changes nothing in the world but counts (a turn under the textbook's
+    /// rules, which keep the heading themselves); see [`GridGame::count_in_place`].
+    pub fn count_in_place(&mut self, message: super::game::Message) -> Turn {
+        self.game.count_in_place(message)
+    }
 }
 
 impl Session for GridSession {
@@ -89,20 +195,18 @@ impl Session for GridSession {
             topology: self.game.world().topology().clone(),
             pit_prob: self.pit_prob,
             scoring: self.scoring,
+            sizes: None,
         }
     }
 
     fn parameters(setup: &GridSetup) -> serde_json::Map<String, serde_json::Value> {
-        let (rows, cols) = setup.size();
-        let mut m = serde_json::Map::new();
-        m.insert("size".into(), format!("{rows}x{cols}").into());
-        m.insert("pit_prob".into(), setup.pit_prob.into());
-        m.insert("scoring".into(), setup.scoring.name().into());
-        m
+        setup.parameters()
     }
 
     fn deal(setup: &GridSetup, seed: u64) -> Result<GridSession, GameError> {
-        let world = GridWorld::random(setup.topology.clone(), setup.pit_prob, &mut seeded(seed));
+        let mut rng = seeded(seed);
+        let topology = setup.draw_topology(&mut rng)?;
+        let world = GridWorld::random(topology, setup.pit_prob, &mut rng);
         Ok(GridSession::new(world, setup.scoring, setup.pit_prob))
     }
 
@@ -255,5 +359,52 @@ impl Session for GridSession {
             None => lines.push(format!("You are at {}.", self.label(self.game.player()))),
         }
         lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_size_deals_as_the_world_generator_alone() {
+        // A batch of one size draws no size: game `seed` is exactly the world its seed deals.
+        let setup = GridSetup::new(5, 5, 0.2, Scoring::Standard).unwrap();
+        for seed in 0..50 {
+            let dealt = GridSession::deal(&setup, seed).unwrap();
+            let alone = GridWorld::random(setup.topology.clone(), 0.2, &mut seeded(seed));
+            assert_eq!(dealt.game().world().wumpus(), alone.wumpus());
+            assert_eq!(dealt.game().world().gold(), alone.gold());
+            let pits: Vec<Place> = dealt.game().world().pits().collect();
+            assert_eq!(pits, alone.pits().collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn a_range_of_square_sizes_deals_square_sizes_from_each_seed() {
+        let range = SizeRange::new((4, 4), (7, 7)).unwrap();
+        let setup = GridSetup::ranged(range, 0.2, Scoring::Aima).unwrap();
+        assert_eq!(setup.parameters()["size"], "4x4..7x7");
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..200 {
+            let game = GridSession::deal(&setup, seed).unwrap();
+            let size = game.game().world().size();
+            assert_eq!(size.0, size.1, "square");
+            assert!((4..=7).contains(&size.0));
+            // The agent of game `seed` is prepared for the same grid.
+            assert_eq!(setup.topology_of(seed).unwrap().grid_size(), Some(size));
+            seen.insert(size.0);
+        }
+        assert_eq!(seen.len(), 4, "every size of the range turns up");
+        // Non-square ends draw rows and columns apart; a reversed range is no range.
+        let wide = SizeRange::new((2, 3), (3, 6)).unwrap();
+        assert!(!wide.square());
+        let mut rng = seeded(1);
+        for _ in 0..100 {
+            let (r, c) = wide.draw(&mut rng);
+            assert!((2..=3).contains(&r) && (3..=6).contains(&c));
+        }
+        assert_eq!(SizeRange::new((5, 5), (4, 6)), None);
+        assert_eq!(wide.to_string(), "2x3..3x6");
     }
 }

@@ -247,7 +247,7 @@ impl Summary {
         let n = totals.games.max(1) as f64;
         let win_rate = totals.wins() as f64 / n;
         let scored = id.rules != RuleSet::Maze;
-        let tells_winnable = id.rules == RuleSet::Grid;
+        let tells_winnable = id.rules.on_grid();
         Summary {
             rules: id.rules,
             agent: id.agent,

@@ -3,7 +3,7 @@
 //! things with the same messages.
 
 use super::{ApiError, Server, MAX_SIDE};
-use crate::cli::args::{AgentArg, GridSize, RuleArgs, RulesArg, ScoringArg, VariantArg};
+use crate::cli::args::{AgentArg, GridSize, RuleArgs, RulesArg, ScoringArg, SizeArg, VariantArg};
 use axum::http::StatusCode;
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -71,7 +71,12 @@ impl Server {
         let rules = pick(
             "rule set",
             &req.rules,
-            &[("grid", Grid), ("cave", Cave), ("maze", Maze)],
+            &[
+                ("grid", Grid),
+                ("cave", Cave),
+                ("maze", Maze),
+                ("aima", Aima),
+            ],
         )?;
         let size = match &req.size {
             Some(s) => {
@@ -82,7 +87,7 @@ impl Server {
                          `wumpus trace` and `solve` take larger ones"
                     )));
                 }
-                Some(size)
+                Some(SizeArg::One(size))
             }
             None => None,
         };

@@ -638,7 +638,8 @@ const WumpusDraw = (() => {
   // The game in a line: the rule set, where it came from, the agent, its setup.
   function subtitle(st) {
     return [
-      ({grid: "the grid Wumpus World", cave: "the classic cave", maze: "the caves.dat maze"})[st.rules] || st.rules,
+      ({grid: "the grid Wumpus World", cave: "the classic cave", maze: "the caves.dat maze",
+        aima: "the textbook's (AIMA) Wumpus World"})[st.rules] || st.rules,
       st.seed === null ? "a game from a file" : "seed " + st.seed,
       "the " + st.agent + " agent playing",
       Object.entries(st.setup).map(([k, v]) =>

@@ -26,7 +26,7 @@
 
   // The form shows only the choices of the chosen rule set.
   function showFor(rules) {
-    for (const el of document.querySelectorAll(".for-grid, .for-cave, .for-maze")) {
+    for (const el of document.querySelectorAll(".for-grid, .for-cave, .for-maze, .for-aima")) {
       el.hidden = !el.classList.contains("for-" + rules);
     }
   }
@@ -41,7 +41,7 @@
       sel.innerHTML = "<option value=\"\">" + first + "</option>" +
         (list || []).map((f) => "<option>" + esc(f) + "</option>").join("");
     };
-    if (rules === "grid") files($("world"), o.worlds, "random, from the seed");
+    if (rules === "grid" || rules === "aima") files($("world"), o.worlds, "random, from the seed");
     else files($("map"), o.maps, "built in");
   }
 
@@ -57,12 +57,12 @@
       }
       req.seed = Number(seed);
     }
-    if (rules === "grid") {
+    if (rules === "grid" || rules === "aima") {
       req.size = $("size").value.trim() || undefined;
       const p = parseFloat($("pitprob").value);
       if ($("pitprob").value.trim() && !(p >= 0 && p <= 1)) { status("The pit chance is from 0 to 1."); return; }
       if ($("pitprob").value.trim()) req.pit_prob = p;
-      req.scoring = $("scoring").value;
+      if (rules === "grid") req.scoring = $("scoring").value;
       if ($("world").value) req.world = $("world").value;
     } else {
       if ($("map").value) req.map = $("map").value;
@@ -299,6 +299,11 @@
       else if (key === "g") act("grab");
       else if (key === "c") act("climb");
       else if (key === "f") { game.armed = game.armed === "shoot" ? null : "shoot"; render(); }
+      else done = false;
+    } else if (game.rules === "aima") {
+      const a = {ArrowUp: "forward", w: "forward", ArrowLeft: "left", a: "left", ArrowRight: "right",
+        d: "right", g: "grab", f: "shoot", c: "climb"}[key];
+      if (a) act(a);
       else done = false;
     } else if (game.rules === "maze") {
       if (["1", "2", "3"].includes(key)) tunnel(key);

@@ -1,0 +1,214 @@
+//! The textbook's rules (`--rules aima`) end to end through the real binary: a hand-worked
+//! game on seed 001's example world checks the heading, the bump, the arrow's direction and
+//! the score; a batch of mixed sizes (`--size 4x4..7x7`) replays game by game from its seeds;
+//! and `--help` says what the rule set is.
+
+mod common;
+use common::wumpus;
+
+/// Plays `moves` (one a line) on seed 001's example world (5x5: a pit at 0,2, the wumpus at
+/// 2,0, the gold at 3,2) under the textbook's rules.
+fn play(moves: &[&str]) -> String {
+    let input = moves.join("\n") + "\n";
+    let run = wumpus(
+        &[
+            "play",
+            "--rules",
+            "aima",
+            "--world",
+            "worlds/seed-example.txt",
+        ],
+        &input,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run.stdout
+}
+
+#[test]
+fn a_hand_worked_game_turns_bumps_shoots_the_way_it_faces_and_scores() {
+    let out = play(&[
+        "right", "forward", // south: the wall
+        "left", "left", "forward", // north to 1,0, next to the wumpus at 2,0
+        "shoot",   // north: the scream
+        "forward", // 2,0, the dead wumpus
+        "right", "forward", "forward", "left", "forward", // 2,1, 2,2, north to 3,2
+        "grab", "left", "forward", "forward", // west to 3,1, 3,0
+        "left", "forward", "forward", "forward", // south to 2,0, 1,0, 0,0
+        "climb",
+    ]);
+    assert!(out.contains("You are at 0,0, facing east."), "{out}");
+    assert!(
+        out.contains("You turn right.\nYou are at 0,0, facing south."),
+        "{out}"
+    );
+    assert!(
+        out.contains("You feel a bump as you walk into a wall.\nYou are at 0,0, facing south."),
+        "{out}"
+    );
+    assert!(
+        out.contains("You smell a terrible stench.\nYou are at 1,0, facing north."),
+        "{out}"
+    );
+    assert!(
+        out.contains("You shoot an arrow. You hear a horrible scream."),
+        "{out}"
+    );
+    assert!(out.contains("There is a dead Wumpus here."), "{out}");
+    assert!(
+        out.contains(
+            "You see a glint of something that looks like gold.\nYou are at 3,2, facing north."
+        ),
+        "{out}"
+    );
+    assert!(out.contains("You pick up a pile of gold."), "{out}");
+    // 21 actions, the turns and the bump among them, and the arrow: 1000 - 21 - 10.
+    assert!(
+        out.contains("You climb up out of Wumpus World.\nScore: 969"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_arrow_flies_east_at_the_start_and_misses_a_wumpus_to_the_north() {
+    let out = play(&["shoot", "climb"]);
+    assert!(out.contains("You shoot an arrow.\n"), "{out}");
+    assert!(!out.contains("scream"), "{out}");
+    // Two actions and the arrow; climbing out without the gold earns nothing.
+    assert!(out.contains("Score: -12"), "{out}");
+}
+
+#[test]
+fn compass_moves_are_refused_with_the_reason_and_the_game_goes_on() {
+    let out = play(&["north", "forward 2", "left"]);
+    assert!(out.contains("is a compass move"), "{out}");
+    assert!(out.contains("takes no words after it"), "{out}");
+    assert!(out.contains("facing north"), "{out}");
+}
+
+#[test]
+fn a_hint_speaks_in_the_textbooks_actions() {
+    let out = play(&["right", "hint"]);
+    // Facing south into the wall, the cheapest new cell is east, a left turn away (north
+    // would take two turns).
+    assert!(
+        out.contains("Hint: turn left -- turn left, then forward: explore 0,1"),
+        "{out}"
+    );
+}
+
+#[test]
+fn mixed_sizes_are_dealt_per_seed_and_each_game_replays_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("games.csv");
+    let run = wumpus(
+        &[
+            "solve",
+            "--rules",
+            "aima",
+            "--size",
+            "4x4..7x7",
+            "--worlds",
+            "40",
+            "--seed",
+            "11",
+            "--json",
+            "--csv",
+            csv.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let summary: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(summary["rules"], "aima");
+    assert_eq!(summary["setup"]["size"], "4x4..7x7");
+    assert_eq!(summary["setup"]["scoring"], "aima");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let mut sizes = std::collections::BTreeSet::new();
+    for row in rows.lines().skip(1).take(12) {
+        let cells: Vec<&str> = row.split(',').collect();
+        let (seed, score) = (cells[0], cells[2]);
+        let trace = wumpus(
+            &[
+                "trace", "--rules", "aima", "--size", "4x4..7x7", "--seed", seed, "--json",
+            ],
+            "",
+        );
+        assert_eq!(trace.code, 0, "{}", trace.stderr);
+        let lines: Vec<serde_json::Value> = trace
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let start = &lines[0];
+        let size = start["setup"]["size"].as_str().unwrap().to_string();
+        let side = size.split('x').next().unwrap().parse::<usize>().unwrap();
+        assert!(
+            (4..=7).contains(&side) && size == format!("{side}x{side}"),
+            "{size}"
+        );
+        sizes.insert(size);
+        let end = lines.last().unwrap();
+        assert_eq!(end["score"].to_string(), score, "seed {seed} replays alone");
+    }
+    assert!(
+        sizes.len() >= 2,
+        "several sizes among a dozen games: {sizes:?}"
+    );
+    // The compass grid takes ranges too; a range of one size is that size.
+    let grid = wumpus(
+        &["solve", "--size", "3x4..4x6", "--worlds", "20", "--json"],
+        "",
+    );
+    assert_eq!(grid.code, 0, "{}", grid.stderr);
+    let one = wumpus(
+        &["solve", "--size", "5x5..5x5", "--worlds", "5", "--json"],
+        "",
+    );
+    let one: serde_json::Value = serde_json::from_str(&one.stdout).unwrap();
+    assert_eq!(one["setup"]["size"], "5x5");
+    let bad = wumpus(&["solve", "--size", "7x7..4x4"], "");
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr.contains("not a range of sizes"),
+        "{}",
+        bad.stderr
+    );
+}
+
+#[test]
+fn help_says_what_the_rule_set_is() {
+    let run = wumpus(&["solve", "--help"], "");
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("aima"), "{}", run.stdout);
+    assert!(run.stdout.contains("textbook"), "{}", run.stdout);
+    assert!(run.stdout.contains("4x4..7x7"), "{}", run.stdout);
+}
+
+#[test]
+fn on_a_big_open_grid_the_agent_climbs_out_before_the_score_floor() {
+    // Exploring 64x64 at pit probability 0.05 takes more than 1000 actions; the game would end
+    // unfinished at -1000, so the agent turns home in time.
+    let run = wumpus(
+        &[
+            "solve",
+            "--rules",
+            "aima",
+            "--size",
+            "64x64",
+            "--pit-prob",
+            "0.05",
+            "--worlds",
+            "6",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let summary: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let endings = &summary["endings"];
+    assert!(
+        endings.get("unfinished").is_none_or(|n| n == 0),
+        "{endings}"
+    );
+    assert_eq!(summary["games"], 6);
+}
