@@ -72,6 +72,9 @@ pub enum AgentArg {
     Logic,
     /// The classic cave event's random player (cave).
     Random,
+    /// Grid, up to 16 cells (4x4): the exact optimal policy, solved once for the batch by
+    /// expectimax over belief states.
+    Optimal,
 }
 
 impl From<AgentArg> for AgentKind {
@@ -80,6 +83,7 @@ impl From<AgentArg> for AgentKind {
             AgentArg::Risk => AgentKind::Risk,
             AgentArg::Logic => AgentKind::Logic,
             AgentArg::Random => AgentKind::Random,
+            AgentArg::Optimal => AgentKind::Optimal,
         }
     }
 }
@@ -199,8 +203,8 @@ pub struct RuleArgs {
     /// in it).
     #[arg(long)]
     pub map_known: bool,
-    /// Which agent plays: risk (grid default) or logic on the grid; logic (default) or random
-    /// in the cave; logic in the maze.
+    /// Which agent plays: risk (grid default), logic or optimal (up to 16 cells) on the grid;
+    /// logic (default) or random in the cave; logic in the maze.
     #[arg(long, value_enum)]
     pub agent: Option<AgentArg>,
 }
