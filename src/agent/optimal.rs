@@ -950,3 +950,88 @@ impl OptimalAgent {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{GridGame, GridWorld};
+
+    /// Plays the optimal agent in every world of a small grid, each weighted by its prior
+    /// probability: the mean score must be the solver's value of the game, and no game may
+    /// run on without end.
+    fn policy_mean(rows: usize, cols: usize, pit: f64, scoring: Scoring) -> (f64, f64) {
+        let topology = Arc::new(Topology::grid(rows, cols).unwrap());
+        let solver = Arc::new(OptimalSolver::new(
+            Model::new(rows, cols, pit, scoring).unwrap(),
+        ));
+        let cells = rows * cols;
+        let others = cells - 1;
+        let mut mean = 0.0;
+        for layout in 0u32..(1 << others) {
+            let pits: Vec<(usize, usize)> = (1..cells)
+                .filter(|i| layout >> (i - 1) & 1 == 1)
+                .map(|i| (i / cols, i % cols))
+                .collect();
+            let k = pits.len() as i32;
+            let p_pits = pit.powi(k) * (1.0 - pit).powi(others as i32 - k);
+            for w in 1..cells {
+                for g in 1..cells {
+                    let at = |i: usize| (i / cols, i % cols);
+                    let world = GridWorld::new(topology.clone(), &pits, at(w), at(g)).unwrap();
+                    let mut game = GridGame::new(world);
+                    let mut agent = OptimalAgent::new(solver.clone(), false);
+                    agent.observe(None, &game.start().percepts);
+                    while game.outcome().is_none() {
+                        assert!(game.moves() < 200, "a game without end");
+                        let action = agent.decide().action;
+                        let shown = game.act(action).percepts;
+                        agent.observe(Some(action), &shown);
+                    }
+                    let score = game.score(scoring).unwrap() as f64;
+                    mean += p_pits / (others * others) as f64 * score;
+                }
+            }
+        }
+        (mean, solver.game_value().value.score)
+    }
+
+    #[test]
+    fn the_policy_played_in_every_world_scores_the_value() {
+        for (rows, cols) in [(2, 3), (3, 3)] {
+            for scoring in [Scoring::Standard, Scoring::Aima] {
+                let (played, value) = policy_mean(rows, cols, 0.2, scoring);
+                assert!(
+                    (played - value).abs() < 1e-9 * value.abs(),
+                    "{rows}x{cols} {}: played {played}, value {value}",
+                    scoring.name()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn too_large_a_grid_is_refused() {
+        assert!(matches!(
+            Model::new(4, 5, 0.2, Scoring::Standard),
+            Err(OptimalError::TooLarge { cells: 20, .. })
+        ));
+        assert!(Model::new(4, 4, 0.2, Scoring::Aima).is_ok());
+    }
+
+    #[test]
+    fn an_impossible_belief_leaves_only_the_climb() {
+        // Pit probability 0, yet breeze at the start (a world file with pits).
+        let solver = OptimalSolver::new(Model::new(2, 2, 0.0, Scoring::Aima).unwrap());
+        let mut agent = OptimalAgent::new(Arc::new(solver), true);
+        agent.observe(
+            None,
+            &Percepts {
+                breeze: true,
+                ..Percepts::default()
+            },
+        );
+        let d = agent.decide();
+        assert_eq!(d.action, Action::Climb);
+        assert_eq!(d.choices.len(), 1);
+    }
+}
