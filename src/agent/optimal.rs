@@ -213,7 +213,12 @@ pub struct GameValue {
 
 impl Model {
     /// The model of a `rows`×`cols` grid at pit probability `pit`, scored by `scoring`.
-    pub fn new(rows: usize, cols: usize, pit: f64, scoring: Scoring) -> Result<Model, OptimalError> {
+    pub fn new(
+        rows: usize,
+        cols: usize,
+        pit: f64,
+        scoring: Scoring,
+    ) -> Result<Model, OptimalError> {
         let cells = rows * cols;
         if cells > MAX_CELLS {
             return Err(OptimalError::TooLarge {
@@ -563,6 +568,36 @@ impl Model {
     }
 }
 
+/// The exact value of the real game (the best mean score any player can expect) on a
+/// `rows`×`cols` grid at pit probability 0.2 under `scoring`, where it has been solved:
+/// [`OptimalSolver::game_value`]'s figures, recomputed by the unit tests (up to 3x4) and by
+/// `examples/optimal_value.rs` (4x4; `docs/agents.md`). `None` elsewhere.
+pub fn best_mean_score(rows: usize, cols: usize, pit_prob: f64, scoring: Scoring) -> Option<f64> {
+    if pit_prob != 0.2 {
+        return None;
+    }
+    // The grid and its transpose are the same game seen in a mirror.
+    let (a, b) = (rows.min(cols), rows.max(cols));
+    KNOWN_VALUES
+        .iter()
+        .find(|k| (k.0, k.1, k.2) == (a, b, scoring))
+        .map(|k| k.3)
+}
+
+/// `(rows, cols, scoring, exact value)` at pit probability 0.2, rows ≤ cols.
+const KNOWN_VALUES: [(usize, usize, Scoring, f64); 10] = [
+    (2, 2, Scoring::Standard, 629.0916),
+    (2, 2, Scoring::Aima, 517.1867),
+    (2, 3, Scoring::Standard, 625.2234),
+    (2, 3, Scoring::Aima, 502.0752),
+    (3, 3, Scoring::Standard, 594.0393),
+    (3, 3, Scoring::Aima, 437.8130),
+    (3, 4, Scoring::Standard, 566.6707),
+    (3, 4, Scoring::Aima, 393.2663),
+    (4, 4, Scoring::Standard, f64::NAN),
+    (4, 4, Scoring::Aima, 350.1438),
+];
+
 /// The index of the best candidate: the highest expected score, the earliest among equals.
 pub fn best(candidates: &[Candidate]) -> usize {
     let mut best = 0;
@@ -779,7 +814,10 @@ impl OptimalAgent {
                     return;
                 }
                 let at = b.at as usize;
-                let d = Direction::ALL.iter().position(|&x| x == dir).expect("a direction");
+                let d = Direction::ALL
+                    .iter()
+                    .position(|&x| x == dir)
+                    .expect("a direction");
                 let next = bits(m.neighbours[at] & m.rays[at][d]).next();
                 let Some(next) = next else { return };
                 b.at = next as Pose;
@@ -803,7 +841,10 @@ impl OptimalAgent {
                 if b.arrow {
                     b.arrow = false;
                     self.spent = self.spent.saturating_add(10);
-                    let d = Direction::ALL.iter().position(|&x| x == dir).expect("a direction");
+                    let d = Direction::ALL
+                        .iter()
+                        .position(|&x| x == dir)
+                        .expect("a direction");
                     b.wumpus = if p.scream {
                         0
                     } else {
@@ -839,7 +880,10 @@ impl OptimalAgent {
         };
         if self.has_gold {
             if b.at == 0 {
-                return simple(Action::Climb, reason(Rule::Climb, None, 0, "climb out with the gold".into()));
+                return simple(
+                    Action::Climb,
+                    reason(Rule::Climb, None, 0, "climb out with the gold".into()),
+                );
             }
             let route = m.route(b.at, 0, b.visited);
             return simple(
@@ -854,12 +898,20 @@ impl OptimalAgent {
         }
         if let Some(g) = self.gold_seen {
             if g == b.at as usize {
-                return simple(Action::Grab, reason(Rule::GrabGold, Some(g), 0, "grab the gold".into()));
+                return simple(
+                    Action::Grab,
+                    reason(Rule::GrabGold, Some(g), 0, "grab the gold".into()),
+                );
             }
             let route = m.route(b.at, g, b.visited);
             return simple(
                 route[0],
-                reason(Rule::GrabGold, Some(g), route.len(), "walk back to the gold".into()),
+                reason(
+                    Rule::GrabGold,
+                    Some(g),
+                    route.len(),
+                    "walk back to the gold".into(),
+                ),
             );
         }
         if let (Some(&action), Some((reason, choices))) = (self.plan.front(), &self.planned) {
@@ -894,7 +946,11 @@ impl OptimalAgent {
                 let mut a = m.route(b.at, from as usize, b.visited);
                 a.push(Action::Move(m.direction(from as usize, into as usize)));
                 let safe = c.pit <= 0.0 && c.wumpus <= 0.0;
-                (a, if safe { Rule::Explore } else { Rule::Gamble }, Some(into as usize))
+                (
+                    a,
+                    if safe { Rule::Explore } else { Rule::Gamble },
+                    Some(into as usize),
+                )
             }
             Plan::Shoot { from, dir } => {
                 let mut a = m.route(b.at, from as usize, b.visited);
@@ -1007,6 +1063,20 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_tabled_values_are_the_solved_ones() {
+        for &(rows, cols, scoring, tabled) in &KNOWN_VALUES {
+            if rows * cols > 12 {
+                continue; // 4x4 takes minutes: examples/optimal_value.rs recomputes it.
+            }
+            let model = Model::new(rows, cols, 0.2, scoring).unwrap();
+            let solved = OptimalSolver::new(model).game_value().value.score;
+            assert!((solved - tabled).abs() < 5e-5, "{rows}x{cols}: {solved}");
+            assert_eq!(best_mean_score(cols, rows, 0.2, scoring), Some(tabled));
+        }
+        assert_eq!(best_mean_score(3, 3, 0.3, Scoring::Aima), None);
     }
 
     #[test]
