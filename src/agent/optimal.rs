@@ -594,7 +594,7 @@ const KNOWN_VALUES: [(usize, usize, Scoring, f64); 10] = [
     (3, 3, Scoring::Aima, 437.8130),
     (3, 4, Scoring::Standard, 566.6707),
     (3, 4, Scoring::Aima, 393.2663),
-    (4, 4, Scoring::Standard, f64::NAN),
+    (4, 4, Scoring::Standard, 532.0492),
     (4, 4, Scoring::Aima, 350.1438),
 ];
 
