@@ -31,10 +31,14 @@ struct Node {
     glint: bool,
 }
 
+/// An information set as the player knows it: where it stands, the cells visited, whether
+/// the arrow is left, the moves made, and its worlds' games.
+type InfoSet = (usize, Vec<bool>, bool, u32, Vec<u32>);
+
 struct Brute {
     topology: Arc<Topology>,
     scoring: Scoring,
-    memo: FxHashMap<(usize, Vec<bool>, bool, u32, Vec<u32>), f64>,
+    memo: FxHashMap<InfoSet, f64>,
 }
 
 impl Brute {
