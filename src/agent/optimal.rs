@@ -16,7 +16,7 @@
 //! over visited cells and step into a fringe cell, walk and fire in a direction, or walk home
 //! and climb. A longer walk only costs more, and once the gold is grabbed the rest is the
 //! shortest walk home and the climb; so the optimum over plans is the optimum of the game.
-//! How a walk is costed lives in one place ([`Model::walks`]), the player's [`Pose`] being a
+//! How a walk is costed lives in one place (`Model::walks`), the player's [`Pose`] being a
 //! cell today: the textbook's heading (turns cost a move, the arrow flies where the player
 //! faces) would make the pose a cell and a heading, and change only the walks and the shots.
 //!
@@ -24,9 +24,9 @@
 //! value from zero cost minus the cost so far, and the cost is left out of the table's key.
 //! Under the standard scoring a death scores 0 whatever was spent, so the best choice can
 //! depend on the cost so far (a player deep in debt risks more), and the cost is part of the
-//! key. The values are solved once for the whole game ([`OptimalSolver::solved`]) and shared,
-//! read-only, by every game of a batch and every thread; they are the same whatever the
-//! number of threads.
+//! key. The values are solved once for the whole game (the first call of
+//! [`OptimalSolver::game_value`] or of a decision solves it) and shared, read-only, by every
+//! game of a batch and every thread; they are the same whatever the number of threads.
 
 use super::{Choice, Decision, Reason, Rule};
 use crate::grid::{Action, Percepts, Scoring};
