@@ -2,8 +2,12 @@
 //! death rates of the optimal policy, the belief states solved and the time the solve took:
 //! the figures of `docs/agents.md` and of `solve`'s "best possible" line.
 //!
-//! `cargo run --release --example optimal_value -- ROWS COLS standard|aima [PIT]`
-use wumpus::agent::optimal::{Model, OptimalSolver};
+//! `cargo run --release --example optimal_value -- ROWS COLS standard|aima [PIT] [heading]`
+//!
+//! With `heading`, the value is that of the textbook's rules of movement instead of this
+//! game's: the player faces a direction (east at the start), a turn left or right costs a
+//! move, a move steps forward, and the arrow flies where the player faces.
+use wumpus::agent::optimal::{Model, Moves, OptimalSolver};
 use wumpus::grid::Scoring;
 
 fn main() {
@@ -15,8 +19,13 @@ fn main() {
         _ => Scoring::Standard,
     };
     let pit: f64 = args.get(4).map_or(0.2, |a| a.parse().expect("PIT"));
+    let moves = if args.get(5).is_some_and(|a| a == "heading") {
+        Moves::Heading
+    } else {
+        Moves::AnyDirection
+    };
     let model = match Model::new(rows, cols, pit, scoring) {
-        Ok(m) => m,
+        Ok(m) => m.with_moves(moves),
         Err(e) => {
             eprintln!("{e}");
             std::process::exit(2);
@@ -24,8 +33,13 @@ fn main() {
     };
     let game = OptimalSolver::new(model).game_value();
     println!(
-        "{rows}x{cols}, pit {pit}, {} scoring: exact value {:.4} (wins {:.4}%, deaths {:.4}%); {} states, {:.1} s",
+        "{rows}x{cols}, pit {pit}, {} scoring{}: exact value {:.4} (wins {:.4}%, deaths {:.4}%); {} states, {:.1} s",
         scoring.name(),
+        if moves == Moves::Heading {
+            ", textbook heading (turns cost a move)"
+        } else {
+            ""
+        },
         game.value.score,
         100.0 * game.value.win,
         100.0 * game.value.death,

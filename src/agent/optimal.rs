@@ -63,9 +63,29 @@ pub enum OptimalError {
     NotAGrid,
 }
 
-/// Where the player stands, as far as the cost of walking goes: a cell. (With the textbook's
-/// heading this would carry the heading too.)
+/// Where the player stands, as far as the cost of walking goes: a cell under this game's
+/// rules ([`Moves::AnyDirection`]), a cell and a heading under the textbook's
+/// ([`Moves::Heading`]: `4 × cell + heading`, headings in [`Direction::ALL`]'s order).
 pub type Pose = u8;
+
+/// How the player moves and aims: what a walk and a shot cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Moves {
+    /// This game's rules: a move steps in any of the four directions, and the arrow is fired
+    /// in any.
+    #[default]
+    AnyDirection,
+    /// The textbook's: the player faces a direction (east at the start); turning left or right
+    /// costs a move, a move steps forward, and the arrow flies where the player faces. The
+    /// game does not play these rules; the solver values them (`examples/optimal_value.rs`).
+    Heading,
+}
+
+/// Headings after a turn to the left and to the right, by [`Direction::ALL`]'s order (north,
+/// south, east, west).
+const LEFT: [usize; 4] = [3, 2, 0, 1];
+const RIGHT: [usize; 4] = [2, 3, 1, 0];
+const EAST: usize = 2;
 
 /// What the player believes, which with the priors fixes the posterior over worlds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -90,7 +110,7 @@ impl Belief {
             | (self.wumpus as u128) << 64
             | (self.arrow as u128) << 96
             | (self.at as u128) << 97
-            | (spent as u128) << 102
+            | (spent as u128) << 103
     }
 }
 
@@ -191,6 +211,7 @@ pub struct Model {
     rays: Vec<[u32; 4]>,
     pit: f64,
     scoring: Scoring,
+    moves: Moves,
 }
 
 /// The values solved so far and the pit posteriors they needed.
@@ -260,7 +281,18 @@ impl Model {
             rays,
             pit: pit.clamp(0.0, 1.0),
             scoring,
+            moves: Moves::AnyDirection,
         })
+    }
+
+    /// The same game under other rules of movement.
+    pub fn with_moves(self, moves: Moves) -> Model {
+        Model { moves, ..self }
+    }
+
+    /// The rules of movement.
+    pub fn moves(&self) -> Moves {
+        self.moves
     }
 
     /// The model of a game on `topology`.
@@ -313,21 +345,63 @@ impl Model {
         }
     }
 
-    /// The fewest moves from `from` to each cell walking over `over` only (`u16::MAX` where
-    /// it cannot get). This is the move model: with a heading it would count turns too.
+    /// The pose of a player in `cell` ready to step or fire in direction `d` (an index into
+    /// [`Direction::ALL`]).
+    fn facing(&self, cell: usize, d: usize) -> usize {
+        match self.moves {
+            Moves::AnyDirection => cell,
+            Moves::Heading => 4 * cell + d,
+        }
+    }
+
+    /// The fewest moves from pose `from` to each pose walking over `over` only (`u16::MAX`
+    /// where it cannot get). This is the move model: every move costs one, a turn included.
     fn walks(&self, from: Pose, over: u32) -> Vec<u16> {
-        let mut dist = vec![u16::MAX; self.cells];
+        let poses = match self.moves {
+            Moves::AnyDirection => self.cells,
+            Moves::Heading => 4 * self.cells,
+        };
+        let mut dist = vec![u16::MAX; poses];
         let mut queue = VecDeque::from([from as usize]);
         dist[from as usize] = 0;
-        while let Some(i) = queue.pop_front() {
-            for n in bits(self.neighbours[i] & over) {
+        let mut next = Vec::with_capacity(4);
+        while let Some(p) = queue.pop_front() {
+            next.clear();
+            match self.moves {
+                Moves::AnyDirection => next.extend(bits(self.neighbours[p] & over)),
+                Moves::Heading => {
+                    let (cell, h) = (p / 4, p % 4);
+                    next.push(4 * cell + LEFT[h]);
+                    next.push(4 * cell + RIGHT[h]);
+                    let ahead = self.neighbours[cell] & self.rays[cell][h] & over;
+                    next.extend(bits(ahead).map(|c| 4 * c + h));
+                }
+            }
+            for &n in &next {
                 if dist[n] == u16::MAX {
-                    dist[n] = dist[i] + 1;
+                    dist[n] = dist[p] + 1;
                     queue.push_back(n);
                 }
             }
         }
         dist
+    }
+
+    /// The fewest moves to the start cell, whatever the heading, given the walks from a pose.
+    fn to_start(&self, walks: &[u16]) -> u16 {
+        (0..4)
+            .map(|d| walks[self.facing(0, d)])
+            .min()
+            .expect("four headings")
+    }
+
+    /// The index in [`Direction::ALL`] of the way from cell `from` to its neighbour `to`.
+    fn heading(&self, from: usize, to: usize) -> usize {
+        let dir = self.direction(from, to);
+        Direction::ALL
+            .iter()
+            .position(|&d| d == dir)
+            .expect("a direction")
     }
 
     /// The actions that walk from `from` to `to` over `over`, the shortest way (the lowest
@@ -370,7 +444,7 @@ impl Model {
                 others & !self.smells[0]
             },
             arrow: true,
-            at: 0,
+            at: self.facing(0, EAST) as Pose,
         }
     }
 
@@ -447,10 +521,10 @@ impl Model {
     ) -> Vec<Candidate> {
         let b = *belief;
         let here = self.walks(b.at, b.visited);
-        let home = self.walks(0, b.visited);
+        let home = self.walks(self.facing(0, EAST) as Pose, b.visited);
         let spent_f = spent as f64;
         let mut out = Vec::new();
-        let climb_cost = (here[0] + 1) as f64;
+        let climb_cost = (self.to_start(&here) + 1) as f64;
         out.push(Candidate {
             plan: Plan::Climb,
             value: Value {
@@ -468,10 +542,15 @@ impl Model {
         let live = b.wumpus.count_ones() as f64;
         let fringe = self.reach(b.visited) & !b.visited;
         for i in bits(fringe) {
-            let from = bits(self.neighbours[i] & b.visited)
-                .min_by_key(|&j| (here[j], j))
+            let (walk, from, d) = bits(self.neighbours[i] & b.visited)
+                .map(|j| {
+                    let d = self.heading(j, i);
+                    (here[self.facing(j, d)], j, d)
+                })
+                .min()
                 .expect("a fringe cell has a visited neighbour");
-            let cost = here[from] + 1;
+            let cost = walk + 1;
+            let arrived = self.facing(i, d) as Pose;
             let after = spent + cost;
             let p_wumpus = if b.wumpus >> i & 1 == 1 {
                 1.0 / live
@@ -488,10 +567,14 @@ impl Model {
             if survive > 0.0 {
                 let gold = 1.0 / unvisited;
                 // Found: grab, walk home over the visited cells and this one, climb.
-                let way_home = bits(self.neighbours[i] & b.visited)
-                    .map(|j| home[j] + 1)
-                    .min()
-                    .expect("a visited neighbour");
+                let way_home = match self.moves {
+                    // Walks are symmetric: the way home is the way from home, reversed.
+                    Moves::AnyDirection => bits(self.neighbours[i] & b.visited)
+                        .map(|j| home[j] + 1)
+                        .min()
+                        .expect("a visited neighbour"),
+                    Moves::Heading => self.to_start(&self.walks(arrived, b.visited | 1 << i)),
+                };
                 let won = 1000.0 - (after + 1 + way_home + 1) as f64;
                 value = value.plus(Value {
                     score: survive * gold * won,
@@ -511,7 +594,7 @@ impl Model {
                             breeze: b.breeze | (breezy as u32) << i,
                             wumpus: w_next,
                             arrow: b.arrow,
-                            at: i as Pose,
+                            at: arrived,
                         };
                         rest = rest.plus(child(&next, after).scaled(p_w * p_b));
                     }
@@ -537,7 +620,7 @@ impl Model {
                         continue;
                     }
                     // The walk, the shot's move and the arrow's 10.
-                    let after = spent + here[from] + 11;
+                    let after = spent + here[self.facing(from, d)] + 11;
                     let p_kill = line.count_ones() as f64 / live;
                     let mut value = Value::default();
                     for (p, wumpus) in [(p_kill, 0), (1.0 - p_kill, b.wumpus & !line)] {
@@ -545,7 +628,7 @@ impl Model {
                             let next = Belief {
                                 wumpus,
                                 arrow: false,
-                                at: from as Pose,
+                                at: self.facing(from, d) as Pose,
                                 ..b
                             };
                             value = value.plus(child(&next, after).scaled(p));
@@ -765,8 +848,10 @@ pub struct OptimalAgent {
 }
 
 impl OptimalAgent {
-    /// A player sharing `solver`'s values.
+    /// A player sharing `solver`'s values. It plays this game, whose moves go in any
+    /// direction: a solver of the textbook's heading rules values them but cannot play here.
     pub fn new(solver: Arc<OptimalSolver>, explain: bool) -> OptimalAgent {
+        debug_assert_eq!(solver.model.moves, Moves::AnyDirection);
         let belief = solver.model.start(&Percepts::default());
         OptimalAgent {
             solver,
@@ -1077,6 +1162,30 @@ mod tests {
             assert_eq!(best_mean_score(cols, rows, 0.2, scoring), Some(tabled));
         }
         assert_eq!(best_mean_score(3, 3, 0.3, Scoring::Aima), None);
+    }
+
+    #[test]
+    fn turning_costs_under_the_textbook_heading() {
+        // A turn is a move more, never a move less; and on 2x2 the textbook player, facing east
+        // at the start, must turn to reach 1,0 or to fire north.
+        for scoring in [Scoring::Standard, Scoring::Aima] {
+            let value = |moves| {
+                let model = Model::new(2, 3, 0.2, scoring).unwrap().with_moves(moves);
+                OptimalSolver::new(model).game_value().value
+            };
+            let (free, heading) = (value(Moves::AnyDirection), value(Moves::Heading));
+            assert!(heading.score < free.score, "{heading:?} {free:?}");
+            assert!(free.score - heading.score < 10.0);
+        }
+        let m = Model::new(2, 2, 0.2, Scoring::Aima)
+            .unwrap()
+            .with_moves(Moves::Heading);
+        let walks = m.walks(m.facing(0, EAST) as Pose, 0b1111);
+        assert_eq!(walks[m.facing(0, 1)], 1, "east to south: a turn right");
+        assert_eq!(walks[m.facing(0, 3)], 2, "east to west: two turns");
+        assert_eq!(walks[m.facing(1, EAST)], 1, "one step east");
+        assert_eq!(walks[m.facing(2, 0)], 2, "turn left, step north");
+        assert_eq!(walks[m.facing(3, 0)], 3, "east, turn left, north");
     }
 
     #[test]
