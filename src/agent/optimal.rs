@@ -319,6 +319,28 @@ impl Model {
         ((1u64 << self.cells) - 1) as u32
     }
 
+    /// The table's key of `b` with `spent` spent: on a square grid a belief and its mirror
+    /// image in the diagonal through the start have the same value, so they share the key of
+    /// the lower of the two (half the table). With a heading the mirror would swap headings
+    /// too; that model keeps every belief apart.
+    fn key(&self, b: &Belief, spent: u16) -> u128 {
+        let own = b.key(spent);
+        if self.rows != self.cols || self.moves != Moves::AnyDirection {
+            return own;
+        }
+        let cols = self.cols;
+        let mirror_cell = |i: usize| (i % cols) * cols + i / cols;
+        let mirror = |set: u32| bits(set).fold(0u32, |m, i| m | 1 << mirror_cell(i));
+        let image = Belief {
+            visited: mirror(b.visited),
+            breeze: mirror(b.breeze),
+            wumpus: mirror(b.wumpus),
+            arrow: b.arrow,
+            at: mirror_cell(b.at as usize) as Pose,
+        };
+        own.min(image.key(spent))
+    }
+
     fn reach(&self, set: u32) -> u32 {
         bits(set).fold(0, |out, i| out | self.neighbours[i])
     }
@@ -712,7 +734,7 @@ fn solve(model: &Model, base: Option<&Table>, table: &mut Table, b: &Belief, spe
         spent
     };
     let shift = (spent - keyed) as f64;
-    let key = b.key(keyed);
+    let key = model.key(b, keyed);
     if let Some(s) = base
         .and_then(|t| t.values.get(&key))
         .or_else(|| table.values.get(&key))
