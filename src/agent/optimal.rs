@@ -865,7 +865,7 @@ pub struct OptimalAgent {
     has_gold: bool,
     /// The rest of the plan under way, and why it was chosen.
     plan: VecDeque<Action>,
-    planned: Option<(Reason, Vec<Choice>)>,
+    planned: Option<Reason>,
     local: Table,
 }
 
@@ -896,6 +896,25 @@ impl OptimalAgent {
     /// What the player believes.
     pub fn belief(&self) -> Belief {
         self.belief
+    }
+
+    /// The chances of a pit and of the live wumpus in each unvisited cell, from the belief
+    /// (cells beyond the fringe at the prior), in cell order.
+    pub fn odds(&self) -> Vec<(Place, f64, f64)> {
+        let m = &self.solver.model;
+        let b = self.belief;
+        let pits = m.count_pits(b.visited, b.breeze);
+        let live = b.wumpus.count_ones() as f64;
+        bits(m.all() & !b.visited)
+            .map(|i| {
+                let wumpus = if b.wumpus >> i & 1 == 1 {
+                    1.0 / live
+                } else {
+                    0.0
+                };
+                (Place::new(i), pits.pit[i], wumpus)
+            })
+            .collect()
     }
 
     /// Takes in the player's last action (`None` at the start) and the percepts after it.
@@ -1021,11 +1040,18 @@ impl OptimalAgent {
                 ),
             );
         }
-        if let (Some(&action), Some((reason, choices))) = (self.plan.front(), &self.planned) {
+        if let (Some(&action), Some(reason)) = (self.plan.front(), &self.planned) {
+            // On the way over visited cells nothing new is learnt: the plan chosen stands, and
+            // its choices were shown when it was chosen (their values have moved by the moves
+            // made since).
             return Decision {
                 action,
-                reason: reason.clone(),
-                choices: choices.clone(),
+                reason: Reason {
+                    steps: self.plan.len(),
+                    text: format!("on the way: {}", reason.text),
+                    ..reason.clone()
+                },
+                choices: Vec::new(),
                 depth: None,
             };
         }
@@ -1104,7 +1130,7 @@ impl OptimalAgent {
         };
         let action = actions[0];
         self.plan = actions.drain(..).collect();
-        self.planned = Some((why.clone(), choices.clone()));
+        self.planned = Some(why.clone());
         Decision {
             action,
             reason: why,

@@ -304,18 +304,32 @@ impl Agent<GridSession> for Playing<OptimalAgent> {
                 .collect::<Vec<_>>()
         };
         let visited = places(b.visited);
-        let mut wumpus = Vec::new();
-        if b.wumpus.count_ones() == 1 {
-            wumpus = places(b.wumpus);
-        }
-        Knowledge {
+        let mut k = Knowledge {
             at: Some(self.agent.position()),
             safe: visited.clone(),
             visited,
-            wumpus,
             wumpus_alive: b.wumpus != 0,
             ..Knowledge::default()
+        };
+        // What the exact posterior makes certain is proven; the rest are odds.
+        for (place, pit, wumpus) in self.agent.odds() {
+            if pit <= 0.0 && wumpus <= 0.0 {
+                k.safe.push(place);
+            } else if pit >= 1.0 {
+                k.pit.push(place);
+            } else if wumpus >= 1.0 {
+                k.wumpus.push(place);
+            } else {
+                k.odds.push(PlaceOdds {
+                    place,
+                    pit,
+                    wumpus,
+                    bats: 0.0,
+                });
+            }
         }
+        k.safe.sort();
+        k
     }
 }
 
