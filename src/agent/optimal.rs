@@ -575,7 +575,7 @@ impl Model {
                 .expect("a fringe cell has a visited neighbour");
             let cost = walk + 1;
             let arrived = self.facing(i, d) as Pose;
-            let after = spent + cost;
+            let after = spent.saturating_add(cost);
             let p_wumpus = if b.wumpus >> i & 1 == 1 {
                 1.0 / live
             } else {
@@ -599,7 +599,7 @@ impl Model {
                         .expect("a visited neighbour"),
                     Moves::Heading => self.to_start(&self.walks(arrived, b.visited | 1 << i)),
                 };
-                let won = 1000.0 - (after + 1 + way_home + 1) as f64;
+                let won = 1000.0 - (after as f64 + 1.0 + way_home as f64 + 1.0);
                 value = value.plus(Value {
                     score: survive * gold * won,
                     win: survive * gold,
@@ -644,7 +644,7 @@ impl Model {
                         continue;
                     }
                     // The walk, the shot's move and the arrow's 10.
-                    let after = spent + here[self.facing(from, d)] + 11;
+                    let after = spent.saturating_add(here[self.facing(from, d)] + 11);
                     let p_kill = line.count_ones() as f64 / live;
                     let mut value = Value::default();
                     for (p, wumpus) in [(p_kill, 0), (1.0 - p_kill, b.wumpus & !line)] {
