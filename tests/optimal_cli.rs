@@ -100,3 +100,33 @@ fn too_large_a_grid_and_the_caves_are_refused() {
         );
     }
 }
+
+#[test]
+fn the_same_games_on_any_number_of_threads() {
+    let totals = |threads: &str| {
+        let run = wumpus(
+            &[
+                "solve",
+                "--agent",
+                "optimal",
+                "--size",
+                "3x3",
+                "--worlds",
+                "3000",
+                "--threads",
+                threads,
+                "--json",
+            ],
+            "",
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let t = &v["totals"];
+        (
+            t["score_sum"].clone(),
+            t["moves_sum"].clone(),
+            t["endings"].clone(),
+        )
+    };
+    assert_eq!(totals("1"), totals("2"));
+}
