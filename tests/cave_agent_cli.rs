@@ -101,7 +101,7 @@ fn solve_with_the_map_known_prints_the_table() {
     let mean = want.mean_score.unwrap();
     assert!(
         run.stdout
-            .contains(&format!("mean score                {mean:.2}\n")),
+            .contains(&format!("mean score                {mean:.2} ± ")),
         "{}",
         run.stdout
     );

@@ -9,12 +9,14 @@
 //!
 //! [`grid`] plays the grid (the logic and the risk agent), [`cave`] the classic cave, adding
 //! exact odds for what logic leaves open, [`maze`] the `caves.dat` maze with the same
-//! machinery, and [`random`] is the event's random player. [`roster`] says which agents play
+//! machinery, [`optimal`] plays small grids by the exact optimal policy, and [`random`] is the
+//! event's random player. [`roster`] says which agents play
 //! which rule set and makes them for a game.
 
 pub mod cave;
 pub mod grid;
 pub mod maze;
+pub mod optimal;
 pub mod random;
 pub mod roster;
 
@@ -165,6 +167,9 @@ pub enum AgentError {
     /// The maze's agent cannot play this game.
     #[error(transparent)]
     Maze(#[from] maze::MazeAgentError),
+    /// The optimal agent cannot solve this game.
+    #[error(transparent)]
+    Optimal(#[from] optimal::OptimalError),
     /// No such agent for this rule set, or options it cannot take.
     #[error("{0}")]
     Unfit(String),

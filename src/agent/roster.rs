@@ -10,6 +10,7 @@ use super::cave::{CaveAgent, CaveAgentConfig, RoomView};
 use super::grid::{default_rules, GridAgent, Insight, Strategy};
 use super::maze::discovered::DiscoveredMazeAgent;
 use super::maze::{MazeAgent, MazeDecision, TunnelOdds};
+use super::optimal::{Model, OptimalAgent, OptimalSolver};
 use super::random::RandomAgent;
 use super::{Agent, AgentError, Choice, Conclusion, Decision, Knowledge, PlaceOdds, Rule};
 use crate::cave::classic::{Action as CaveAction, Variant};
@@ -35,11 +36,18 @@ pub enum AgentKind {
     Logic,
     /// The classic cave event's random player.
     Random,
+    /// The exact optimal policy of a small grid, by expectimax over belief states.
+    Optimal,
 }
 
 impl AgentKind {
     /// Every agent.
-    pub const ALL: [AgentKind; 3] = [AgentKind::Risk, AgentKind::Logic, AgentKind::Random];
+    pub const ALL: [AgentKind; 4] = [
+        AgentKind::Risk,
+        AgentKind::Logic,
+        AgentKind::Random,
+        AgentKind::Optimal,
+    ];
 
     /// The name on the command line and in JSON.
     pub fn name(self) -> &'static str {
@@ -47,6 +55,7 @@ impl AgentKind {
             AgentKind::Risk => "risk",
             AgentKind::Logic => "logic",
             AgentKind::Random => "random",
+            AgentKind::Optimal => "optimal",
         }
     }
 
@@ -219,13 +228,30 @@ impl AgentFactory<GridSession> for GridFactory {
 }
 
 impl Roster for GridSession {
-    const AGENTS: &'static [AgentKind] = &[AgentKind::Risk, AgentKind::Logic];
+    const AGENTS: &'static [AgentKind] = &[AgentKind::Risk, AgentKind::Logic, AgentKind::Optimal];
 
     fn prepare(
         kind: AgentKind,
         setup: &crate::grid::GridSetup,
         options: &AgentOptions,
     ) -> Result<Box<dyn AgentFactory<GridSession>>, AgentError> {
+        if kind == AgentKind::Optimal {
+            if setup.sizes.is_some() {
+                return Err(AgentError::Unfit(
+                    "the optimal agent solves one grid size exactly: give --size one size, \
+                     not a range"
+                        .into(),
+                ));
+            }
+            // One solver for the whole batch: its values are solved once, on the first
+            // decision, and shared read-only by every game and thread.
+            let model = Model::for_topology(&setup.topology, setup.pit_prob, setup.scoring)?;
+            return Ok(Box::new(OptimalFactory {
+                solver: Arc::new(OptimalSolver::new(model)),
+                explain: options.explain,
+                topology: setup.topology.clone(),
+            }));
+        }
         Ok(Box::new(GridFactory::prepare(
             kind,
             setup,
@@ -397,6 +423,74 @@ impl Agent<GridSession> for Playing<GridAgent> {
 
     fn knowledge_base(&self) -> Option<&KnowledgeBase> {
         Some(self.agent.kb())
+    }
+}
+
+struct OptimalFactory {
+    solver: Arc<OptimalSolver>,
+    explain: bool,
+    topology: Arc<Topology>,
+}
+
+impl AgentFactory<GridSession> for OptimalFactory {
+    fn make(&self, _seed: u64) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
+        Ok(Box::new(Playing {
+            agent: OptimalAgent::new(self.solver.clone(), self.explain),
+            explain: self.explain,
+            labels: Labels::Grid(self.topology.clone()),
+        }))
+    }
+}
+
+impl Agent<GridSession> for Playing<OptimalAgent> {
+    fn observe(
+        &mut self,
+        last: Option<&GridAction>,
+        shown: &Turn,
+    ) -> Result<Vec<Conclusion>, AgentError> {
+        self.agent.observe(last.copied(), &shown.percepts);
+        Ok(Vec::new())
+    }
+
+    fn decide(&mut self) -> Decision<GridAction> {
+        self.agent.decide()
+    }
+
+    fn knowledge(&mut self) -> Knowledge {
+        let b = self.agent.belief();
+        let places = |set: u32| {
+            (0..32)
+                .filter(|i| set >> i & 1 == 1)
+                .map(Place::new)
+                .collect::<Vec<_>>()
+        };
+        let visited = places(b.visited);
+        let mut k = Knowledge {
+            at: Some(self.agent.position()),
+            safe: visited.clone(),
+            visited,
+            wumpus_alive: b.wumpus != 0,
+            ..Knowledge::default()
+        };
+        // What the exact posterior makes certain is proven; the rest are odds.
+        for (place, pit, wumpus) in self.agent.odds() {
+            if pit <= 0.0 && wumpus <= 0.0 {
+                k.safe.push(place);
+            } else if pit >= 1.0 {
+                k.pit.push(place);
+            } else if wumpus >= 1.0 {
+                k.wumpus.push(place);
+            } else {
+                k.odds.push(PlaceOdds {
+                    place,
+                    pit,
+                    wumpus,
+                    bats: 0.0,
+                });
+            }
+        }
+        k.safe.sort();
+        k
     }
 }
 

@@ -78,6 +78,9 @@ pub enum AgentArg {
     Logic,
     /// The classic cave event's random player (cave).
     Random,
+    /// Grid, up to 16 cells (4x4): the exact optimal policy, solved once for the batch by
+    /// expectimax over belief states.
+    Optimal,
 }
 
 impl From<AgentArg> for AgentKind {
@@ -86,6 +89,7 @@ impl From<AgentArg> for AgentKind {
             AgentArg::Risk => AgentKind::Risk,
             AgentArg::Logic => AgentKind::Logic,
             AgentArg::Random => AgentKind::Random,
+            AgentArg::Optimal => AgentKind::Optimal,
         }
     }
 }
@@ -235,8 +239,9 @@ pub struct RuleArgs {
     /// them, as a player does).
     #[arg(long)]
     pub map_known: bool,
-    /// Which agent plays: risk (grid default) or logic on the grid and under aima (risk there
-    /// too by default); logic (default) or random in the cave; logic in the maze.
+    /// Which agent plays: risk (grid default), logic or optimal (grids of up to 16 cells,
+    /// solved exactly) on the grid; risk (default) or logic under aima; logic (default) or
+    /// random in the cave; logic in the maze.
     #[arg(long, value_enum)]
     pub agent: Option<AgentArg>,
 }

@@ -393,7 +393,14 @@ pub fn summary_text(s: &Summary) -> String {
         let _ = writeln!(t, "{label:<25} {n} ({:.1}%)", pct(*n));
     }
     if let Some(m) = s.mean_score {
-        let _ = writeln!(t, "mean score                {m:.2}");
+        match s.mean_score_error {
+            Some(e) => {
+                let _ = writeln!(t, "mean score                {m:.2} ± {e:.2}");
+            }
+            None => {
+                let _ = writeln!(t, "mean score                {m:.2}");
+            }
+        }
     }
     let _ = writeln!(t, "mean moves                {:.2}", s.mean_moves);
     let shots = if s.rules == RuleSet::Maze {
@@ -412,15 +419,15 @@ pub fn summary_text(s: &Summary) -> String {
             t,
             "best possible win rate    {:.2}% for any player (exact; this batch is {})",
             100.0 * best,
-            if gap.abs() <= 2.0 {
-                "within sampling error of it".to_string()
-            } else {
-                format!(
-                    "{:.1} standard errors {}",
-                    gap.abs(),
-                    if gap > 0.0 { "above" } else { "below" }
-                )
-            }
+            sampling_gap(gap)
+        );
+    }
+    if let (Some(best), Some(mean)) = (best_mean_score(s), s.mean_score) {
+        let gap = (mean - best) / s.mean_score_error.unwrap_or(0.0).max(1e-12);
+        let _ = writeln!(
+            t,
+            "best possible mean score  {best:.2} for any player (exact value of the game under this scoring; this batch is {})",
+            sampling_gap(gap)
         );
     }
     if let (Some(c), Some(w)) = (s.ceiling, s.wins_of_ceiling) {
@@ -448,6 +455,39 @@ pub fn summary_text(s: &Summary) -> String {
     );
     let _ = writeln!(t, "games per second          {:.0}", s.games_per_second);
     t
+}
+
+/// How far a batch's figure lies from the exact one, `gap` in standard errors, in words.
+fn sampling_gap(gap: f64) -> String {
+    if gap.abs() <= 2.0 {
+        "within sampling error of it".to_string()
+    } else {
+        format!(
+            "{:.1} standard errors {}",
+            gap.abs(),
+            if gap > 0.0 { "above" } else { "below" }
+        )
+    }
+}
+
+/// The best mean score any player can expect in this batch's setting, where it is known.
+fn best_mean_score(s: &Summary) -> Option<f64> {
+    if s.rules != RuleSet::Grid {
+        return None;
+    }
+    let size = s.setup.get("size")?.as_str()?;
+    let (rows, cols) = size.split_once('x')?;
+    let pit_prob = s.setup.get("pit_prob")?.as_f64()?;
+    let scoring = match s.setup.get("scoring")?.as_str()? {
+        "aima" => wumpus::grid::Scoring::Aima,
+        _ => wumpus::grid::Scoring::Standard,
+    };
+    wumpus::agent::optimal::best_mean_score(
+        rows.parse().ok()?,
+        cols.parse().ok()?,
+        pit_prob,
+        scoring,
+    )
 }
 
 /// The best win rate any player can expect in this batch's setting, where it is known.

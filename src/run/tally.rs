@@ -43,6 +43,10 @@ pub struct Tally {
     pub endings: [u64; Ending::ALL.len()],
     /// Sum of the final scores.
     pub score_sum: i64,
+    /// Sum of the squares of the final scores, for the standard error of the mean score (0 in
+    /// the files of batches run before it was kept).
+    #[serde(default)]
+    pub score_squares_sum: u64,
     /// Sum of the moves.
     pub moves_sum: u64,
     /// Sum of the shots (arrows or grenades).
@@ -65,6 +69,7 @@ impl Tally {
         self.games += 1;
         self.endings[r.ending.index()] += 1;
         self.score_sum += r.score.unwrap_or(0);
+        self.score_squares_sum += r.score.unwrap_or(0).unsigned_abs().pow(2);
         self.moves_sum += u64::from(r.moves);
         self.shots_sum += u64::from(r.shots);
         if r.ending == Ending::Won {
@@ -83,6 +88,7 @@ impl Tally {
             *a += b;
         }
         self.score_sum += o.score_sum;
+        self.score_squares_sum += o.score_squares_sum;
         self.moves_sum += o.moves_sum;
         self.shots_sum += o.shots_sum;
         self.won_shots_sum += o.won_shots_sum;
@@ -184,6 +190,10 @@ pub struct Summary {
     pub endings: std::collections::BTreeMap<String, u64>,
     /// Mean final score (`null` where the rule set keeps none).
     pub mean_score: Option<f64>,
+    /// The standard error of the mean score (`null` where the rule set keeps no score, or the
+    /// sums come from a batch run before the squares were kept).
+    #[serde(default)]
+    pub mean_score_error: Option<f64>,
     /// Mean moves a game.
     pub mean_moves: f64,
     /// Mean shots (arrows or grenades) a game.
@@ -267,6 +277,14 @@ impl Summary {
                 .map(|&e| (e.name().to_string(), totals.ended(e)))
                 .collect(),
             mean_score: scored.then(|| totals.score_sum as f64 / n),
+            mean_score_error: scored
+                .then(|| {
+                    let mean = totals.score_sum as f64 / n;
+                    let variance = totals.score_squares_sum as f64 / n - mean * mean;
+                    // Old sums without squares give a negative variance: no error then.
+                    (variance >= -1e-6 && totals.games > 1).then(|| (variance.max(0.0) / n).sqrt())
+                })
+                .flatten(),
             mean_moves: totals.moves_sum as f64 / n,
             mean_shots: totals.shots_sum as f64 / n,
             shots_per_win: if totals.wins() == 0 {
