@@ -610,7 +610,7 @@ fn maze_shards_and_csv_merge_into_the_whole_batch() {
         &[],
         24,
         "logic",
-        serde_json::json!({"map": "the standard caves.dat"}),
+        serde_json::json!({"map": "the standard caves.dat", "map_known": false}),
     );
 }
 

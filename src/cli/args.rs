@@ -445,7 +445,7 @@ impl<S: Session> Prepared<S> {
     /// [`Prepared::describe`] for the setup of one game (a world file has its own size).
     pub fn describe_setup(&self, setup: &S::Setup) -> serde_json::Map<String, serde_json::Value> {
         let mut map = S::parameters(setup);
-        if S::RULES == RuleSet::Cave {
+        if matches!(S::RULES, RuleSet::Cave | RuleSet::Maze) {
             map.insert("map_known".into(), self.options.map_known.into());
         }
         map

@@ -505,6 +505,10 @@ fn best_win_rate(s: &Summary) -> Option<f64> {
 fn setup_words(s: &Summary) -> String {
     let get = |k: &str| s.setup.get(k);
     let text = |k: &str| get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
+    let map = match get("map_known").and_then(|v| v.as_bool()) {
+        Some(true) => "known",
+        _ => "discovered",
+    };
     match s.rules {
         RuleSet::Grid | RuleSet::Aima => format!(
             "{}, pit probability {}, {} scoring",
@@ -512,17 +516,8 @@ fn setup_words(s: &Summary) -> String {
             get("pit_prob").map_or("?".to_string(), |v| v.to_string()),
             text("scoring")
         ),
-        RuleSet::Cave => format!(
-            "{} rules on {}, map {}",
-            text("variant"),
-            text("map"),
-            if get("map_known").and_then(|v| v.as_bool()) == Some(true) {
-                "known"
-            } else {
-                "discovered"
-            }
-        ),
-        RuleSet::Maze => format!("on {}", text("map")),
+        RuleSet::Cave => format!("{} rules on {}, map {map}", text("variant"), text("map")),
+        RuleSet::Maze => format!("on {}, map {map}", text("map")),
     }
 }
 
