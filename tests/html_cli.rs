@@ -178,6 +178,12 @@ fn cave_and_maze_pages_draw_their_graphs() {
             rules != "maze",
             "{rules}: tunnels are drawn once known"
         );
+        // Without the map, the maze's proofs are of the ways on, listed beside the board.
+        assert_eq!(
+            first.contains("<ul class=\"ways\">"),
+            rules == "maze",
+            "{rules}: {first}"
+        );
         // The ending is not given away before the last step...
         assert!(!outcome(&first).contains("Outcome"), "{rules}: {first}");
         // ...and the last step shows it with the hidden world revealed.

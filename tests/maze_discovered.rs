@@ -4,6 +4,9 @@
 //! hidden game on the standard `caves.dat` and on a maze where every cave has the same name
 //! (the hardest case for telling caves apart).
 
+mod common;
+
+use common::wumpus;
 use std::sync::Arc;
 use wumpus::agent::maze::discovered::DiscoveredMazeAgent;
 use wumpus::agent::Rule;
@@ -76,4 +79,25 @@ fn the_discovered_maze_agent_stays_sound_where_every_name_repeats() {
     }
     let map = Arc::new(parse_map(&text).expect("a maze"));
     check(&map, 10_000, 800);
+}
+
+#[test]
+fn a_hint_without_the_map_says_what_is_proven_of_each_tunnel() {
+    // Seed 2 starts in a cave with a draft; tunnel 1 leads to one where nothing is sensed.
+    let run = wumpus(&["play", "--rules", "maze", "--seed", "2"], "m 1\nhint\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let proofs = run
+        .stdout
+        .split("What your percepts prove so far:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no proofs in: {}", run.stdout));
+    assert!(
+        proofs.contains("tunnel 2 (not yet seen): no pit (no draft here); no wumpus"),
+        "{proofs}"
+    );
+    assert!(
+        proofs
+            .contains("tunnel 1 to The Fountainhead: no pit (it leads to a cave you have been in)"),
+        "{proofs}"
+    );
 }

@@ -140,6 +140,9 @@ pub struct Knowledge {
     pub whereabouts: Vec<(Place, f64)>,
     /// True while the wumpus (or some wumpus) lives, as far as the agent knows.
     pub wumpus_alive: bool,
+    /// What is proven of each way on from where the player stands, in words, for an agent
+    /// that knows the ways by tunnel and not by place (the maze without its map).
+    pub ways: Vec<String>,
 }
 
 /// The odds of each hazard at one place.

@@ -414,6 +414,7 @@ impl Agent<GridSession> for Playing<GridAgent> {
             odds: Vec::new(),
             whereabouts: Vec::new(),
             wumpus_alive: a.wumpus_alive(),
+            ways: Vec::new(),
         }
     }
 

@@ -53,6 +53,9 @@ pub fn step_text(e: &StepEvent) -> String {
             ));
         }
     }
+    for way in &e.proven_ways {
+        s.push_str(&format!("  proven: {way}\n"));
+    }
     s.push_str(&odds_text(&e.odds, "  odds"));
     s.push_str(&choices_text(&e.choices, e.depth));
     s.push_str(&format!("  action: {}\n  why: {}\n", e.action, e.reason));
@@ -229,6 +232,11 @@ pub fn hint_text(e: &StepEvent, board: &Board, colour: bool) -> String {
     if board.shape == "grid" {
         let map = knowledge_map(e, board);
         s.push_str(&if colour { colour_map(&map) } else { map });
+    } else if !e.proven_ways.is_empty() {
+        // An agent without the map knows the ways on, not the places.
+        for way in &e.proven_ways {
+            s.push_str(&format!("  {way}\n"));
+        }
     } else {
         s.push_str(&format!(
             "  proven safe (no pit, no wumpus, no bats): {}\n",

@@ -46,6 +46,9 @@ pub struct StepEvent {
     pub odds: Vec<OddsView>,
     /// Where the player may be (the maze, when it is not certain).
     pub whereabouts: Vec<WhereView>,
+    /// What is proven of each way on from here, for an agent that knows ways by tunnel and
+    /// not by place (the maze without its map): `tunnel 2 (not yet seen): no pit, no wumpus`.
+    pub proven_ways: Vec<String>,
     /// True while a wumpus lives, as far as the agent knows.
     pub wumpus_alive: bool,
     /// The choices the agent weighed.
@@ -220,6 +223,7 @@ pub fn step_event<S: Session>(
                 chance,
             })
             .collect(),
+        proven_ways: knowledge.ways.clone(),
         wumpus_alive: knowledge.wumpus_alive,
         choices: decision
             .choices

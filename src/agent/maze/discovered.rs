@@ -532,8 +532,61 @@ impl DiscoveredMazeAgent {
     pub fn knowledge(&self) -> Knowledge {
         Knowledge {
             wumpus_alive: true,
+            ways: self.proven_ways(),
             ..Knowledge::default()
         }
+    }
+
+    /// What is proven of each tunnel of the player's cave, with what proves it, in words.
+    pub fn proven_ways(&self) -> Vec<String> {
+        let Some(here) = self.nodes.get(self.at) else {
+            return Vec::new();
+        };
+        let visited = |k: usize| self.leads_to_visited(self.at, k);
+        self.assess(self.at)
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let k = i + 1;
+                let mut facts: Vec<String> = Vec::new();
+                match a.pit {
+                    Hazard::Free if visited(k) => {
+                        facts.push("no pit (it leads to a cave you have been in)".into())
+                    }
+                    Hazard::Free => facts.push("no pit (no draft here)".into()),
+                    Hazard::Proven => facts.push(
+                        "the pit (a draft here, and every other tunnel is free of it)".into(),
+                    ),
+                    Hazard::Chance(_) => {}
+                }
+                match a.wumpus {
+                    Hazard::Free if here.senses.is_some_and(|s| !s.smell) => {
+                        facts.push("no wumpus (nothing smelt here)".into())
+                    }
+                    Hazard::Free => facts.push(
+                        "no wumpus (a cave you have been in, and no grenade has startled a \
+                         wumpus since you were last there)"
+                            .into(),
+                    ),
+                    Hazard::Proven => facts.push(
+                        "a wumpus (smelt here, and every other tunnel is free of wumpi)".into(),
+                    ),
+                    Hazard::Chance(_) => {}
+                }
+                match a.bats {
+                    Hazard::Free if a.pit == Hazard::Free && a.wumpus == Hazard::Free => {
+                        facts.push("no bats, so it is proven safe".into())
+                    }
+                    Hazard::Free => facts.push("no bats".into()),
+                    Hazard::Proven => facts.push("the bats".into()),
+                    Hazard::Chance(_) => {}
+                }
+                if facts.is_empty() {
+                    facts.push("nothing proven".into());
+                }
+                format!("{}: {}", self.through(k), facts.join("; "))
+            })
+            .collect()
     }
 
     /// Breadth-first over the agent's map from the player's cave, through tunnels whose known

@@ -491,6 +491,11 @@ const WumpusDraw = (() => {
           (l.because.length ? "<div class=\"because\">because " + l.because.map(esc).join("; ") + "</div>" : "") +
           "</li>").join("") + "</ul>";
       } else h += "<div class=\"none\">nothing new</div>";
+      if (s.proven_ways && s.proven_ways.length) {
+        // The maze without its map: what is proven of each way on from here.
+        h += "<h2>Proven of the ways on</h2><ul class=\"ways\">" +
+          s.proven_ways.map((w) => "<li>" + esc(w) + "</li>").join("") + "</ul>";
+      }
       if (opts.action !== false && s.choices.length) {
         const cols = [["expected", "expected"], ["pit", "pit"], ["wumpus", "wumpus"], ["kill", "kill"], ["risk", "risk"]]
           .filter((c) => s.choices.some((x) => x[c[0]] !== null && x[c[0]] !== undefined));
