@@ -1221,8 +1221,7 @@ impl GridAgent {
             depth = d;
             climb = valued.climb;
             for option in &options {
-                let Some(&(_, expected)) = valued.steps.iter().find(|s| s.0 == option.place)
-                else {
+                let Some(&(_, expected)) = valued.steps.iter().find(|s| s.0 == option.place) else {
                     continue;
                 };
                 weighed.push(Candidate {
@@ -1502,6 +1501,61 @@ mod tests {
                 scoring: Scoring::Standard,
             }
         }
+    }
+
+    #[test]
+    fn the_look_ahead_sees_the_knowledge_bases_odds_and_never_steps_into_a_proven_death() {
+        // What the look-ahead tracks must fix the same posterior as the knowledge base: at
+        // every gamble the sight's odds of each candidate equal the exact odds counted by the
+        // knowledge base, and the cell chosen can be survived.
+        let mut gambles = 0;
+        for seed in 1_000_000..1_000_400u64 {
+            let (rows, cols) = [(3, 3), (4, 4), (3, 5), (5, 5)][(seed % 4) as usize];
+            let scoring = [Scoring::Standard, Scoring::Aima][(seed / 4 % 2) as usize];
+            let topology = Arc::new(Topology::grid(rows, cols).unwrap());
+            let world = GridWorld::random(topology.clone(), 0.2, &mut seeded(seed));
+            let mut game = GridGame::new(world);
+            let mut agent = GridAgent::new(topology, None, Insight::Decisions)
+                .unwrap()
+                .with_strategy(Strategy::Risk {
+                    pit_prob: 0.2,
+                    scoring,
+                })
+                .with_depth(2);
+            let mut percepts = game.start().percepts;
+            let mut last = None;
+            while game.outcome().is_none() {
+                agent.observe(last, &percepts).unwrap();
+                let decision = agent.decide();
+                if let Some(odds) = &decision.odds {
+                    gambles += 1;
+                    assert_eq!(odds.depth, 2);
+                    let (l, _) = agent.lookahead.clone().unwrap();
+                    let sight = agent.sight.unwrap();
+                    for c in &odds.candidates {
+                        let (pit, wumpus) = l.odds(&sight, c.place.index());
+                        assert!(
+                            (pit - c.pit).abs() < 1e-9,
+                            "seed {seed}: pit at {:?}",
+                            c.place
+                        );
+                        assert!(
+                            (wumpus - c.wumpus).abs() < 1e-9,
+                            "seed {seed}: wumpus at {:?}",
+                            c.place
+                        );
+                    }
+                    if decision.reason.rule == Rule::Gamble {
+                        let target = decision.reason.target.unwrap();
+                        let chosen = odds.candidates.iter().find(|c| c.place == target).unwrap();
+                        assert!(chosen.pit < 1.0 && chosen.wumpus < 1.0, "seed {seed}");
+                    }
+                }
+                percepts = game.act(decision.action).percepts;
+                last = Some(decision.action);
+            }
+        }
+        assert!(gambles > 100, "only {gambles} gambles");
     }
 
     #[test]

@@ -214,8 +214,7 @@ impl GridFactory {
         };
         let grounding = self.grounding(topology)?;
         let insight = Insight::of(self.explain);
-        let agent =
-            GridAgent::with_grounding(grounding.clone(), insight)?
+        let agent = GridAgent::with_grounding(grounding.clone(), insight)?
             .with_strategy(self.strategy)
             .with_depth(self.depth);
         Ok((agent, Labels::Grid(grounding.topology().clone())))
