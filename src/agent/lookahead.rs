@@ -554,8 +554,9 @@ mod tests {
     #[test]
     fn searched_to_the_end_it_values_a_real_policy_below_the_exact_optimum() {
         // Deep enough that no gamble is left to the estimate, the search values a policy of
-        // the real game (no shots, safe cells explored first) with exact odds: never above
-        // the optimum of every policy, and within 0.1% of it (shots searched below the root).
+        // the real game (safe cells explored first, at most one shot per line) with exact
+        // odds: never above the optimum of every policy, and within 0.2% of it (measured:
+        // 0.02% to 0.11% under it).
         for (rows, cols) in [(2, 2), (2, 3), (3, 3)] {
             for scoring in [Scoring::Standard, Scoring::Aima] {
                 let exact = best_mean_score(rows, cols, 0.2, scoring).unwrap();
@@ -565,7 +566,7 @@ mod tests {
                     "{rows}x{cols} {scoring:?}: {searched} above the optimum {exact}"
                 );
                 assert!(
-                    searched >= exact - 1e-3 * exact.abs(),
+                    searched >= exact - 2e-3 * exact.abs(),
                     "{rows}x{cols} {scoring:?}: {searched} far below the optimum {exact}"
                 );
             }
