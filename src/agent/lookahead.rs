@@ -8,7 +8,7 @@
 //! fringe cell; a step is a chance node whose outcomes (death, the gold, and the breeze and
 //! stench felt on arriving) have the exact odds of the posterior, and the search goes on from
 //! each outcome. At the depth limit a step is valued by the one-step estimate the risk agent
-//! has always used ([`Lookahead::one_step`]): the agent's depth 1. Walks go over visited cells
+//! has always used (`GridAgent::gamble`'s): the agent's depth 1. Walks go over visited cells
 //! only, as in the exact solver; below the root the search also weighs a shot along each line
 //! the wumpus may be on (at the root the agent has already fired any shot that proves cells
 //! safe, and chooses among steps and climbing out).
