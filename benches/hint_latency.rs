@@ -23,6 +23,7 @@ fn follow_hints<S: Roster>(setup: &S::Setup, kind: AgentKind, games: u64) -> Vec
         explain: true,
         map_known: false,
         kb: None,
+        depth: None,
     };
     let agents = S::prepare(kind, setup, &options).expect("the agent plays");
     let mut times = Vec::new();

@@ -572,3 +572,33 @@ fn trace_step_waits_for_enter_and_finishes_at_end_of_input() {
     );
     assert!(!text.contains("Score:"), "{text}");
 }
+
+#[test]
+fn trace_shows_the_look_ahead_its_values_and_its_depth() {
+    let run = |extra: &[&str]| {
+        let out = wumpus()
+            .args(["trace", "--size", "4x4", "--seed", "1"])
+            .args(extra)
+            .assert()
+            .success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let deep = run(&["--depth", "2"]);
+    assert!(
+        deep.contains("choices weighed (expected final score), looking 2 steps ahead:"),
+        "{deep}"
+    );
+    assert!(deep.contains("* step into "), "{deep}");
+    assert!(
+        deep.contains("walk home and climb out      expected"),
+        "{deep}"
+    );
+    // One step ahead, the default, says no depth.
+    let shallow = run(&[]);
+    assert!(shallow.contains("choices weighed"), "{shallow}");
+    assert!(!shallow.contains("steps ahead"), "{shallow}");
+    wumpus()
+        .args(["solve", "--size", "3x3", "--worlds", "10", "--depth", "0"])
+        .assert()
+        .code(2);
+}

@@ -185,7 +185,7 @@ fn kb_dimacs_for_every_rule_set() {
 
 #[test]
 fn options_that_do_not_apply_are_refused_naming_what_does() {
-    let cases: [(&[&str], &str, &[&str]); 7] = [
+    let cases: [(&[&str], &str, &[&str]); 9] = [
         (
             &["solve", "--rules", "aima", "--scoring", "standard"],
             "the option --scoring does not apply to the textbook's (AIMA) Wumpus World (--rules aima)",
@@ -230,6 +230,16 @@ fn options_that_do_not_apply_are_refused_naming_what_does() {
             ],
             "the option --world does not apply to the classic cave",
             &["--hazards"],
+        ),
+        (
+            &["solve", "--rules", "cave", "--depth", "2"],
+            "the option --depth does not apply to the classic cave (--rules cave)",
+            &["--map", "--variant", "--map-known"],
+        ),
+        (
+            &["trace", "--rules", "maze", "--depth", "3"],
+            "the option --depth does not apply to the caves.dat maze (--rules maze)",
+            &["--map"],
         ),
         (
             &["bot", "--rules", "grid"],

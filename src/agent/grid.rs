@@ -13,6 +13,7 @@
 //! Invariant: the agent holds no hidden state of the world, only its knowledge base and what it
 //! did. Every cell it steps into was visited before or proven safe by the solver.
 
+use super::lookahead::{Lookahead, Sight};
 use super::{Conclusion, Fact, Reason, Rule};
 use crate::grid::{Action, Percepts, Scoring};
 use crate::kb::ground::{Atom, GroundLit};
@@ -167,6 +168,8 @@ pub struct Odds {
     pub candidates: Vec<Candidate>,
     /// The expected final score of walking home and climbing out now.
     pub climb: f64,
+    /// How many steps deep the values were searched (1: the one-step estimate).
+    pub depth: u32,
 }
 
 /// One cell a risk-taking agent considered stepping into.
@@ -252,6 +255,9 @@ pub struct GridAgent {
     /// The actions (the arrow counting 10) after which the game ends, where it does (the
     /// tournament's score floor under the textbook's rules).
     action_budget: Option<u32>,
+    /// The look-ahead deeper than one step, and what it has seen (`--depth` above 1).
+    lookahead: Option<(Arc<Lookahead>, u32)>,
+    sight: Option<Sight>,
 }
 
 impl GridAgent {
@@ -316,12 +322,32 @@ impl GridAgent {
             moves: 0,
             facing: None,
             action_budget: None,
+            lookahead: None,
+            sight: None,
         })
     }
 
     /// The same agent playing by `strategy` when logic runs out.
     pub fn with_strategy(mut self, strategy: Strategy) -> GridAgent {
         self.strategy = strategy;
+        self
+    }
+
+    /// The same agent looking `depth` steps ahead when it gambles (1: one step, the default).
+    /// Only the risk agent gambles, and only on grids of up to [`super::lookahead::MAX_CELLS`]
+    /// cells under compass moves without an action budget; elsewhere it looks one step ahead.
+    /// Call it after [`GridAgent::with_strategy`] and before the first observation.
+    pub fn with_depth(mut self, depth: u32) -> GridAgent {
+        self.lookahead = None;
+        self.sight = None;
+        if let Strategy::Risk { pit_prob, scoring } = self.strategy {
+            if depth > 1 {
+                if let Some(l) = Lookahead::new(&self.topology, pit_prob, scoring) {
+                    self.sight = Some(l.blank());
+                    self.lookahead = Some((Arc::new(l), depth));
+                }
+            }
+        }
         self
     }
 
@@ -395,6 +421,9 @@ impl GridAgent {
             Some(Action::Grab) if self.glint_here => self.has_gold = true,
             Some(Action::Fire(dir)) if self.has_arrow => {
                 self.has_arrow = false;
+                if let (Some((l, _)), Some(s)) = (&self.lookahead, &mut self.sight) {
+                    l.shot(s, self.position.index(), dir, percepts.scream);
+                }
                 if percepts.scream {
                     self.wumpus_alive = false;
                     self.wumpus_at = None;
@@ -422,6 +451,9 @@ impl GridAgent {
                 self.frontier_live -= 1;
             }
             self.cells[here.index()].visited = true;
+            if let (Some((l, _)), Some(s)) = (&self.lookahead, &mut self.sight) {
+                l.visit(s, here.index(), percepts.breeze, percepts.stench);
+            }
             self.safe_cells.insert(here);
             self.in_frontier[here.index()] = false;
             let w = self.words;
@@ -1092,7 +1124,7 @@ impl GridAgent {
             None => home[self.position.index()],
         }
         .unwrap_or(0) as f64;
-        let climb = costs - here_home - 1.0 + out_bonus;
+        let mut climb = costs - here_home - 1.0 + out_bonus;
         let odds = self.hazard_odds(&candidates, pit_prob)?;
         let rules = self.kb.rules().clone();
         let prior = Prior::uniform(&rules).bernoulli(self.words.pit, pit_prob);
@@ -1171,7 +1203,40 @@ impl GridAgent {
         options.sort_by(|a, b| (b.value)(1.0).total_cmp(&(a.value)(1.0)));
         let mut weighed = Vec::new();
         let mut best: Option<(f64, Place, Place, Option<Direction>)> = None;
-        for option in &options {
+        let mut depth = 1;
+        let deeper = match (&self.lookahead, self.sight) {
+            (Some((l, d)), Some(sight)) if headed.is_none() && self.action_budget.is_none() => {
+                let sight = Sight {
+                    arrow: self.has_arrow,
+                    at: self.position.index(),
+                    spent: self.moves + if self.has_arrow { 0 } else { 10 },
+                    ..sight
+                };
+                Some((l.weigh(&sight, *d), *d))
+            }
+            _ => None,
+        };
+        if let Some((valued, d)) = deeper {
+            // Every candidate valued by the search, `d` steps deep.
+            depth = d;
+            climb = valued.climb;
+            for option in &options {
+                let Some(&(_, expected)) = valued.steps.iter().find(|s| s.0 == option.place) else {
+                    continue;
+                };
+                weighed.push(Candidate {
+                    place: option.place,
+                    pit: option.pit,
+                    wumpus: option.wumpus,
+                    expected,
+                    bound: false,
+                });
+                if best.is_none_or(|(e, _, _, _)| expected > e) {
+                    best = Some((expected, option.place, option.entry, option.entry_way));
+                }
+            }
+        }
+        for option in options.iter().filter(|_| depth == 1) {
             let bound = (option.value)(1.0);
             let floor = best.map_or(climb, |(e, _, _, _)| e.max(climb));
             if bound <= floor {
@@ -1237,18 +1302,24 @@ impl GridAgent {
         let mut places = route.places.clone();
         places.push(target);
         let what = format!(
-            "nothing is proven safe: step into {} (pit {:.3}, wumpus {:.3}; expected score {:.0} against {:.0} for climbing out)",
+            "nothing is proven safe: step into {} (pit {:.3}, wumpus {:.3}; expected score {:.0} against {:.0} for climbing out{})",
             self.topology.label(target),
             chosen.pit,
             chosen.wumpus,
             expected,
-            climb
+            climb,
+            if depth > 1 {
+                format!(", looking {depth} steps ahead")
+            } else {
+                String::new()
+            }
         );
         let mut decision = self.follow(planner::Route { places, links }, None, Rule::Gamble, what);
         weighed.sort_by(|a, b| b.expected.total_cmp(&a.expected));
         decision.odds = Some(Odds {
             candidates: weighed,
             climb,
+            depth,
         });
         Ok(Some(decision))
     }
@@ -1291,10 +1362,10 @@ impl GridAgent {
 
 /// How much each further step away discounts the chance of ever reaching an unseen cell:
 /// every step beyond the look-ahead is another cell that may need a risk of its own.
-const REACH_DISCOUNT: f64 = 0.5;
+pub(crate) const REACH_DISCOUNT: f64 = 0.5;
 
 /// How far beyond a candidate the estimate of cells still to be explored looks.
-const REACH_RADIUS: u32 = 8;
+pub(crate) const REACH_RADIUS: u32 = 8;
 
 impl GridAgent {
     /// The expected number of unseen cells beyond `c` and its neighbours that further
@@ -1430,6 +1501,61 @@ mod tests {
                 scoring: Scoring::Standard,
             }
         }
+    }
+
+    #[test]
+    fn the_look_ahead_sees_the_knowledge_bases_odds_and_never_steps_into_a_proven_death() {
+        // What the look-ahead tracks must fix the same posterior as the knowledge base: at
+        // every gamble the sight's odds of each candidate equal the exact odds counted by the
+        // knowledge base, and the cell chosen can be survived.
+        let mut gambles = 0;
+        for seed in 1_000_000..1_000_400u64 {
+            let (rows, cols) = [(3, 3), (4, 4), (3, 5), (5, 5)][(seed % 4) as usize];
+            let scoring = [Scoring::Standard, Scoring::Aima][(seed / 4 % 2) as usize];
+            let topology = Arc::new(Topology::grid(rows, cols).unwrap());
+            let world = GridWorld::random(topology.clone(), 0.2, &mut seeded(seed));
+            let mut game = GridGame::new(world);
+            let mut agent = GridAgent::new(topology, None, Insight::Decisions)
+                .unwrap()
+                .with_strategy(Strategy::Risk {
+                    pit_prob: 0.2,
+                    scoring,
+                })
+                .with_depth(2);
+            let mut percepts = game.start().percepts;
+            let mut last = None;
+            while game.outcome().is_none() {
+                agent.observe(last, &percepts).unwrap();
+                let decision = agent.decide();
+                if let Some(odds) = &decision.odds {
+                    gambles += 1;
+                    assert_eq!(odds.depth, 2);
+                    let (l, _) = agent.lookahead.clone().unwrap();
+                    let sight = agent.sight.unwrap();
+                    for c in &odds.candidates {
+                        let (pit, wumpus) = l.odds(&sight, c.place.index());
+                        assert!(
+                            (pit - c.pit).abs() < 1e-9,
+                            "seed {seed}: pit at {:?}",
+                            c.place
+                        );
+                        assert!(
+                            (wumpus - c.wumpus).abs() < 1e-9,
+                            "seed {seed}: wumpus at {:?}",
+                            c.place
+                        );
+                    }
+                    if decision.reason.rule == Rule::Gamble {
+                        let target = decision.reason.target.unwrap();
+                        let chosen = odds.candidates.iter().find(|c| c.place == target).unwrap();
+                        assert!(chosen.pit < 1.0 && chosen.wumpus < 1.0, "seed {seed}");
+                    }
+                }
+                percepts = game.act(decision.action).percepts;
+                last = Some(decision.action);
+            }
+        }
+        assert!(gambles > 100, "only {gambles} gambles");
     }
 
     #[test]

@@ -80,6 +80,8 @@ pub struct AgentOptions {
     pub map_known: bool,
     /// Other grid rules than the built-in `kb/grid.kb`.
     pub kb: Option<Arc<Rules>>,
+    /// How many steps the grid's risk agent looks ahead when it gambles (`None`: one).
+    pub depth: Option<u32>,
 }
 
 /// Makes the agent of each game of a batch.
@@ -151,6 +153,7 @@ struct GridFactory {
     groundings: std::sync::Mutex<rustc_hash::FxHashMap<(usize, usize), Arc<Grounding>>>,
     strategy: Strategy,
     explain: bool,
+    depth: u32,
 }
 
 impl GridFactory {
@@ -176,6 +179,7 @@ impl GridFactory {
             groundings: Default::default(),
             strategy,
             explain: options.explain,
+            depth: options.depth.unwrap_or(1),
         };
         // Every game's agent is made the same way: one made now shows the rules fit.
         factory.grounding(setup.topology.clone())?;
@@ -210,8 +214,9 @@ impl GridFactory {
         };
         let grounding = self.grounding(topology)?;
         let insight = Insight::of(self.explain);
-        let agent =
-            GridAgent::with_grounding(grounding.clone(), insight)?.with_strategy(self.strategy);
+        let agent = GridAgent::with_grounding(grounding.clone(), insight)?
+            .with_strategy(self.strategy)
+            .with_depth(self.depth);
         Ok((agent, Labels::Grid(grounding.topology().clone())))
     }
 }
@@ -393,7 +398,7 @@ impl Agent<GridSession> for Playing<GridAgent> {
             action: d.action,
             reason: d.reason,
             choices,
-            depth: d.odds.is_some().then_some(1),
+            depth: d.odds.as_ref().map(|o| o.depth),
         }
     }
 

@@ -225,6 +225,11 @@ pub struct RuleArgs {
     /// Grid: how the final score is counted [default: standard].
     #[arg(long, value_enum)]
     pub scoring: Option<ScoringArg>,
+    /// Grid: how many steps the risk agent looks ahead when logic runs out and it gambles,
+    /// searching the exact odds of each step's outcomes (grids of up to 64 cells) [default: 1,
+    /// the one-step estimate].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=6))]
+    pub depth: Option<u32>,
     /// Grid and aima: reason with the rules in this file instead of the built-in kb/grid.kb.
     #[arg(long, value_name = "FILE")]
     pub kb: Option<PathBuf>,
@@ -264,10 +269,11 @@ impl RuleArgs {
     pub fn check(&self, extra: &[(&str, bool, &[RuleSet])]) -> Result<()> {
         use RuleSet::*;
         let rules = self.rule_set();
-        let shared: [(Given, &[RuleSet]); 7] = [
+        let shared: [(Given, &[RuleSet]); 8] = [
             (g("--size", self.size.is_some()), &[Grid, Aima]),
             (g("--pit-prob", self.pit_prob.is_some()), &[Grid, Aima]),
             (g("--scoring", self.scoring.is_some()), &[Grid]),
+            (g("--depth", self.depth.is_some()), &[Grid]),
             (g("--kb", self.kb.is_some()), &[Grid, Aima]),
             (g("--map", self.map.is_some()), &[Cave, Maze]),
             (g("--variant", self.variant.is_some()), &[Cave]),
@@ -383,6 +389,7 @@ impl RuleArgs {
             explain,
             map_known: false,
             kb,
+            depth: self.depth,
         })
     }
 
@@ -398,6 +405,7 @@ impl RuleArgs {
                 explain,
                 map_known: self.map_known,
                 kb: None,
+                depth: None,
             },
             setup: ClassicSetup {
                 map,
@@ -415,6 +423,7 @@ impl RuleArgs {
                 explain,
                 map_known: self.map_known,
                 kb: None,
+                depth: None,
             },
             setup: MazeSetup { map, map_name },
         })

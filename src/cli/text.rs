@@ -170,7 +170,7 @@ fn choices_text(choices: &[ChoiceView], depth: Option<u32>) -> String {
                 " (* the one taken)"
             },
             match depth {
-                Some(d) if d > 1 => format!(", looking {d} actions ahead"),
+                Some(d) if d > 1 => format!(", looking {d} steps ahead"),
                 _ => String::new(),
             }
         ));

@@ -149,6 +149,7 @@ impl Server {
             variant,
             map_known: req.map_known.unwrap_or(false),
             agent,
+            depth: None,
         };
         args.check(&[]).map_err(|e| bad(format!("{e:#}")))?;
         Ok(args)

@@ -1,0 +1,594 @@
+//! The risk agent's look-ahead (`--depth N`): a depth-limited expectimax over what the agent
+//! has seen, used where the one-step gamble is decided (when logic runs out).
+//!
+//! What a grid player has seen fixes the posterior over worlds (as in [`super::optimal`]): the
+//! visited cells, the breezes felt among them, the cells the live wumpus may still be in, and
+//! whether the arrow is left. A [`Sight`] holds these as bit sets (grids of up to
+//! [`MAX_CELLS`] cells). From a sight the search weighs climbing out and stepping into each
+//! fringe cell; a step is a chance node whose outcomes (death, the gold, and the breeze and
+//! stench felt on arriving) have the exact odds of the posterior, and the search goes on from
+//! each outcome. At the depth limit a step is valued by the one-step estimate the risk agent
+//! has always used (`GridAgent::gamble`'s): the agent's depth 1. Walks go over visited cells
+//! only, as in the exact solver; below the root the search also weighs a shot along each line
+//! the wumpus may be on (at the root the agent has already fired any shot that proves cells
+//! safe, and chooses among steps and climbing out).
+
+use crate::grid::Scoring;
+use crate::topology::{Direction, Place, Topology};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+
+/// The most cells a sight holds.
+pub const MAX_CELLS: usize = 64;
+
+/// The most sights the search values in full below each candidate of the root; past it every
+/// gamble is valued by the one-step estimate. Chosen on seeds from 1,000,000 (4x4, depth 2:
+/// 10 nodes lose the gain, 30 keep it, 100 and 1,000 add nothing but time).
+pub const NODE_BUDGET: usize = 30;
+
+/// Chance branches less likely than this are left out of the search.
+const NEGLIGIBLE: f64 = 1e-12;
+
+/// What the agent has seen, as bit sets of cells by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sight {
+    /// Cells stood in.
+    pub visited: u64,
+    /// Visited cells where breeze was felt.
+    pub breeze: u64,
+    /// Cells the live wumpus may be in; empty once it is dead.
+    pub wumpus: u64,
+    /// True while the arrow is left.
+    pub arrow: bool,
+    /// Where the player stands.
+    pub at: usize,
+    /// Moves made, plus 10 once the arrow is fired.
+    pub spent: u32,
+}
+
+/// The grid's geometry, prior and scoring, for the search.
+#[derive(Debug)]
+pub struct Lookahead {
+    cells: usize,
+    neighbours: Vec<u64>,
+    /// Each cell and its neighbours: where the wumpus in it is smelt.
+    smells: Vec<u64>,
+    /// For each cell, the cells an arrow fired from it crosses, by [`Direction::ALL`].
+    rays: Vec<[u64; 4]>,
+    /// For each cell, the cells at each grid distance 2..=REACH_RADIUS from it.
+    rings: Vec<Vec<u64>>,
+    pit: f64,
+    scoring: Scoring,
+    budget: usize,
+}
+
+/// The pit posterior of a sight: P(pit) for each cell, and P(no pit in a cell nor next to it).
+#[derive(Debug)]
+struct Pits {
+    pit: Vec<f64>,
+    calm: Vec<f64>,
+    possible: bool,
+}
+
+/// The values of one search, for trace and hint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Valued {
+    /// The expected final score of walking home and climbing out now.
+    pub climb: f64,
+    /// Each fringe cell that can be survived, with the expected final score of stepping in.
+    pub steps: Vec<(Place, f64)>,
+}
+
+impl Lookahead {
+    /// The search on `topology` (a grid of up to [`MAX_CELLS`] cells, else `None`) at pit
+    /// probability `pit`, scored by `scoring`.
+    pub fn new(topology: &Topology, pit: f64, scoring: Scoring) -> Option<Lookahead> {
+        topology.grid_size()?;
+        let cells = topology.len();
+        if cells > MAX_CELLS {
+            return None;
+        }
+        let bit = |p: Place| 1u64 << p.index();
+        let mut neighbours = vec![0u64; cells];
+        let mut rays = vec![[0u64; 4]; cells];
+        let mut rings = vec![vec![0u64; super::grid::REACH_RADIUS as usize + 1]; cells];
+        for (i, ray) in rays.iter_mut().enumerate() {
+            let p = Place::new(i);
+            neighbours[i] = topology.neighbours(p).fold(0, |m, n| m | bit(n));
+            for (d, dir) in Direction::ALL.into_iter().enumerate() {
+                ray[d] = topology.ray(p, dir).into_iter().fold(0, |m, n| m | bit(n));
+            }
+            // Grid distances, as the one-step estimate's breadth-first walk counts them.
+            let mut depth = vec![u32::MAX; cells];
+            depth[i] = 0;
+            let mut queue = VecDeque::from([p]);
+            while let Some(q) = queue.pop_front() {
+                let d = depth[q.index()];
+                if (2..=super::grid::REACH_RADIUS).contains(&d) {
+                    rings[i][d as usize] |= bit(q);
+                }
+                if d == super::grid::REACH_RADIUS {
+                    continue;
+                }
+                for n in topology.neighbours(q) {
+                    if depth[n.index()] == u32::MAX {
+                        depth[n.index()] = d + 1;
+                        queue.push_back(n);
+                    }
+                }
+            }
+        }
+        let smells = (0..cells).map(|i| neighbours[i] | 1 << i).collect();
+        Some(Lookahead {
+            cells,
+            neighbours,
+            smells,
+            rays,
+            rings,
+            pit: pit.clamp(0.0, 1.0),
+            scoring,
+            budget: NODE_BUDGET,
+        })
+    }
+
+    /// The same search valuing up to `nodes` sights in full below each candidate of the root
+    /// (default [`NODE_BUDGET`]).
+    pub fn with_budget(self, nodes: usize) -> Lookahead {
+        Lookahead {
+            budget: nodes,
+            ..self
+        }
+    }
+
+    /// The sight before the first percept: nothing visited, the wumpus anywhere but the start.
+    pub fn blank(&self) -> Sight {
+        let all = if self.cells == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.cells) - 1
+        };
+        Sight {
+            visited: 0,
+            breeze: 0,
+            wumpus: all & !1,
+            arrow: true,
+            at: 0,
+            spent: 0,
+        }
+    }
+
+    /// Takes in the first visit of cell `at` with its breeze and stench.
+    pub fn visit(&self, s: &mut Sight, at: usize, breeze: bool, stench: bool) {
+        s.visited |= 1 << at;
+        s.breeze |= (breeze as u64) << at;
+        if s.wumpus != 0 {
+            let after = s.wumpus & !(1 << at);
+            s.wumpus = if stench {
+                after & self.smells[at]
+            } else {
+                after & !self.smells[at]
+            };
+        }
+    }
+
+    /// Takes in a shot from `from` in `dir`, and whether it killed.
+    pub fn shot(&self, s: &mut Sight, from: usize, dir: Direction, scream: bool) {
+        let d = Direction::ALL
+            .iter()
+            .position(|&x| x == dir)
+            .expect("a direction");
+        s.wumpus = if scream {
+            0
+        } else {
+            s.wumpus & !self.rays[from][d]
+        };
+        s.arrow = false;
+    }
+
+    fn reach(&self, set: u64) -> u64 {
+        bits(set).fold(0, |m, i| m | self.neighbours[i])
+    }
+
+    fn unvisited(&self, s: &Sight) -> u64 {
+        let all = if self.cells == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.cells) - 1
+        };
+        all & !s.visited
+    }
+
+    /// The pit posterior: only fringe cells with no calm visited neighbour may hold a pit, so
+    /// only their layouts are counted.
+    fn pits(&self, visited: u64, breeze: u64) -> Pits {
+        let fringe = self.reach(visited) & !visited;
+        let calm_visited = visited & !breeze;
+        let open: Vec<usize> = bits(fringe & !self.reach(calm_visited)).collect();
+        let beyond = self.unvisited(&Sight {
+            visited: visited | fringe,
+            ..self.blank()
+        });
+        let breezy: Vec<u64> = bits(breeze).map(|b| self.neighbours[b]).collect();
+        let mut total = 0.0;
+        let mut pit_mass = vec![0.0; self.cells];
+        let mut calm_mass = vec![0.0; self.cells];
+        let q = 1.0 - self.pit;
+        // P(no pit beyond the fringe next to i), for each fringe cell.
+        let beyond_calm: Vec<f64> = (0..self.cells)
+            .map(|i| q.powi((self.neighbours[i] & beyond).count_ones() as i32))
+            .collect();
+        for layout in 0u64..(1 << open.len()) {
+            let pits = open
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| layout >> k & 1 == 1)
+                .fold(0u64, |m, (_, &i)| m | 1 << i);
+            if breezy.iter().any(|&n| n & pits == 0) {
+                continue;
+            }
+            let k = layout.count_ones() as i32;
+            let w = self.pit.powi(k) * q.powi(open.len() as i32 - k);
+            total += w;
+            for i in bits(fringe) {
+                if pits >> i & 1 == 1 {
+                    pit_mass[i] += w;
+                } else if self.neighbours[i] & pits == 0 {
+                    calm_mass[i] += w * beyond_calm[i];
+                }
+            }
+        }
+        let possible = total > 0.0;
+        let norm = |m: Vec<f64>| -> Vec<f64> {
+            m.into_iter()
+                .map(|x| if possible { x / total } else { 0.0 })
+                .collect()
+        };
+        let mut pit = norm(pit_mass);
+        for i in bits(beyond) {
+            pit[i] = self.pit;
+        }
+        Pits {
+            pit,
+            calm: norm(calm_mass),
+            possible,
+        }
+    }
+
+    /// The fewest moves from `from` to every cell over `over` (`u32::MAX` where it cannot).
+    fn walks(&self, from: usize, over: u64) -> Vec<u32> {
+        let mut dist = vec![u32::MAX; self.cells];
+        dist[from] = 0;
+        let mut queue = VecDeque::from([from]);
+        while let Some(p) = queue.pop_front() {
+            for n in bits(self.neighbours[p] & over) {
+                if dist[n] == u32::MAX {
+                    dist[n] = dist[p] + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+        dist
+    }
+
+    fn out_and_gold(&self) -> (f64, f64) {
+        match self.scoring {
+            Scoring::Standard => (100.0, 900.0),
+            Scoring::Aima => (0.0, 1000.0),
+        }
+    }
+
+    fn death(&self, spent: f64) -> f64 {
+        match self.scoring {
+            Scoring::Standard => 0.0,
+            Scoring::Aima => -1000.0 - spent,
+        }
+    }
+
+    /// The values of climbing out and of stepping into each fringe cell of `s`, searching
+    /// `depth` gambles deep (1: the one-step estimate alone).
+    pub fn weigh(&self, s: &Sight, depth: u32) -> Valued {
+        let mut cache = Cache::default();
+        let (climb, steps, _) = self.options(s, depth.max(1), &mut cache, true);
+        Valued {
+            climb,
+            steps: steps.into_iter().map(|(i, v)| (Place::new(i), v)).collect(),
+        }
+    }
+
+    /// The value of `s` played by the search, `depth` gambles deep.
+    fn value(&self, s: &Sight, depth: u32, cache: &mut Cache) -> f64 {
+        let key = (*s, depth);
+        if let Some(&v) = cache.values.get(&key) {
+            return v;
+        }
+        cache.nodes += 1;
+        let (climb, steps, forced) = self.options(s, depth, cache, false);
+        let v = if forced {
+            steps[0].1
+        } else {
+            steps.iter().fold(climb, |best, &(_, v)| best.max(v))
+        };
+        cache.values.insert(key, v);
+        v
+    }
+
+    /// The better of climbing out and (below the root) shooting, each survivable fringe
+    /// step's value, `depth` gambles deep, and whether the step is forced. Below the root, where a fringe cell is proven safe, the
+    /// agent explores the nearest one, as its logic does: that step alone is valued, searched
+    /// as deep (only gambles spend the depth). Past the budget of nodes, every gamble is
+    /// valued by the one-step estimate.
+    fn options(
+        &self,
+        s: &Sight,
+        depth: u32,
+        cache: &mut Cache,
+        root: bool,
+    ) -> (f64, Vec<(usize, f64)>, bool) {
+        let here = self.walks(s.at, s.visited);
+        let home = self.walks(0, s.visited);
+        let spent = s.spent as f64;
+        let (out, gold) = self.out_and_gold();
+        let climb = out - spent - here[0] as f64 - 1.0;
+        let pits = cache
+            .pits
+            .entry((s.visited, s.breeze))
+            .or_insert_with(|| std::rc::Rc::new(self.pits(s.visited, s.breeze)))
+            .clone();
+        if !pits.possible {
+            return (climb, Vec::new(), false);
+        }
+        let unvisited = self.unvisited(s);
+        let unseen = unvisited.count_ones().max(1) as f64;
+        let live = s.wumpus.count_ones() as f64;
+        let fringe = self.reach(s.visited) & !s.visited;
+        let safe = |i: usize| pits.pit[i] == 0.0 && s.wumpus >> i & 1 == 0;
+        let over_budget = cache.nodes > self.budget;
+        // The nearest safe fringe cell, which the agent's logic explores next.
+        let explore = if root || over_budget {
+            None
+        } else {
+            bits(fringe)
+                .filter(|&i| safe(i))
+                .filter_map(|i| {
+                    bits(self.neighbours[i] & s.visited)
+                        .map(|j| here[j])
+                        .min()
+                        .map(|d| (d, i))
+                })
+                .min()
+                .map(|(_, i)| i)
+        };
+        let (cells, child_depth) = match explore {
+            Some(i) => (1u64 << i, Some(depth)),
+            None if depth <= 1 || over_budget => (fringe, None),
+            None => (fringe, Some(depth - 1)),
+        };
+        let mut steps = Vec::new();
+        for i in bits(cells) {
+            if root {
+                // Each candidate gets the same budget.
+                cache.nodes = 0;
+            }
+            let p_pit = pits.pit[i];
+            let p_wumpus = if s.wumpus >> i & 1 == 1 {
+                1.0 / live
+            } else {
+                0.0
+            };
+            let survive = (1.0 - p_pit) * (1.0 - p_wumpus);
+            if survive <= 0.0 {
+                continue;
+            }
+            // Enter from the visited neighbour nearest to here, then nearest to home.
+            let entry = bits(self.neighbours[i] & s.visited)
+                .filter(|&j| here[j] != u32::MAX)
+                .min_by_key(|&j| (here[j], home[j], j));
+            let Some(entry) = entry else { continue };
+            let to_c = here[entry] as f64 + 1.0;
+            let c_home = home[entry] as f64 + 1.0;
+            let after = spent + to_c;
+            let dead = self.death(after);
+            // P(calm at i | no pit at i) and P(no stench at i | no wumpus at i).
+            let calm = if p_pit < 1.0 {
+                (pits.calm[i] / (1.0 - p_pit)).min(1.0)
+            } else {
+                0.0
+            };
+            let (p_smell, smelly, fresh) = if s.wumpus == 0 {
+                (0.0, 0, 0)
+            } else {
+                let rest = s.wumpus & !(1 << i);
+                let smelly = rest & self.smells[i];
+                (
+                    smelly.count_ones() as f64 / rest.count_ones().max(1) as f64,
+                    smelly,
+                    rest & !smelly,
+                )
+            };
+            let value = if child_depth.is_none() {
+                // The one-step estimate: the gold is found among the cell, its neighbours
+                // opened when it is clear, and an allowance for the cells beyond.
+                let clear = calm * (1.0 - p_smell);
+                let opened = bits(self.neighbours[i] & unvisited)
+                    .filter(|&n| !safe(n))
+                    .count() as f64;
+                let beyond: f64 = self.rings[i]
+                    .iter()
+                    .enumerate()
+                    .skip(2)
+                    .map(|(d, &ring)| {
+                        let doubtful = bits(ring & unvisited).filter(|&n| !safe(n)).count();
+                        doubtful as f64
+                            * (1.0 - self.pit)
+                            * super::grid::REACH_DISCOUNT.powi(d as i32 - 1)
+                    })
+                    .sum();
+                let found = ((1.0 + clear * opened + beyond) / unseen).min(1.0);
+                let alive = out - spent - to_c - c_home - 1.0 + found * gold;
+                survive * alive + (1.0 - survive) * dead
+            } else {
+                // Found: grab, walk home, climb.
+                let p_gold = 1.0 / unseen;
+                let won = 1000.0 - (after + 1.0 + c_home + 1.0);
+                let mut rest = 0.0;
+                for (p_w, wumpus) in [(p_smell, smelly), (1.0 - p_smell, fresh)] {
+                    for (p_b, breezy) in [(1.0 - calm, true), (calm, false)] {
+                        let p = p_w * p_b;
+                        if p <= NEGLIGIBLE {
+                            continue;
+                        }
+                        let next = Sight {
+                            visited: s.visited | 1 << i,
+                            breeze: s.breeze | (breezy as u64) << i,
+                            wumpus,
+                            arrow: s.arrow,
+                            at: i,
+                            spent: after as u32,
+                        };
+                        rest += p * self.value(&next, child_depth.unwrap_or(1), cache);
+                    }
+                }
+                (1.0 - survive) * dead + survive * (p_gold * won + (1.0 - p_gold) * rest)
+            };
+            steps.push((i, value));
+        }
+        let forced = explore.is_some() && !steps.is_empty();
+        let mut climb = climb;
+        if !root && !forced && s.arrow && s.wumpus != 0 {
+            // Below the root, a shot is weighed with climbing out: the cheapest place to fire
+            // each line from, searched as deep (the arrow is spent once).
+            let mut lines: Vec<(u64, u32, usize)> = Vec::new();
+            for from in bits(s.visited).filter(|&f| here[f] != u32::MAX) {
+                for ray in &self.rays[from] {
+                    let line = ray & s.wumpus;
+                    if line == 0 {
+                        continue;
+                    }
+                    match lines.iter_mut().find(|l| l.0 == line) {
+                        Some(l) if l.1 <= here[from] => {}
+                        Some(l) => *l = (line, here[from], from),
+                        None => lines.push((line, here[from], from)),
+                    }
+                }
+            }
+            for (line, walk, from) in lines {
+                let p_kill = line.count_ones() as f64 / live;
+                let after = s.spent + walk + 11;
+                let mut v = 0.0;
+                for (p, wumpus) in [(p_kill, 0), (1.0 - p_kill, s.wumpus & !line)] {
+                    if p > NEGLIGIBLE {
+                        let next = Sight {
+                            wumpus,
+                            arrow: false,
+                            at: from,
+                            spent: after,
+                            ..*s
+                        };
+                        v += p * self.value(&next, depth, cache);
+                    }
+                }
+                climb = climb.max(v);
+            }
+        }
+        (climb, steps, forced)
+    }
+
+    /// The exact chance of a pit and of the live wumpus in cell `i`, from the sight alone.
+    pub fn odds(&self, s: &Sight, i: usize) -> (f64, f64) {
+        let pits = self.pits(s.visited, s.breeze);
+        let wumpus = if s.wumpus >> i & 1 == 1 {
+            1.0 / s.wumpus.count_ones() as f64
+        } else {
+            0.0
+        };
+        (pits.pit[i], wumpus)
+    }
+}
+
+/// What one search has valued, and the posteriors it counted.
+#[derive(Default)]
+struct Cache {
+    values: FxHashMap<(Sight, u32), f64>,
+    nodes: usize,
+    pits: FxHashMap<(u64, u64), std::rc::Rc<Pits>>,
+}
+
+/// The cells of a bit set, lowest first.
+fn bits(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let i = set.trailing_zeros() as usize;
+            set &= set - 1;
+            i
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::optimal::best_mean_score;
+
+    /// The search's value of the whole game, `depth` gambles deep with no node budget,
+    /// averaged over the start cell's percepts.
+    fn game_value(rows: usize, cols: usize, scoring: Scoring, depth: u32) -> f64 {
+        let topology = Topology::grid(rows, cols).unwrap();
+        let l = Lookahead::new(&topology, 0.2, scoring)
+            .unwrap()
+            .with_budget(usize::MAX);
+        let around = l.neighbours[0].count_ones() as i32;
+        let p_breeze = 1.0 - 0.8f64.powi(around);
+        let p_stench = around as f64 / (rows * cols - 1) as f64;
+        let mut total = 0.0;
+        for (p_s, stench) in [(p_stench, true), (1.0 - p_stench, false)] {
+            for (p_b, breeze) in [(p_breeze, true), (1.0 - p_breeze, false)] {
+                let mut s = l.blank();
+                l.visit(&mut s, 0, breeze, stench);
+                // Searched as below the root, where shots are weighed too.
+                total += p_s * p_b * l.value(&s, depth, &mut Cache::default());
+            }
+        }
+        total
+    }
+
+    #[test]
+    fn searched_to_the_end_it_values_a_real_policy_below_the_exact_optimum() {
+        // Deep enough that no gamble is left to the estimate, the search values a policy of
+        // the real game (safe cells explored first, at most one shot per line) with exact
+        // odds: never above the optimum of every policy, and within 0.2% of it (measured:
+        // 0.02% to 0.11% under it).
+        for (rows, cols) in [(2, 2), (2, 3), (3, 3)] {
+            for scoring in [Scoring::Standard, Scoring::Aima] {
+                let exact = best_mean_score(rows, cols, 0.2, scoring).unwrap();
+                let searched = game_value(rows, cols, scoring, 10);
+                assert!(
+                    searched <= exact + 1e-3,
+                    "{rows}x{cols} {scoring:?}: {searched} above the optimum {exact}"
+                );
+                assert!(
+                    searched >= exact - 2e-3 * exact.abs(),
+                    "{rows}x{cols} {scoring:?}: {searched} far below the optimum {exact}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_sights_odds_are_the_exact_posterior() {
+        // 2x2 by hand: breeze and no stench at the start, stench and no breeze at 0,1: the pit
+        // is at 1,0 and the wumpus at 1,1, for sure.
+        let topology = Topology::grid(2, 2).unwrap();
+        let l = Lookahead::new(&topology, 0.2, Scoring::Standard).unwrap();
+        let mut s = l.blank();
+        l.visit(&mut s, 0, true, false);
+        l.visit(&mut s, 1, false, true);
+        assert_eq!(l.odds(&s, 2), (1.0, 0.0));
+        assert_eq!(l.odds(&s, 3), (0.0, 1.0));
+        // One breeze at the start alone: either neighbour, P = 0.2 / (1 - 0.8²) each.
+        let mut s = l.blank();
+        l.visit(&mut s, 0, true, true);
+        let (pit, wumpus) = l.odds(&s, 1);
+        assert!((pit - 0.2 / (1.0 - 0.64)).abs() < 1e-12);
+        assert!((wumpus - 0.5).abs() < 1e-12);
+    }
+}
