@@ -409,7 +409,12 @@ fn library_maze(
         map: map.clone(),
         map_name: "the test maze".to_string(),
     };
-    let agents = MazeSession::prepare(AgentKind::Logic, &setup, &AgentOptions::default()).unwrap();
+    // The maze bot plays the agent given the map (the host numbers caves).
+    let options = AgentOptions {
+        map_known: true,
+        ..AgentOptions::default()
+    };
+    let agents = MazeSession::prepare(AgentKind::Logic, &setup, &options).unwrap();
     seeds
         .map(|seed| {
             let mut session = MazeSession::deal(&setup, seed).unwrap();
@@ -567,4 +572,32 @@ fn broken_maze_host_lines_exit_2_naming_the_line() {
         out.lines().all(|l| maze::parse_bot_line(l).is_ok()),
         "{out}"
     );
+}
+
+/// The maze bot plays the agent given the map (the host numbers caves): a maze too large for
+/// that agent is refused before any line is read, with status 2.
+#[test]
+fn the_maze_bot_refuses_a_map_its_agent_cannot_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big.dat");
+    let n = 25;
+    let mut text = format!("{n}\n");
+    for i in 0..n {
+        text.push_str(&format!(
+            "{i} {} {} {} Cave {i}\n",
+            (i + 1) % n,
+            (i + n - 1) % n,
+            (i + 5) % n
+        ));
+    }
+    std::fs::write(&file, text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_wumpus"))
+        .args(["bot", "--rules", "maze", "--map"])
+        .arg(&file)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("24 caves"), "{said}");
 }

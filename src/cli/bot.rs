@@ -48,9 +48,14 @@ pub fn run(args: BotArgs) -> Result<()> {
                 map: map.clone(),
                 map_name,
             };
-            // A map the agent cannot play is refused before any line is read.
-            let agents = MazeSession::prepare(AgentKind::Logic, &setup, &AgentOptions::default())
-                .map_err(bad_input)?;
+            // The host numbers caves, so the bot plays the agent given the map (docs/
+            // bot-protocol.md). A map it cannot play is refused before any line is read.
+            let options = AgentOptions {
+                map_known: true,
+                ..AgentOptions::default()
+            };
+            let agents =
+                MazeSession::prepare(AgentKind::Logic, &setup, &options).map_err(bad_input)?;
             serve(BotSession::new(|caves: usize| -> Result<_, String> {
                 let agent = agents.make(0).map_err(|e| e.to_string())?;
                 MazeBot::new(map.clone(), caves, agent)
