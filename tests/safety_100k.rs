@@ -9,7 +9,8 @@
 //! - classic cave: `CaveAgent::is_safe(room)` (no pit, no bats, no wumpus in the wumpus's
 //!   current epoch);
 //! - maze: `MazeAgent::tunnels()[t].safe` (no pit and no wumpus on every hypothesis of where
-//!   the player is).
+//!   the player is); without the map (the maze's default agent),
+//!   `DiscoveredMazeAgent::tunnels()[t].safe`.
 //!
 //! A death is charged to the step when the step's own result ended the game by a pit or the
 //! wumpus in the room stepped into (not a wumpus that ran in after a blast, nor bats dropping
@@ -24,6 +25,7 @@ use rayon::prelude::*;
 use std::sync::Arc;
 use wumpus::agent::cave::{CaveAgent, CaveAgentConfig};
 use wumpus::agent::grid::{CellView, GridAgent, Insight, Strategy};
+use wumpus::agent::maze::discovered::DiscoveredMazeAgent;
 use wumpus::agent::maze::MazeAgent;
 use wumpus::agent::Rule;
 use wumpus::cave::classic::{LossCause, MoveResult};
@@ -307,5 +309,60 @@ fn maze_100k_games_no_death_where_proven_safe() {
         .map(|seed| maze_game(&map, seed))
         .reduce(Tally::default, Tally::add);
     tally.assert_clean("maze", n);
+    assert!(tally.deaths > 0, "the maze agent takes risks; some lose");
+}
+
+/// The same for the maze's default agent, which learns the map as the player does: a step
+/// through a tunnel it called free of the pit and wumpi never kills.
+fn maze_discovered_game(map: &Arc<cave::CaveMap>, seed: u64) -> Tally {
+    let mut game = MazeGame::new(map.clone(), seed).unwrap();
+    let mut agent = DiscoveredMazeAgent::new(map.len());
+    let (mut last, mut result) = (None, None);
+    let mut tally = Tally {
+        games: 1,
+        ..Tally::default()
+    };
+    for _ in 0..cave::MAZE_ACTION_LIMIT {
+        if game.ending().is_some() {
+            break;
+        }
+        agent.perceive(last, result, &game.view());
+        let decision = agent.decide();
+        let safe = match decision.action {
+            MazeAction::Move(t) => agent.tunnels()[t - 1].safe,
+            MazeAction::Toss(_) => false,
+        };
+        let turn = game.act(decision.action);
+        let walked_into_death = turn
+            .events
+            .iter()
+            .any(|e| matches!(e, MazeEvent::WalkedIntoWumpus | MazeEvent::FellInPit));
+        if safe && walked_into_death {
+            tally.betrayed.push(format!(
+                "seed {seed}: {:?} -> {:?}",
+                decision.action, turn.events
+            ));
+        }
+        last = Some(decision.action);
+        result = Some(turn.result);
+    }
+    if matches!(
+        game.ending(),
+        Some(MazeEnding::Lost(MazeLoss::Pit | MazeLoss::Wumpus))
+    ) {
+        tally.deaths = 1;
+    }
+    tally
+}
+
+#[test]
+fn maze_discovered_100k_games_no_death_where_proven_free() {
+    let n = games();
+    let map = Arc::new(cave::parse_map(cave::STANDARD_CAVES_DAT).unwrap());
+    let tally = (0..n)
+        .into_par_iter()
+        .map(|seed| maze_discovered_game(&map, seed))
+        .reduce(Tally::default, Tally::add);
+    tally.assert_clean("maze without the map", n);
     assert!(tally.deaths > 0, "the maze agent takes risks; some lose");
 }
