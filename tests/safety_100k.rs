@@ -254,9 +254,18 @@ fn cave_100k_games_no_death_where_proven_safe() {
 // -----------------------------------------------------------------------------------------
 // Maze
 
-fn maze_game(map: &Arc<cave::CaveMap>, seed: u64) -> Tally {
+/// One maze game: `decide` is told the view, the last action and its result, and answers the
+/// action and whether it called the way proven safe (or why its reasoning broke down).
+fn maze_play(
+    map: &Arc<cave::CaveMap>,
+    seed: u64,
+    mut decide: impl FnMut(
+        &cave::maze::MazeView,
+        Option<MazeAction>,
+        Option<cave::maze::MazeResult>,
+    ) -> Result<(MazeAction, bool), String>,
+) -> Tally {
     let mut game = MazeGame::new(map.clone(), seed).unwrap();
-    let mut agent = MazeAgent::new(map.clone(), Insight::Decisions).unwrap();
     let (mut last, mut result) = (None, None);
     let mut tally = Tally {
         games: 1,
@@ -266,29 +275,24 @@ fn maze_game(map: &Arc<cave::CaveMap>, seed: u64) -> Tally {
         if game.ending().is_some() {
             break;
         }
-        let view = game.view();
-        let _ = agent.perceive(last, result, &view);
-        if let Some(why) = agent.lost() {
-            tally.lost.push(format!("seed {seed}: {why}"));
-            return tally;
-        }
-        let decision = agent.decide();
-        let safe = match decision.action {
-            MazeAction::Move(t) => agent.tunnels()[t - 1].safe,
-            MazeAction::Toss(_) => false,
+        let (action, safe) = match decide(&game.view(), last, result) {
+            Ok(d) => d,
+            Err(why) => {
+                tally.lost.push(format!("seed {seed}: {why}"));
+                return tally;
+            }
         };
-        let turn = game.act(decision.action);
+        let turn = game.act(action);
         let walked_into_death = turn
             .events
             .iter()
             .any(|e| matches!(e, MazeEvent::WalkedIntoWumpus | MazeEvent::FellInPit));
         if safe && walked_into_death {
-            tally.betrayed.push(format!(
-                "seed {seed}: {:?} -> {:?}",
-                decision.action, turn.events
-            ));
+            tally
+                .betrayed
+                .push(format!("seed {seed}: {action:?} -> {:?}", turn.events));
         }
-        last = Some(decision.action);
+        last = Some(action);
         result = Some(turn.result);
     }
     if matches!(
@@ -298,6 +302,37 @@ fn maze_game(map: &Arc<cave::CaveMap>, seed: u64) -> Tally {
         tally.deaths = 1;
     }
     tally
+}
+
+fn maze_game(map: &Arc<cave::CaveMap>, seed: u64) -> Tally {
+    let mut agent = MazeAgent::new(map.clone(), Insight::Decisions).unwrap();
+    maze_play(map, seed, |view, last, result| {
+        let _ = agent.perceive(last, result, view);
+        if let Some(why) = agent.lost() {
+            return Err(why.to_string());
+        }
+        let action = agent.decide().action;
+        let safe = match action {
+            MazeAction::Move(t) => agent.tunnels()[t - 1].safe,
+            MazeAction::Toss(_) => false,
+        };
+        Ok((action, safe))
+    })
+}
+
+/// The same for the maze's default agent, which learns the map as the player does: a step
+/// through a tunnel it called free of the pit and wumpi never kills.
+fn maze_discovered_game(map: &Arc<cave::CaveMap>, seed: u64) -> Tally {
+    let mut agent = DiscoveredMazeAgent::new(map.len());
+    maze_play(map, seed, |view, last, result| {
+        agent.perceive(last, result, view);
+        let action = agent.decide().action;
+        let safe = match action {
+            MazeAction::Move(t) => agent.tunnels()[t - 1].safe,
+            MazeAction::Toss(_) => false,
+        };
+        Ok((action, safe))
+    })
 }
 
 #[test]
@@ -310,49 +345,6 @@ fn maze_100k_games_no_death_where_proven_safe() {
         .reduce(Tally::default, Tally::add);
     tally.assert_clean("maze", n);
     assert!(tally.deaths > 0, "the maze agent takes risks; some lose");
-}
-
-/// The same for the maze's default agent, which learns the map as the player does: a step
-/// through a tunnel it called free of the pit and wumpi never kills.
-fn maze_discovered_game(map: &Arc<cave::CaveMap>, seed: u64) -> Tally {
-    let mut game = MazeGame::new(map.clone(), seed).unwrap();
-    let mut agent = DiscoveredMazeAgent::new(map.len());
-    let (mut last, mut result) = (None, None);
-    let mut tally = Tally {
-        games: 1,
-        ..Tally::default()
-    };
-    for _ in 0..cave::MAZE_ACTION_LIMIT {
-        if game.ending().is_some() {
-            break;
-        }
-        agent.perceive(last, result, &game.view());
-        let decision = agent.decide();
-        let safe = match decision.action {
-            MazeAction::Move(t) => agent.tunnels()[t - 1].safe,
-            MazeAction::Toss(_) => false,
-        };
-        let turn = game.act(decision.action);
-        let walked_into_death = turn
-            .events
-            .iter()
-            .any(|e| matches!(e, MazeEvent::WalkedIntoWumpus | MazeEvent::FellInPit));
-        if safe && walked_into_death {
-            tally.betrayed.push(format!(
-                "seed {seed}: {:?} -> {:?}",
-                decision.action, turn.events
-            ));
-        }
-        last = Some(decision.action);
-        result = Some(turn.result);
-    }
-    if matches!(
-        game.ending(),
-        Some(MazeEnding::Lost(MazeLoss::Pit | MazeLoss::Wumpus))
-    ) {
-        tally.deaths = 1;
-    }
-    tally
 }
 
 #[test]

@@ -1360,12 +1360,9 @@ impl GridAgent {
     }
 }
 
-/// How much each further step away discounts the chance of ever reaching an unseen cell:
-/// every step beyond the look-ahead is another cell that may need a risk of its own.
-pub(crate) const REACH_DISCOUNT: f64 = 0.5;
-
-/// How far beyond a candidate the estimate of cells still to be explored looks.
-pub(crate) const REACH_RADIUS: u32 = 8;
+// The one-step estimate's reach (`REACH_DISCOUNT`, `REACH_RADIUS`) lives in `lookahead`, whose
+// leaves value the same way: one definition, and no import back from it.
+use super::lookahead::{REACH_DISCOUNT, REACH_RADIUS};
 
 impl GridAgent {
     /// The expected number of unseen cells beyond `c` and its neighbours that further

@@ -18,6 +18,13 @@ use crate::topology::{Direction, Place, Topology};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
+/// How much each further step away discounts the chance of ever reaching an unseen cell:
+/// every step beyond the look-ahead is another cell that may need a risk of its own.
+pub(crate) const REACH_DISCOUNT: f64 = 0.5;
+
+/// How far beyond a candidate the estimate of cells still to be explored looks.
+pub(crate) const REACH_RADIUS: u32 = 8;
+
 /// The most cells a sight holds.
 pub const MAX_CELLS: usize = 64;
 
@@ -91,7 +98,7 @@ impl Lookahead {
         let bit = |p: Place| 1u64 << p.index();
         let mut neighbours = vec![0u64; cells];
         let mut rays = vec![[0u64; 4]; cells];
-        let mut rings = vec![vec![0u64; super::grid::REACH_RADIUS as usize + 1]; cells];
+        let mut rings = vec![vec![0u64; REACH_RADIUS as usize + 1]; cells];
         for (i, ray) in rays.iter_mut().enumerate() {
             let p = Place::new(i);
             neighbours[i] = topology.neighbours(p).fold(0, |m, n| m | bit(n));
@@ -104,10 +111,10 @@ impl Lookahead {
             let mut queue = VecDeque::from([p]);
             while let Some(q) = queue.pop_front() {
                 let d = depth[q.index()];
-                if (2..=super::grid::REACH_RADIUS).contains(&d) {
+                if (2..=REACH_RADIUS).contains(&d) {
                     rings[i][d as usize] |= bit(q);
                 }
-                if d == super::grid::REACH_RADIUS {
+                if d == REACH_RADIUS {
                     continue;
                 }
                 for n in topology.neighbours(q) {
@@ -418,9 +425,7 @@ impl Lookahead {
                     .skip(2)
                     .map(|(d, &ring)| {
                         let doubtful = bits(ring & unvisited).filter(|&n| !safe(n)).count();
-                        doubtful as f64
-                            * (1.0 - self.pit)
-                            * super::grid::REACH_DISCOUNT.powi(d as i32 - 1)
+                        doubtful as f64 * (1.0 - self.pit) * REACH_DISCOUNT.powi(d as i32 - 1)
                     })
                     .sum();
                 let found = ((1.0 + clear * opened + beyond) / unseen).min(1.0);
