@@ -80,11 +80,27 @@ struct Pits {
 /// The values of one search, for trace and hint.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Valued {
+    /// How many steps ahead every option was searched: 2 for the first round.
+    pub depth: u32,
     /// The expected final score of walking home and climbing out now.
     pub climb: f64,
     /// Each fringe cell that can be survived, with the expected final score of stepping in.
     pub steps: Vec<(Place, f64)>,
+    /// Each line the live wumpus may be on, as the visited cell nearest to here to fire it
+    /// from and the direction, with the chance of a kill and the expected final score of
+    /// walking there and firing.
+    pub shots: Vec<(Place, Direction, f64, f64)>,
 }
+
+/// What [`Lookahead::options`] finds: the better of climbing out and (below the root) the best
+/// shot; each survivable step with its value; whether the step is forced (a safe cell to
+/// explore); and at the root, each shot with its value.
+type RootOptions = (
+    f64,
+    Vec<(usize, f64)>,
+    bool,
+    Vec<(usize, Direction, f64, f64)>,
+);
 
 impl Lookahead {
     /// The search on `topology` (a grid of up to [`MAX_CELLS`] cells, else `None`) at pit
@@ -291,14 +307,34 @@ impl Lookahead {
         }
     }
 
-    /// The values of climbing out and of stepping into each fringe cell of `s`, searching
-    /// `depth` gambles deep (1: the one-step estimate alone).
+    /// The values of climbing out, of stepping into each fringe cell of `s` and of each shot,
+    /// looking up to `depth` steps ahead (at least 2; the agent's `--depth`).
+    ///
+    /// The search deepens one gamble at a time, and every option is valued to the same
+    /// depth: the deepest whose search stays within the budget of sights. The first round
+    /// values each step by the one-step estimate and searches each shot through what it
+    /// proves, up to the next gamble (so it looks two steps ahead); round `d` looks `d + 1`.
     pub fn weigh(&self, s: &Sight, depth: u32) -> Valued {
-        let mut cache = Cache::default();
-        let (climb, steps, _) = self.options(s, depth.max(1), &mut cache, true);
+        let mut cache = Cache::new(usize::MAX);
+        let mut searched = None;
+        for d in 1..depth.max(2) {
+            // One gamble deep, only shots are searched (the arrow then spent): never cut.
+            cache.limit = if d == 1 { usize::MAX } else { self.budget };
+            let found = self.options(s, d, &mut cache, true);
+            if cache.aborted {
+                break;
+            }
+            searched = Some((found, d));
+        }
+        let ((climb, steps, _, shots), rounds) = searched.expect("one gamble deep is never cut");
         Valued {
+            depth: rounds + 1,
             climb,
             steps: steps.into_iter().map(|(i, v)| (Place::new(i), v)).collect(),
+            shots: shots
+                .into_iter()
+                .map(|(from, dir, kill, v)| (Place::new(from), dir, kill, v))
+                .collect(),
         }
     }
 
@@ -308,8 +344,13 @@ impl Lookahead {
         if let Some(&v) = cache.values.get(&key) {
             return v;
         }
+        if cache.aborted || cache.nodes >= cache.limit {
+            // Past the budget this depth's search is given up; its values are not used.
+            cache.aborted = true;
+            return 0.0;
+        }
         cache.nodes += 1;
-        let (climb, steps, forced) = self.options(s, depth, cache, false);
+        let (climb, steps, forced, _) = self.options(s, depth, cache, false);
         let v = if forced {
             steps[0].1
         } else {
@@ -324,13 +365,7 @@ impl Lookahead {
     /// agent explores the nearest one, as its logic does: that step alone is valued, searched
     /// as deep (only gambles spend the depth). Past the budget of nodes, every gamble is
     /// valued by the one-step estimate.
-    fn options(
-        &self,
-        s: &Sight,
-        depth: u32,
-        cache: &mut Cache,
-        root: bool,
-    ) -> (f64, Vec<(usize, f64)>, bool) {
+    fn options(&self, s: &Sight, depth: u32, cache: &mut Cache, root: bool) -> RootOptions {
         let here = self.walks(s.at, s.visited);
         let home = self.walks(0, s.visited);
         let spent = s.spent as f64;
@@ -342,16 +377,15 @@ impl Lookahead {
             .or_insert_with(|| std::rc::Rc::new(self.pits(s.visited, s.breeze)))
             .clone();
         if !pits.possible {
-            return (climb, Vec::new(), false);
+            return (climb, Vec::new(), false, Vec::new());
         }
         let unvisited = self.unvisited(s);
         let unseen = unvisited.count_ones().max(1) as f64;
         let live = s.wumpus.count_ones() as f64;
         let fringe = self.reach(s.visited) & !s.visited;
         let safe = |i: usize| pits.pit[i] == 0.0 && s.wumpus >> i & 1 == 0;
-        let over_budget = cache.nodes > self.budget;
         // The nearest safe fringe cell, which the agent's logic explores next.
-        let explore = if root || over_budget {
+        let explore = if root {
             None
         } else {
             bits(fringe)
@@ -367,15 +401,11 @@ impl Lookahead {
         };
         let (cells, child_depth) = match explore {
             Some(i) => (1u64 << i, Some(depth)),
-            None if depth <= 1 || over_budget => (fringe, None),
+            None if depth <= 1 => (fringe, None),
             None => (fringe, Some(depth - 1)),
         };
         let mut steps = Vec::new();
         for i in bits(cells) {
-            if root {
-                // Each candidate gets the same budget.
-                cache.nodes = 0;
-            }
             let p_pit = pits.pit[i];
             let p_wumpus = if s.wumpus >> i & 1 == 1 {
                 1.0 / live
@@ -459,24 +489,12 @@ impl Lookahead {
         }
         let forced = explore.is_some() && !steps.is_empty();
         let mut climb = climb;
-        if !root && !forced && s.arrow && s.wumpus != 0 {
-            // Below the root, a shot is weighed with climbing out: the cheapest place to fire
-            // each line from, searched as deep (the arrow is spent once).
-            let mut lines: Vec<(u64, u32, usize)> = Vec::new();
-            for from in bits(s.visited).filter(|&f| here[f] != u32::MAX) {
-                for ray in &self.rays[from] {
-                    let line = ray & s.wumpus;
-                    if line == 0 {
-                        continue;
-                    }
-                    match lines.iter_mut().find(|l| l.0 == line) {
-                        Some(l) if l.1 <= here[from] => {}
-                        Some(l) => *l = (line, here[from], from),
-                        None => lines.push((line, here[from], from)),
-                    }
-                }
-            }
-            for (line, walk, from) in lines {
+        let mut shots = Vec::new();
+        if !forced && s.arrow && s.wumpus != 0 {
+            // A shot is weighed with climbing out: the cheapest place to fire each line from,
+            // searched as deep (the arrow is spent once). At the root each is kept apart, for
+            // the agent to fire the best; below it the best shot joins climbing out.
+            for (line, walk, from, dir) in self.lines(s, &here) {
                 let p_kill = line.count_ones() as f64 / live;
                 let after = s.spent + walk + 11;
                 let mut v = 0.0;
@@ -492,10 +510,35 @@ impl Lookahead {
                         v += p * self.value(&next, depth, cache);
                     }
                 }
-                climb = climb.max(v);
+                if root {
+                    shots.push((from, Direction::ALL[dir], p_kill, v));
+                } else {
+                    climb = climb.max(v);
+                }
             }
         }
-        (climb, steps, forced)
+        (climb, steps, forced, shots)
+    }
+
+    /// Each line of cells the live wumpus may be on that one arrow crosses, with the fewest
+    /// moves from here (`here`: the walks from where the player stands) to a visited cell it
+    /// is fired from, that cell, and the direction (an index into [`Direction::ALL`]).
+    fn lines(&self, s: &Sight, here: &[u32]) -> Vec<(u64, u32, usize, usize)> {
+        let mut lines: Vec<(u64, u32, usize, usize)> = Vec::new();
+        for from in bits(s.visited).filter(|&f| here[f] != u32::MAX) {
+            for (dir, ray) in self.rays[from].iter().enumerate() {
+                let line = ray & s.wumpus;
+                if line == 0 {
+                    continue;
+                }
+                match lines.iter_mut().find(|l| l.0 == line) {
+                    Some(l) if l.1 <= here[from] => {}
+                    Some(l) => *l = (line, here[from], from, dir),
+                    None => lines.push((line, here[from], from, dir)),
+                }
+            }
+        }
+        lines
     }
 
     /// The exact chance of a pit and of the live wumpus in cell `i`, from the sight alone.
@@ -511,11 +554,26 @@ impl Lookahead {
 }
 
 /// What one search has valued, and the posteriors it counted.
-#[derive(Default)]
 struct Cache {
     values: FxHashMap<(Sight, u32), f64>,
     nodes: usize,
+    /// Set when a search went past the budget: its values are then not used.
+    aborted: bool,
+    /// The most sights this iteration may value in full.
+    limit: usize,
     pits: FxHashMap<(u64, u64), std::rc::Rc<Pits>>,
+}
+
+impl Cache {
+    fn new(limit: usize) -> Cache {
+        Cache {
+            values: FxHashMap::default(),
+            nodes: 0,
+            aborted: false,
+            limit,
+            pits: FxHashMap::default(),
+        }
+    }
 }
 
 /// The cells of a bit set, lowest first.
@@ -550,7 +608,7 @@ mod tests {
                 let mut s = l.blank();
                 l.visit(&mut s, 0, breeze, stench);
                 // Searched as below the root, where shots are weighed too.
-                total += p_s * p_b * l.value(&s, depth, &mut Cache::default());
+                total += p_s * p_b * l.value(&s, depth, &mut Cache::new(usize::MAX));
             }
         }
         total
@@ -576,6 +634,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_root_weighs_the_same_options_as_the_search_below_it_shots_included() {
+        // A breeze and a stench at the start of a 3x3: every step may kill, and a shot first
+        // is worth more than any step (the exact optimum shoots here). The agent's choices
+        // at the root must be the search's own: their best is the value of the sight.
+        let topology = Topology::grid(3, 3).unwrap();
+        let l = Lookahead::new(&topology, 0.2, Scoring::Standard)
+            .unwrap()
+            .with_budget(usize::MAX);
+        let mut s = l.blank();
+        l.visit(&mut s, 0, true, true);
+        let valued = l.weigh(&s, 8);
+        assert_eq!(valued.depth, 8);
+        let best_step = valued.steps.iter().map(|x| x.1).fold(f64::MIN, f64::max);
+        let best_shot = valued.shots.iter().map(|x| x.3).fold(f64::MIN, f64::max);
+        assert!(best_shot > best_step.max(valued.climb), "{valued:?}");
+        let searched = l.value(&s, 7, &mut Cache::new(usize::MAX));
+        assert!(
+            (best_shot - searched).abs() < 1e-9,
+            "{best_shot} {searched}"
+        );
+        // The two shots from the start each cross one of its neighbours: a kill one time in
+        // two.
+        assert_eq!(valued.shots.len(), 2);
+        assert!(valued.shots.iter().all(|x| (x.2 - 0.5).abs() < 1e-12));
     }
 
     #[test]

@@ -388,9 +388,22 @@ impl Agent<GridSession> for Playing<GridAgent> {
                     ..Choice::new("")
                 });
             }
+            for shot in &odds.shots {
+                choices.push(Choice {
+                    place: Some(shot.from),
+                    expected: Some(shot.expected),
+                    kill: Some(shot.kill),
+                    chosen: shot.chosen,
+                    ..Choice::new(format!(
+                        "fire {} from {}",
+                        shot.dir,
+                        self.labels.of(shot.from)
+                    ))
+                });
+            }
             choices.push(Choice {
                 expected: Some(odds.climb),
-                chosen: d.reason.rule != Rule::Gamble,
+                chosen: d.reason.rule != Rule::Gamble && !odds.shots.iter().any(|s| s.chosen),
                 ..Choice::new("walk home and climb out")
             });
         }
