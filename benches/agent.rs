@@ -103,6 +103,22 @@ fn batches(c: &mut Criterion) {
             ))
         })
     });
+    // The look-ahead of issue 17: its target is 10,000 5x5 games a second on the 2-core
+    // machine, so about 5,000 on this one thread (200 µs a game).
+    let deeper = AgentOptions {
+        depth: Some(2),
+        ..AgentOptions::default()
+    };
+    group.bench_function("grid 5x5, risk agent, --depth 2, 500 games", |b| {
+        b.iter(|| {
+            black_box(batch_of::<GridSession>(
+                &grid,
+                AgentKind::Risk,
+                &deeper,
+                500,
+            ))
+        })
+    });
     let map = Arc::new(cave::parse_map(cave::STANDARD_MAP).unwrap());
     let classic = ClassicSetup {
         map,

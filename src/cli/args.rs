@@ -225,9 +225,9 @@ pub struct RuleArgs {
     /// Grid: how the final score is counted [default: standard].
     #[arg(long, value_enum)]
     pub scoring: Option<ScoringArg>,
-    /// Grid: how many steps the risk agent looks ahead when logic runs out and it gambles,
-    /// searching the exact odds of each step's outcomes (grids of up to 64 cells) [default: 1,
-    /// the one-step estimate].
+    /// Grid: how many steps the risk agent looks ahead when logic runs out: 1 weighs each
+    /// step by a one-step estimate; from 2 it searches the exact odds of each step's and each
+    /// shot's outcomes (grids of up to 64 cells; 2 is the strongest for its speed) [default: 1].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=6))]
     pub depth: Option<u32>,
     /// Grid and aima: reason with the rules in this file instead of the built-in kb/grid.kb.
