@@ -1081,7 +1081,13 @@ impl GridAgent {
             Some(h) => h.route(from, dir)?,
             None => self.walk_to(Goal::At(from))?,
         };
-        let what = format!("{what}: fire {dir} from {}", self.topology.label(from));
+        // With a heading the textbook's words: the arrow flies the way the player faces.
+        let fire = if self.facing.is_some() {
+            "shoot facing"
+        } else {
+            "fire"
+        };
+        let what = format!("{what}: {fire} {dir} from {}", self.topology.label(from));
         Some(self.follow(route, Some(Action::Fire(dir)), rule, what))
     }
 }
