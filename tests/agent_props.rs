@@ -8,14 +8,23 @@ use wumpus::grid::{Action, GridGame, GridWorld, Scoring};
 use wumpus::rng::seeded;
 use wumpus::topology::{Link, Topology};
 
-/// Plays one game; returns (died, died in a cell called safe).
-fn play(rows: usize, cols: usize, pit_prob: f64, seed: u64, strategy: Strategy) -> (bool, bool) {
+/// Plays one game, the risk agent looking `depth` steps ahead; returns (died, died in a cell
+/// called safe).
+fn play(
+    rows: usize,
+    cols: usize,
+    pit_prob: f64,
+    seed: u64,
+    strategy: Strategy,
+    depth: u32,
+) -> (bool, bool) {
     let topology = Arc::new(Topology::grid(rows, cols).unwrap());
     let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
     let mut game = GridGame::new(world);
     let mut agent = GridAgent::new(topology.clone(), None, Insight::Decisions)
         .unwrap()
-        .with_strategy(strategy);
+        .with_strategy(strategy)
+        .with_depth(depth);
     let mut percepts = game.start().percepts;
     let mut last = None;
     let mut entered_safe = false;
@@ -55,17 +64,18 @@ proptest! {
     fn the_logic_agent_never_dies(
         rows in 2usize..7, cols in 2usize..7, pit_prob in 0.0f64..0.45, seed in any::<u64>()
     ) {
-        let (died, _) = play(rows, cols, pit_prob, seed, Strategy::Logic);
+        let (died, _) = play(rows, cols, pit_prob, seed, Strategy::Logic, 1);
         prop_assert!(!died);
     }
 
     #[test]
     fn no_agent_dies_where_it_proved_safety(
         rows in 2usize..7, cols in 2usize..7, pit_prob in 0.0f64..0.45, seed in any::<u64>(),
-        aima in any::<bool>()
+        aima in any::<bool>(), depth in 1u32..4
     ) {
         let scoring = if aima { Scoring::Aima } else { Scoring::Standard };
-        let (_, betrayed) = play(rows, cols, pit_prob, seed, Strategy::Risk { pit_prob, scoring });
+        let strategy = Strategy::Risk { pit_prob, scoring };
+        let (_, betrayed) = play(rows, cols, pit_prob, seed, strategy, depth);
         prop_assert!(!betrayed);
     }
 }
@@ -75,7 +85,7 @@ fn many_logic_games_without_a_death() {
     let mut games = 0;
     for seed in 0..20_000u64 {
         let (rows, cols) = (3 + (seed % 4) as usize, 3 + (seed / 4 % 4) as usize);
-        let (died, _) = play(rows, cols, 0.2, seed, Strategy::Logic);
+        let (died, _) = play(rows, cols, 0.2, seed, Strategy::Logic, 1);
         assert!(!died, "{rows}x{cols} seed {seed}");
         games += 1;
     }
