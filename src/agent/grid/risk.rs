@@ -291,11 +291,20 @@ impl GridAgent {
             .enumerate()
             .max_by(|a, b| a.1.expected.total_cmp(&b.1.expected).then(b.0.cmp(&a.0)))
             .map(|(i, s)| (i, *s));
-        if let Some((i, shot)) = best_shot {
-            if shot.expected > step_value && shot.expected > climb {
-                shots[i].chosen = true;
-                return Ok(self.gamble_shot(shot, weighed, shots, climb, depth));
-            }
+        let fired = best_shot.filter(|(_, s)| s.expected > step_value && s.expected > climb);
+        if let Some((i, _)) = fired {
+            shots[i].chosen = true;
+        }
+        // What was weighed, best first, for trace and hint: the same whichever is taken.
+        weighed.sort_by(|a, b| b.expected.total_cmp(&a.expected));
+        let odds = Odds {
+            candidates: weighed,
+            climb,
+            depth,
+            shots,
+        };
+        if let Some((_, shot)) = fired {
+            return Ok(self.gamble_shot(shot, odds));
         }
         let Some((expected, target, entry, entry_way)) = best else {
             return Ok(None);
@@ -303,7 +312,8 @@ impl GridAgent {
         if expected <= climb {
             return Ok(None);
         }
-        let chosen = weighed
+        let chosen = odds
+            .candidates
             .iter()
             .find(|k| k.place == target)
             .copied()
@@ -337,26 +347,14 @@ impl GridAgent {
             }
         );
         let mut decision = self.follow(planner::Route { places, links }, None, Rule::Gamble, what);
-        weighed.sort_by(|a, b| b.expected.total_cmp(&a.expected));
-        decision.odds = Some(Odds {
-            candidates: weighed,
-            climb,
-            depth,
-            shots,
-        });
+        decision.odds = Some(odds);
         Ok(Some(decision))
     }
 
     /// Walks to where `shot` is fired from and fires it: the look-ahead valued it above every
     /// step and climbing out.
-    fn gamble_shot(
-        &mut self,
-        shot: ShotCandidate,
-        mut weighed: Vec<Candidate>,
-        shots: Vec<ShotCandidate>,
-        climb: f64,
-        depth: u32,
-    ) -> Option<Decision> {
+    fn gamble_shot(&mut self, shot: ShotCandidate, odds: Odds) -> Option<Decision> {
+        let (climb, depth) = (odds.climb, odds.depth);
         let route = self.walk_to(Goal::At(shot.from))?;
         let what = format!(
             "nothing is proven safe: fire {} from {} (kill {:.3}; expected score {:.0} against \
@@ -368,13 +366,7 @@ impl GridAgent {
             climb,
         );
         let mut decision = self.follow(route, Some(Action::Fire(shot.dir)), Rule::ProbeShot, what);
-        weighed.sort_by(|a, b| b.expected.total_cmp(&a.expected));
-        decision.odds = Some(Odds {
-            candidates: weighed,
-            climb,
-            depth,
-            shots,
-        });
+        decision.odds = Some(odds);
         Some(decision)
     }
 }
