@@ -766,3 +766,55 @@ fn a_line_that_is_not_utf8_is_an_invalid_command() {
         );
     }
 }
+
+#[test]
+fn world_new_deals_cave_maps_that_every_cave_command_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("unseen.txt");
+    let path = path.to_str().unwrap();
+    let made = wumpus(
+        &["world", "new", "--rules", "cave", "--seed", "3", "-o", path],
+        "",
+    );
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    assert!(made.stdout.contains("20 rooms, two-way tunnels, seed 3"));
+    // The same seed prints the same map.
+    let printed = wumpus(&["world", "new", "--rules", "cave", "--seed", "3"], "");
+    assert_eq!(printed.stdout, std::fs::read_to_string(path).unwrap());
+    assert!(printed.stderr.contains("seed 3"));
+    let checked = wumpus(&["world", "check", path], "");
+    assert!(checked
+        .stdout
+        .contains("20 rooms, 0 one-way tunnels, 0 tunnels to their own room"));
+    let solved = wumpus(
+        &["solve", "--rules", "cave", "--map", path, "--worlds", "20"],
+        "",
+    );
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    assert!(solved.stdout.contains("games"), "{}", solved.stdout);
+    // One-way maps, and the maze's format, which names its caves.
+    let one_way = wumpus(
+        &[
+            "world",
+            "new",
+            "--rules",
+            "maze",
+            "--one-way",
+            "--rooms",
+            "9",
+            "--seed",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(one_way.code, 0, "{}", one_way.stderr);
+    assert_eq!(one_way.lines()[0], "9");
+    assert!(one_way.stdout.contains("Cave 8"));
+    // Shapes no map can have are refused, with the reason, and status 2.
+    let odd = wumpus(&["world", "new", "--rules", "cave", "--rooms", "21"], "");
+    assert_eq!(odd.code, 2);
+    assert!(odd.stderr.contains("even room count"), "{}", odd.stderr);
+    let grid = wumpus(&["world", "new", "--one-way"], "");
+    assert_eq!(grid.code, 2);
+    assert!(grid.stderr.contains("add --rules cave"), "{}", grid.stderr);
+}

@@ -257,40 +257,31 @@ fn cave_100k_games_no_death_where_proven_safe() {
     assert!(tally.deaths > 0, "the cave agent takes risks; some lose");
 }
 
-/// A cave map nobody tuned anything on, drawn from `seed`: 6 to 40 rooms, three tunnels each,
-/// an even count laid two-way (each room's three tunnel ends paired at random, so a tunnel may loop
-/// back to its room or double another), an odd count one-way to any room; the wumpus smelt one tunnel
-/// away, or two when the agent is given the map.
+/// A cave map nobody chose anything on, dealt from `seed` (`wumpus world new --rules cave`):
+/// 6 to 40 rooms, three two-way tunnels a room, three one-way ones, or three to any room at
+/// all; the wumpus smelt one
+/// tunnel away, or two in a quarter of the maps when the agent is given the map.
 fn unseen_map(seed: u64, known: bool) -> Arc<cave::CaveMap> {
-    use rand::seq::SliceRandom;
+    use cave::MapFormat::Event;
     use rand::Rng;
     let mut rng = seeded(seed);
     let rooms = rng.random_range(6..=40);
-    // Pairing tunnel ends needs an even count of them, so an even count of rooms.
-    let tunnels: Vec<[usize; 3]> = if rooms % 2 == 0 {
-        let mut ends: Vec<usize> = (0..rooms).flat_map(|r| [r; 3]).collect();
-        ends.shuffle(&mut rng);
-        let mut outs = vec![Vec::new(); rooms];
-        for pair in ends.chunks(2) {
-            outs[pair[0]].push(pair[1]);
-            outs[pair[1]].push(pair[0]);
-        }
-        outs.into_iter().map(|o| [o[0], o[1], o[2]]).collect()
-    } else {
-        (0..rooms)
-            .map(|_| std::array::from_fn(|_| rng.random_range(0..rooms)))
-            .collect()
-    };
     let distance = if known && rng.random_bool(0.25) { 2 } else { 1 };
-    let map = cave::CaveMap::new(
-        &tunnels,
-        cave::MapFormat::Event,
-        distance,
-        Vec::new(),
-        Vec::new(),
-    )
-    .expect("a valid map");
-    Arc::new(map)
+    let map = match rng.random_range(0..3) {
+        0 if rooms % 2 == 0 => {
+            cave::random_map(rooms, cave::Tunnels::TwoWay, distance, Event, &mut rng)
+        }
+        1 => cave::random_map(rooms, cave::Tunnels::OneWay, distance, Event, &mut rng),
+        // What the rules allow beyond both: tunnels to any room, looping back or doubled, and
+        // rooms that cannot be left or reached.
+        _ => {
+            let tunnels: Vec<[usize; 3]> = (0..rooms)
+                .map(|_| std::array::from_fn(|_| rng.random_range(0..rooms)))
+                .collect();
+            Ok(cave::CaveMap::new(&tunnels, Event, distance, Vec::new(), Vec::new()).unwrap())
+        }
+    };
+    Arc::new(map.expect("a dealable map"))
 }
 
 #[test]

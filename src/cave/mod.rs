@@ -3,7 +3,7 @@
 //! `caves.dat` maze.
 //!
 //! [`map`] reads, writes and draws cave maps (both formats); [`hazards`] holds the starting
-//! layouts and the hazard file format; [`classic`] and [`maze`] are the simulators; [`command`]
+//! layouts and the hazard file format; [`random_map`] deals maps nobody tuned on; [`classic`] and [`maze`] are the simulators; [`command`]
 //! is what a player may type; [`session`] plays both through the one game interface
 //! ([`crate::game::Session`]). Like the grid, the simulators never print: they return typed
 //! turns and events. Nothing here plays a game: the agents live in `crate::agent`, the bot
@@ -14,6 +14,7 @@ pub mod command;
 pub mod hazards;
 pub mod map;
 pub mod maze;
+pub mod random_map;
 pub mod session;
 
 pub use classic::{
@@ -24,6 +25,7 @@ pub use command::{parse_command, CaveCommand, CommandError, Rules};
 pub use hazards::{ClassicHazards, HazardError, MazeHazards};
 pub use map::{draw_map, format_map, parse_map, CaveMap, MapError, MapFormat};
 pub use maze::{MazeAction, MazeEnding, MazeGame, MazeLoss, MazeResult, MazeTurn, MazeView};
+pub use random_map::{random_map, RandomMapError, Tunnels};
 pub use session::{
     CaveShown, ClassicSession, ClassicSetup, MazeSession, MazeSetup, MazeShown,
     CLASSIC_ACTION_LIMIT, MAZE_ACTION_LIMIT,

@@ -7,28 +7,43 @@ use clap::{Args, Subcommand};
 use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
-use wumpus::cave::{self, ClassicHazards, MapFormat, MazeHazards, Rules};
+use wumpus::cave::{self, ClassicHazards, MapFormat, MazeHazards, Rules, Tunnels};
 use wumpus::grid::{self, GridWorld};
 use wumpus::rng::seeded;
 use wumpus::topology::Topology;
 
 #[derive(Subcommand, Debug)]
 pub enum WorldCommand {
-    /// Deal a random world and write it as a world file.
+    /// Deal a random world and write it as a world file, or, with --rules cave|maze, a random
+    /// cave map.
     #[command(after_help = "\
 Examples:
   wumpus world new --seed 7 -o worlds/seven.txt
-  wumpus world new --size 8x8 --pit-prob 0.1       (prints the file)")]
+  wumpus world new --size 8x8 --pit-prob 0.1       (prints the file)
+  wumpus world new --rules cave --seed 3 -o unseen.txt
+  wumpus solve --rules cave --map unseen.txt --worlds 10000")]
     New {
         /// Seed of the random world (printed when not given).
         #[arg(long, value_parser = super::args::parse_whole::<u64>, allow_negative_numbers = true)]
         seed: Option<u64>,
+        /// What to deal: a grid world file (grid and aima, the default), or a cave map (cave: the
+        /// event's format; maze: caves.dat, caves named Cave 0, Cave 1, ...).
+        #[arg(long, value_enum)]
+        rules: Option<RulesArg>,
         /// Grid size, rows x columns.
         #[arg(long, default_value = "5x5")]
         size: GridSize,
         /// Probability that a cell other than 0,0 holds a pit.
         #[arg(long, default_value = "0.2", value_parser = super::args::parse_probability, allow_negative_numbers = true)]
         pit_prob: f64,
+        /// Cave and maze: how many rooms (even for two-way tunnels; a game needs at least 6)
+        /// [default: 20].
+        #[arg(long)]
+        rooms: Option<usize>,
+        /// Cave and maze: three one-way tunnels a room to three other rooms, every room still
+        /// reaching every other (default: three two-way tunnels a room, as on the dodecahedron).
+        #[arg(long)]
+        one_way: bool,
         /// Write the world here (atomically) instead of printing it.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -57,11 +72,22 @@ pub fn run(command: WorldCommand) -> Result<()> {
     match command {
         WorldCommand::New {
             seed,
+            rules,
             size,
             pit_prob,
+            rooms,
+            one_way,
             output,
         } => {
             let seed = seed.unwrap_or_else(wumpus::rng::fresh_seed);
+            if let Some(rules @ (RulesArg::Cave | RulesArg::Maze)) = rules {
+                return new_map(rules, rooms.unwrap_or(20), one_way, seed, output.as_deref());
+            }
+            if rooms.is_some() || one_way {
+                return Err(bad_input(anyhow::anyhow!(
+                    "--rooms and --one-way deal cave maps: add --rules cave (or maze)"
+                )));
+            }
             let topology = Arc::new(Topology::grid(size.rows, size.cols).map_err(bad_input)?);
             let world = GridWorld::random(topology, pit_prob, &mut wumpus::rng::seeded(seed));
             match output {
@@ -100,6 +126,40 @@ pub fn run(command: WorldCommand) -> Result<()> {
             let world = grid::read_world(&file).map_err(bad_input)?;
             super::out(grid::draw_world(&world))?;
             Ok(())
+        }
+    }
+}
+
+/// `world new --rules cave|maze`: a random map, printed or saved atomically.
+fn new_map(
+    rules: RulesArg,
+    rooms: usize,
+    one_way: bool,
+    seed: u64,
+    output: Option<&Path>,
+) -> Result<()> {
+    let (tunnels, kind) = if one_way {
+        (Tunnels::OneWay, "one-way")
+    } else {
+        (Tunnels::TwoWay, "two-way")
+    };
+    let format = match rules {
+        RulesArg::Maze => MapFormat::CavesDat,
+        _ => MapFormat::Event,
+    };
+    let map = cave::random_map(rooms, tunnels, 1, format, &mut seeded(seed)).map_err(bad_input)?;
+    match output {
+        Some(path) => {
+            cave::save_map(path, &map)?;
+            super::out(format!(
+                "Wrote {} ({rooms} rooms, {kind} tunnels, seed {seed}).\n",
+                path.display()
+            ))
+        }
+        None => {
+            // Neither map format has comments: the seed goes to standard error.
+            eprintln!("# random {rooms}-room map, {kind} tunnels, seed {seed}");
+            super::out(cave::format_map(&map))
         }
     }
 }
