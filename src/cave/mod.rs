@@ -3,7 +3,7 @@
 //! `caves.dat` maze.
 //!
 //! [`map`] reads, writes and draws cave maps (both formats); [`hazards`] holds the starting
-//! layouts and the hazard file format; [`random_map`] deals maps nobody tuned on; [`classic`] and [`maze`] are the simulators; [`command`]
+//! layouts and the hazard file format; [`random_map`](mod@random_map) deals maps nobody tuned on; [`classic`] and [`maze`] are the simulators; [`command`]
 //! is what a player may type; [`session`] plays both through the one game interface
 //! ([`crate::game::Session`]). Like the grid, the simulators never print: they return typed
 //! turns and events. Nothing here plays a game: the agents live in `crate::agent`, the bot
