@@ -100,13 +100,18 @@ fn play_aima(
     pit_prob: f64,
     seed: u64,
     kind: wumpus::agent::AgentKind,
+    depth: u32,
 ) -> wumpus::run::GameRecord {
     use wumpus::agent::{AgentOptions, Roster};
     use wumpus::game::Session;
     use wumpus::grid::{AimaSession, GridSetup};
     let setup = GridSetup::new(rows, cols, pit_prob, Scoring::Aima).unwrap();
     let mut session = AimaSession::deal(&setup, seed).unwrap();
-    let agents = AimaSession::prepare(kind, &setup, &AgentOptions::default()).unwrap();
+    let options = AgentOptions {
+        depth: Some(depth),
+        ..AgentOptions::default()
+    };
+    let agents = AimaSession::prepare(kind, &setup, &options).unwrap();
     let mut agent = agents.make(seed).unwrap();
     wumpus::run::play(&mut session, Some(seed), agent.as_mut(), &|| false, None)
         .unwrap()
@@ -124,10 +129,30 @@ proptest! {
         rows in 2usize..7, cols in 2usize..7, pit_prob in 0.0f64..0.45, seed in any::<u64>()
     ) {
         use wumpus::game::Ending;
-        let record = play_aima(rows, cols, pit_prob, seed, wumpus::agent::AgentKind::Logic);
+        let record = play_aima(rows, cols, pit_prob, seed, wumpus::agent::AgentKind::Logic, 1);
         prop_assert!(matches!(record.ending, Ending::Won | Ending::ClimbedOut), "{:?}", record.ending);
         let gold = if record.ending == Ending::Won { 1000 } else { 0 };
         let expected = gold - record.moves as i64 - 10 * record.shots as i64;
+        prop_assert_eq!(record.score, Some(expected));
+    }
+
+    /// The risk agent looking 1 to 3 steps ahead under the textbook's rules: every plan it
+    /// makes (walks with turns, shots the way it faces) is carried out to an end of the game,
+    /// scored as the textbook scores it.
+    #[test]
+    fn the_risk_agent_ends_every_textbook_game_at_any_depth(
+        rows in 2usize..7, cols in 2usize..7, pit_prob in 0.0f64..0.45, seed in any::<u64>(),
+        depth in 1u32..4
+    ) {
+        use wumpus::game::Ending;
+        let record = play_aima(rows, cols, pit_prob, seed, wumpus::agent::AgentKind::Risk, depth);
+        let end = match record.ending {
+            Ending::Won => 1000,
+            Ending::ClimbedOut => 0,
+            Ending::Pit | Ending::Wumpus => -1000,
+            other => return Err(TestCaseError::fail(format!("{other:?}"))),
+        };
+        let expected = end - record.moves as i64 - 10 * record.shots as i64;
         prop_assert_eq!(record.score, Some(expected));
     }
 }

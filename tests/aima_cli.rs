@@ -212,3 +212,58 @@ fn on_a_big_open_grid_the_agent_climbs_out_before_the_score_floor() {
     );
     assert_eq!(summary["games"], 6);
 }
+
+#[test]
+fn the_look_ahead_plans_with_turns_and_shows_what_it_weighed() {
+    // A 4x4 batch at --depth 3: every game ends, and the summary is the same on replay (the
+    // search is deterministic). Its traces list every choice the search valued, with how
+    // deep it went, climbing out included.
+    let solve = |depth: &str| {
+        let run = wumpus(
+            &[
+                "solve", "--rules", "aima", "--size", "4x4", "--worlds", "300", "--depth", depth,
+                "--json",
+            ],
+            "",
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let t = &v["totals"];
+        // What follows from the decisions alone (not the time they took).
+        serde_json::json!([t["games"], t["endings"], t["score_sum"], t["moves_sum"]])
+    };
+    let deep = solve("3");
+    assert_eq!(deep, solve("3"));
+    assert_eq!(deep[0], 300);
+    let mut searched = 0;
+    for seed in 0..60 {
+        let seed = seed.to_string();
+        let run = wumpus(
+            &["trace", "--rules", "aima", "--depth", "3", "--seed", &seed],
+            "",
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        for block in run.stdout.split("choices weighed").skip(1) {
+            searched += 1;
+            assert!(
+                block.starts_with(" (expected final score), looking "),
+                "{block}"
+            );
+            let listed: Vec<&str> = block
+                .lines()
+                .skip(1)
+                .take_while(|l| l.starts_with("    "))
+                .collect();
+            assert!(
+                listed.iter().any(|l| l.contains("walk home and climb out")),
+                "{block}"
+            );
+            assert_eq!(
+                listed.iter().filter(|l| l.starts_with("    *")).count(),
+                1,
+                "{block}"
+            );
+        }
+    }
+    assert!(searched > 0, "some game of sixty weighs a risk");
+}

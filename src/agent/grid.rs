@@ -28,6 +28,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, OnceLock};
 
 mod risk;
+use risk::Gamble;
 pub use risk::{Candidate, Odds, ShotCandidate};
 
 /// How much the agent works out each turn beyond what it needs to decide.
@@ -313,14 +314,17 @@ impl GridAgent {
 
     /// The same agent looking `depth` steps ahead when it gambles (1: one step, the default).
     /// Only the risk agent gambles, and only on grids of up to [`super::lookahead::MAX_CELLS`]
-    /// cells under compass moves without an action budget; elsewhere it looks one step ahead.
-    /// Call it after [`GridAgent::with_strategy`] and before the first observation.
+    /// cells; elsewhere it looks one step ahead. Call it after [`GridAgent::with_strategy`]
+    /// and before the first observation.
     pub fn with_depth(mut self, depth: u32) -> GridAgent {
         self.lookahead = None;
         self.sight = None;
         if let Strategy::Risk { pit_prob, scoring } = self.strategy {
             if depth > 1 {
-                if let Some(l) = Lookahead::new(&self.topology, pit_prob, scoring) {
+                if let Some(mut l) = Lookahead::new(&self.topology, pit_prob, scoring) {
+                    if self.facing.is_some() {
+                        l = l.headed();
+                    }
                     self.sight = Some(l.blank());
                     self.lookahead = Some((Arc::new(l), depth));
                 }
@@ -336,7 +340,11 @@ impl GridAgent {
     /// `Forward`.
     pub fn headed(mut self, facing: Direction) -> GridAgent {
         self.facing = Some(facing);
-        self
+        // The look-ahead then prices its walks with the turns too.
+        match self.lookahead.as_ref().map(|(_, depth)| *depth) {
+            Some(depth) => self.with_depth(depth),
+            None => self,
+        }
     }
 
     /// The same agent in a game that ends once `budget` actions are spent, the arrow counting
@@ -851,23 +859,30 @@ impl GridAgent {
         if let Some(decision) = self.plan_shot() {
             return decision;
         }
+        let mut weighed = None;
         if let Strategy::Risk { pit_prob, scoring } = self.strategy {
             // A failure to count (never expected) falls back to the safe choice below.
-            if let Ok(Some(decision)) = self.gamble(pit_prob, scoring) {
-                return decision;
+            match self.gamble(pit_prob, scoring) {
+                Ok(Gamble::Take(decision)) => return decision,
+                Ok(Gamble::Climb(odds)) => weighed = odds,
+                Err(_) => {}
             }
         }
-        if self.position == start {
-            return self.single(
+        let mut decision = if self.position == start {
+            self.single(
                 Action::Climb,
                 Rule::Climb,
                 "no proven-safe cell is left to explore: climb out",
-            );
-        }
-        self.go_home(
-            Rule::ReturnEmptyHanded,
-            "no proven-safe cell is left to explore",
-        )
+            )
+        } else {
+            self.go_home(
+                Rule::ReturnEmptyHanded,
+                "no proven-safe cell is left to explore",
+            )
+        };
+        // What climbing out was weighed against, for trace and hint to show.
+        decision.odds = weighed;
+        decision
     }
 
     fn single(&mut self, action: Action, rule: Rule, text: &str) -> Decision {

@@ -225,9 +225,10 @@ pub struct RuleArgs {
     /// Grid: how the final score is counted [default: standard].
     #[arg(long, value_enum)]
     pub scoring: Option<ScoringArg>,
-    /// Grid: how many steps the risk agent looks ahead when logic runs out: 1 weighs each
-    /// step by a one-step estimate; from 2 it searches the exact odds of each step's and each
-    /// shot's outcomes (grids of up to 64 cells; 2 is the strongest for its speed) [default: 1].
+    /// Grid and aima: how many steps the risk agent looks ahead when logic runs out: 1 weighs
+    /// each step by a one-step estimate; from 2 it searches the exact odds of each step's and
+    /// each shot's outcomes, turns counted under aima (grids of up to 64 cells; 2 is the
+    /// strongest for its speed on the grid, 3 under aima) [default: 1].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=6))]
     pub depth: Option<u32>,
     /// Grid and aima: reason with the rules in this file instead of the built-in kb/grid.kb.
@@ -273,7 +274,7 @@ impl RuleArgs {
             (g("--size", self.size.is_some()), &[Grid, Aima]),
             (g("--pit-prob", self.pit_prob.is_some()), &[Grid, Aima]),
             (g("--scoring", self.scoring.is_some()), &[Grid]),
-            (g("--depth", self.depth.is_some()), &[Grid]),
+            (g("--depth", self.depth.is_some()), &[Grid, Aima]),
             (g("--kb", self.kb.is_some()), &[Grid, Aima]),
             (g("--map", self.map.is_some()), &[Cave, Maze]),
             (g("--variant", self.variant.is_some()), &[Cave]),

@@ -61,6 +61,14 @@ pub struct Candidate {
     pub bound: bool,
 }
 
+/// What the risk agent made of the risks open to it.
+pub(super) enum Gamble {
+    /// A step (or, looking ahead, a shot) worth more than climbing out.
+    Take(Decision),
+    /// Climbing out is worth most; what was weighed against it, when anything was.
+    Climb(Option<Odds>),
+}
+
 impl GridAgent {
     /// Weighs stepping into each frontier cell against climbing out, by expected final score.
     ///
@@ -69,11 +77,7 @@ impl GridAgent {
     /// cells, and the step shows `c` and, one step ahead, opens `c`'s unknown neighbours when
     /// `c` turns out clear (no breeze, no stench), so about `1 + P(clear) · n` cells of `u`.
     /// Dying scores 0 under the standard scoring and −1000 (plus costs) under the textbook's.
-    pub(super) fn gamble(
-        &mut self,
-        pit_prob: f64,
-        scoring: Scoring,
-    ) -> Result<Option<Decision>, KbError> {
+    pub(super) fn gamble(&mut self, pit_prob: f64, scoring: Scoring) -> Result<Gamble, KbError> {
         let candidates: Vec<Place> = self
             .frontier
             .iter()
@@ -87,7 +91,7 @@ impl GridAgent {
             })
             .collect();
         if candidates.is_empty() {
-            return Ok(None);
+            return Ok(Gamble::Climb(None));
         }
         if self.wumpus_alive {
             let asked: Vec<Atom> = candidates
@@ -200,11 +204,20 @@ impl GridAgent {
         let mut weighed = Vec::new();
         let mut best: Option<(f64, Place, Place, Option<Direction>)> = None;
         let mut depth = 1;
+        // The search plans walks and gambles a few steps ahead without counting an action
+        // budget: it is used while the actions left are far beyond any such plan (8 a cell).
+        let roomy = self
+            .budget_left()
+            .is_none_or(|left| left as usize >= 8 * self.topology.len());
         let deeper = match (&self.lookahead, self.sight) {
-            (Some((l, d)), Some(sight)) if headed.is_none() && self.action_budget.is_none() => {
+            (Some((l, d)), Some(sight)) if roomy => {
+                let facing = self.facing.map_or(0, |f| {
+                    Direction::ALL.iter().position(|&x| x == f).unwrap_or(0) as u8
+                });
                 let sight = Sight {
                     arrow: self.has_arrow,
                     at: self.position.index(),
+                    facing,
                     spent: self.moves + if self.has_arrow { 0 } else { 10 },
                     ..sight
                 };
@@ -304,14 +317,13 @@ impl GridAgent {
             shots,
         };
         if let Some((_, shot)) = fired {
-            return Ok(self.gamble_shot(shot, odds));
+            return Ok(self
+                .gamble_shot(shot, odds)
+                .map_or(Gamble::Climb(None), Gamble::Take));
         }
-        let Some((expected, target, entry, entry_way)) = best else {
-            return Ok(None);
+        let Some((expected, target, entry, entry_way)) = best.filter(|b| b.0 > climb) else {
+            return Ok(Gamble::Climb(Some(odds)));
         };
-        if expected <= climb {
-            return Ok(None);
-        }
         let chosen = odds
             .candidates
             .iter()
@@ -348,7 +360,7 @@ impl GridAgent {
         );
         let mut decision = self.follow(planner::Route { places, links }, None, Rule::Gamble, what);
         decision.odds = Some(odds);
-        Ok(Some(decision))
+        Ok(Gamble::Take(decision))
     }
 
     /// Walks to where `shot` is fired from and fires it: the look-ahead valued it above every
