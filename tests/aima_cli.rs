@@ -243,17 +243,13 @@ fn the_look_ahead_plans_with_turns_and_shows_what_it_weighed() {
             "",
         );
         assert_eq!(run.code, 0, "{}", run.stderr);
-        for block in run.stdout.split("choices weighed").skip(1) {
+        for (header, listed) in common::weighed(&run.stdout) {
             searched += 1;
+            let block = listed.join("\n");
             assert!(
-                block.starts_with(" (expected final score), looking "),
-                "{block}"
+                header.starts_with(" (expected final score), looking "),
+                "{header}"
             );
-            let listed: Vec<&str> = block
-                .lines()
-                .skip(1)
-                .take_while(|l| l.starts_with("    "))
-                .collect();
             assert!(
                 listed.iter().any(|l| l.contains("walk home and climb out")),
                 "{block}"

@@ -365,3 +365,47 @@ fn maze_reasons_name_only_caves_the_player_was_shown() {
     }
     assert!(checked > 10, "only {checked} names checked");
 }
+
+#[test]
+fn the_look_ahead_with_the_map_lists_each_step_and_the_best_shot() {
+    // Seed 1,000,037 on the standard map: a draft and bats at the start, four arrows
+    // missed, nothing proven safe; --depth 2 weighs each way out by what may be felt there.
+    let args = [
+        "trace",
+        "--rules",
+        "cave",
+        "--map-known",
+        "--seed",
+        "1000037",
+    ];
+    let plain = wumpus(&args, "");
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert!(
+        !plain.stdout.contains("choices weighed"),
+        "{}",
+        plain.stdout
+    );
+    let deep = wumpus(&[&args[..], &["--depth", "2"]].concat(), "");
+    assert_eq!(deep.code, 0, "{}", deep.stderr);
+    let blocks = common::weighed(&deep.stdout);
+    assert!(!blocks.is_empty(), "{}", deep.stdout);
+    for (_, listed) in blocks {
+        let block = listed.join("\n");
+        // Each way out of the room (three tunnels) and the best shot, one of them taken.
+        assert!(
+            listed.iter().filter(|l| l.contains("step into")).count() >= 1,
+            "{block}"
+        );
+        assert_eq!(
+            listed.iter().filter(|l| l.starts_with("    *")).count(),
+            1,
+            "{block}"
+        );
+        assert!(listed.iter().all(|l| l.contains("expected")), "{block}");
+    }
+    // A batch plays with it too.
+    let batch = "solve --rules cave --map-known --worlds 50 --depth 3";
+    let batch = wumpus(&batch.split(' ').collect::<Vec<_>>(), "");
+    assert_eq!(batch.code, 0, "{}", batch.stderr);
+    assert!(batch.stdout.contains("map known"), "{}", batch.stdout);
+}

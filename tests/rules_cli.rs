@@ -233,8 +233,8 @@ fn options_that_do_not_apply_are_refused_naming_what_does() {
         ),
         (
             &["solve", "--rules", "cave", "--depth", "2"],
-            "the option --depth does not apply to the classic cave (--rules cave)",
-            &["--map", "--variant", "--map-known"],
+            "the look-ahead (--depth) needs the map (--map-known)",
+            &["--map-known"],
         ),
         (
             &["trace", "--rules", "maze", "--depth", "3"],

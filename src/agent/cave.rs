@@ -31,7 +31,7 @@ pub mod blind;
 pub mod layouts;
 pub mod map;
 
-use self::layouts::{wake_moves, Evidence, Odds};
+use self::layouts::{flight_death, wake_moves, Evidence, Odds};
 use self::map::MapKnowledge;
 use super::grid::Insight;
 use super::{Conclusion, Fact, Reason, Rule};
@@ -103,6 +103,11 @@ pub struct Policy {
     pub blind_chance: f64,
     /// ...and more than this many arrows are left (the rest are kept for a wumpus smelt).
     pub blind_arrows_kept: u8,
+    /// With the map known and nothing safe left, weigh every step into a room not proven
+    /// safe by what may be felt there (each warning with its exact chance, then the better of
+    /// the best shot from there and walking on) against shooting from here, rather than
+    /// `explore_share` of surviving the least-risk step (`--depth 2`; off by default).
+    pub step_lookahead: bool,
 }
 
 impl Default for Policy {
@@ -112,6 +117,7 @@ impl Default for Policy {
             explore_share: 0.7,
             blind_chance: 0.05,
             blind_arrows_kept: 3,
+            step_lookahead: false,
         }
     }
 }
@@ -164,6 +170,15 @@ impl CaveAgentConfig {
     /// The same, explaining its conclusions (for `trace` and `hint`).
     pub fn explained(mut self) -> CaveAgentConfig {
         self.insight = Insight::Explained;
+        self
+    }
+
+    /// The same, looking `depth` steps ahead where nothing safe is left: from 2 it weighs
+    /// every step by what may be felt there ([`Policy::step_lookahead`]; one level, so any
+    /// depth from 2 is the same). It needs the map: without it nothing changes, and the command
+    /// line refuses `--depth`.
+    pub fn with_depth(mut self, depth: u32) -> CaveAgentConfig {
+        self.policy.step_lookahead = depth >= 2;
         self
     }
 }
@@ -307,6 +322,22 @@ pub struct Decision {
     pub kill_chance: Option<f64>,
     /// The chance of dying, for a step into an unknown room.
     pub risk: Option<f64>,
+    /// With the look-ahead (`--depth 2`) and nothing safe left: every option it valued.
+    pub weighed: Vec<Weighed>,
+}
+
+/// One option the look-ahead valued when nothing safe was left ([`Policy::step_lookahead`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weighed {
+    /// A step into this room after a walk over proven-safe rooms; `None`: the best shot from
+    /// here.
+    pub step: Option<Place>,
+    /// The chance of dying on the step, or of a kill for the shot.
+    pub chance: f64,
+    /// What it is worth, in points.
+    pub worth: f64,
+    /// Whether it was taken.
+    pub chosen: bool,
 }
 
 /// The classic cave's reasoning agent.
@@ -792,6 +823,7 @@ impl CaveAgent {
                 reason: reason(Rule::Gamble, None, 0, "no status yet".to_string()),
                 kill_chance: None,
                 risk: None,
+                weighed: Vec::new(),
             };
         };
         let Some(odds) = self.odds.clone() else {
@@ -912,7 +944,54 @@ impl CaveAgent {
             );
             return self.walk(&route, Rule::Explore, text, None);
         }
-        // 6. Nothing safe is left: the best arrow or the least-risk step.
+        // 6. Nothing safe is left: the best arrow or the step worth most.
+        if self.config.policy.step_lookahead {
+            if let Some((route, risk, target, worth, steps)) = self.best_step(&known, here, &odds) {
+                let fire = shot.as_ref().filter(|_| value >= worth);
+                let mut weighed: Vec<Weighed> = steps
+                    .into_iter()
+                    .map(|(room, risk, worth)| Weighed {
+                        step: Some(room),
+                        chance: risk,
+                        worth,
+                        chosen: fire.is_none() && room == target,
+                    })
+                    .collect();
+                if let Some(s) = &shot {
+                    weighed.push(Weighed {
+                        step: None,
+                        chance: s.chance,
+                        worth: value,
+                        chosen: fire.is_some(),
+                    });
+                }
+                weighed.sort_by(|a, b| b.worth.total_cmp(&a.worth));
+                if let Some(s) = fire {
+                    let text = format!(
+                        "nothing safe is left to explore; shoot {}: {} to kill, worth {:.0} \
+                         points against {:.0} for the best step (room {})",
+                        self.rooms_text(&s.path),
+                        percent(s.chance),
+                        value,
+                        worth,
+                        self.label(target)
+                    );
+                    let mut decision = self.shoot(&s.path, s.chance, Rule::BestShot, text);
+                    decision.weighed = weighed;
+                    return decision;
+                }
+                let text = format!(
+                    "nothing safe is left to explore: room {} is the step worth most ({:.0} \
+                     points, {} to die)",
+                    self.label(target),
+                    worth,
+                    percent(risk)
+                );
+                let mut decision = self.walk(&route, Rule::Gamble, text, Some(risk));
+                decision.weighed = weighed;
+                return decision;
+            }
+        }
         let step = self.least_risk_step(&known, here, &odds);
         match (&shot, &step) {
             (Some(s), Some((_, risk, _)))
@@ -981,42 +1060,124 @@ impl CaveAgent {
         Some((route, shot))
     }
 
-    /// The least-risk way into a room not yet known safe: a walk over proven-safe rooms to one
-    /// next to it, then the step. Returns the route, the chance of dying on the step, and the
-    /// room stepped into.
-    fn least_risk_step(
+    /// With the map known: the step into a room not proven safe (after a walk over
+    /// proven-safe rooms) worth most by a one-level expectimax, and its worth. Dying is worth
+    /// nothing, a bat flight survived `explore_share` of a kill, and each combination of
+    /// warnings felt in the room (its chance a ratio of layout weights) the better of the best
+    /// shot from there and `explore_share` of surviving the least-risk step on. Returns the
+    /// route, the chance of dying on the step, the room and the worth, and every room weighed
+    /// with its chance of dying and its worth.
+    #[allow(clippy::type_complexity)]
+    fn best_step(
         &self,
         known: &Topology,
         here: Place,
         odds: &Odds,
-    ) -> Option<(planner::Route, f64, Place)> {
-        let dist = planner::distances(known, here, |p| self.is_safe(p));
-        let mut best: Option<(f64, u32, Place, Place)> = None;
-        for from in known.places() {
-            let Some(d) = dist[from.index()] else {
-                continue;
-            };
-            if from != here && !self.is_safe(from) {
-                continue;
+    ) -> Option<(planner::Route, f64, Place, f64, Vec<(Place, f64, f64)>)> {
+        if !self.map.whole() || self.config.odds != OddsSource::Layouts {
+            return None;
+        }
+        let evidence = self.evidence.as_ref()?;
+        let (_, z) = Odds::compute_weighed(evidence, &self.map).ok()?;
+        // The nearest proven-safe room each candidate is entered from.
+        let mut entry: Vec<Option<(u32, Place)>> = vec![None; known.len()];
+        for (d, from, to) in self.ways_in(known, here) {
+            if entry[to.index()].is_none_or(|(bd, bf)| (d, from) < (bd, bf)) {
+                entry[to.index()] = Some((d, from));
             }
-            for to in known.neighbours(from) {
-                if to == from || self.is_safe(to) || to == here {
-                    continue;
-                }
-                let risk = odds.death_on_entering(to) + 0.3 * odds.snatch_on_entering(to);
-                let cost = risk + 0.002 * d as f64;
-                let better = match best {
-                    None => true,
-                    Some((c, bd, _, bt)) => {
-                        cost < c - 1e-12 || (cost <= c + 1e-12 && (d, to) < (bd, bt))
+        }
+        let share = self.config.policy.explore_share;
+        let full = f64::from(MOVE_LIMIT - self.moves);
+        let mut best: Option<(f64, Place, Place)> = None;
+        let mut steps = Vec::new();
+        for (i, e) in entry.iter().enumerate() {
+            let Some((d, from)) = *e else { continue };
+            let to = Place::new(i);
+            let after = (full - f64::from(d) - 1.0).max(0.0);
+            let worth = self.step_worth(known, evidence, odds, z, to, after, share);
+            steps.push((to, odds.death_on_entering(to), worth));
+            if best.is_none_or(|(b, ..)| worth > b + 1e-9) {
+                best = Some((worth, from, to));
+            }
+        }
+        let (worth, from, to) = best?;
+        let route = self.step_route(known, here, from, to)?;
+        Some((route, odds.death_on_entering(to), to, worth, steps))
+    }
+
+    /// The worth of stepping into `to` with `full` points for a kill after the step.
+    #[allow(clippy::too_many_arguments)]
+    fn step_worth(
+        &self,
+        known: &Topology,
+        evidence: &Evidence,
+        odds: &Odds,
+        z: f64,
+        to: Place,
+        full: f64,
+        share: f64,
+    ) -> f64 {
+        let flown = odds.snatch_on_entering(to) * (1.0 - flight_death(known.len()));
+        let mut worth = flown * share * full;
+        let near = self.map.linked(to);
+        let smell = self.smell_near(to);
+        let mut base = evidence.clone();
+        base.survived(to);
+        let fresh = !self.warned[to.index()];
+        let felt: &[bool] = if fresh { &[false, true] } else { &[false] };
+        for &draft in felt {
+            for &bats in felt {
+                for stench in [false, true] {
+                    let mut e = base.clone();
+                    if fresh {
+                        e.draft(&near, draft);
+                        e.flapping(&near, bats);
                     }
-                };
-                if better {
-                    best = Some((cost, d, from, to));
+                    e.stench(&smell, stench);
+                    let Ok((o, w)) = Odds::compute_weighed(&e, &self.map) else {
+                        continue;
+                    };
+                    let p = w / z;
+                    if p <= 1e-12 {
+                        continue;
+                    }
+                    let shot = if self.arrows > 0 {
+                        best_shot(known, to, &o, &self.map, &smell, self.arrows, full)
+                            .map_or(0.0, |s| s.value)
+                    } else {
+                        0.0
+                    };
+                    // Walking on: the least deadly room not yet visited next to a visited one.
+                    let mut risk: f64 = 1.0;
+                    for r in known.places() {
+                        if r == to || self.map.visited(r) {
+                            continue;
+                        }
+                        let reachable = self
+                            .map
+                            .linked(r)
+                            .iter()
+                            .any(|&f| f == to || self.map.visited(f));
+                        if reachable {
+                            risk = risk.min(o.death_on_entering(r));
+                        }
+                    }
+                    let walk = (1.0 - risk) * share * (full - 1.0).max(0.0);
+                    worth += p * shot.max(walk);
                 }
             }
         }
-        let (_, _, from, to) = best?;
+        worth
+    }
+
+    /// The route over proven-safe rooms to `from`, then the step into `to`.
+    fn step_route(
+        &self,
+        known: &Topology,
+        here: Place,
+        from: Place,
+        to: Place,
+    ) -> Option<planner::Route> {
         let mut route = if from == here {
             planner::Route {
                 places: vec![here],
@@ -1032,6 +1193,55 @@ impl CaveAgent {
             .expect("a known tunnel");
         route.places.push(to);
         route.links.push(link);
+        Some(route)
+    }
+
+    /// Every way into a room not proven safe: the walk over proven-safe rooms from here to a
+    /// room leading into it (its length, that room) and the room.
+    fn ways_in(&self, known: &Topology, here: Place) -> Vec<(u32, Place, Place)> {
+        let dist = planner::distances(known, here, |p| self.is_safe(p));
+        let mut ways = Vec::new();
+        for from in known.places() {
+            let Some(d) = dist[from.index()] else {
+                continue;
+            };
+            if from != here && !self.is_safe(from) {
+                continue;
+            }
+            for to in known.neighbours(from) {
+                if to != from && to != here && !self.is_safe(to) {
+                    ways.push((d, from, to));
+                }
+            }
+        }
+        ways
+    }
+
+    /// The least-risk way into a room not yet known safe: a walk over proven-safe rooms to one
+    /// next to it, then the step. Returns the route, the chance of dying on the step, and the
+    /// room stepped into.
+    fn least_risk_step(
+        &self,
+        known: &Topology,
+        here: Place,
+        odds: &Odds,
+    ) -> Option<(planner::Route, f64, Place)> {
+        let mut best: Option<(f64, u32, Place, Place)> = None;
+        for (d, from, to) in self.ways_in(known, here) {
+            let risk = odds.death_on_entering(to) + 0.3 * odds.snatch_on_entering(to);
+            let cost = risk + 0.002 * d as f64;
+            let better = match best {
+                None => true,
+                Some((c, bd, _, bt)) => {
+                    cost < c - 1e-12 || (cost <= c + 1e-12 && (d, to) < (bd, bt))
+                }
+            };
+            if better {
+                best = Some((cost, d, from, to));
+            }
+        }
+        let (_, _, from, to) = best?;
+        let route = self.step_route(known, here, from, to)?;
         Some((route, odds.death_on_entering(to), to))
     }
 
@@ -1049,6 +1259,7 @@ impl CaveAgent {
             reason: reason(rule, path.first().copied(), 0, text),
             kill_chance: Some(chance),
             risk: None,
+            weighed: Vec::new(),
         }
     }
 
@@ -1069,6 +1280,7 @@ impl CaveAgent {
             reason: reason(rule, Some(route.goal()), steps, text),
             kill_chance: None,
             risk,
+            weighed: Vec::new(),
         }
     }
 
@@ -1089,6 +1301,7 @@ impl CaveAgent {
             ),
             kill_chance: None,
             risk: None,
+            weighed: Vec::new(),
         }
     }
 }

@@ -553,7 +553,17 @@ impl Roster for ClassicSession {
                             .to_string(),
                     ));
                 }
-                let mut config = CaveAgentConfig::for_map(&setup.map, options.map_known);
+                let depth = options.depth.unwrap_or(1);
+                if depth > 1 && !options.map_known {
+                    return Err(AgentError::Unfit(
+                        "in the classic cave the look-ahead (--depth) needs the map \
+                         (--map-known): where a room's tunnels are unknown, what may be felt \
+                         there is not weighed"
+                            .to_string(),
+                    ));
+                }
+                let mut config =
+                    CaveAgentConfig::for_map(&setup.map, options.map_known).with_depth(depth);
                 if options.explain {
                     config = config.explained();
                 }
@@ -564,6 +574,9 @@ impl Roster for ClassicSession {
                 factory.make(0)?;
                 Ok(Box::new(factory))
             }
+            AgentKind::Random if options.depth.is_some_and(|d| d > 1) => Err(AgentError::Unfit(
+                "the random player does not look ahead: --depth is for the logic agent".to_string(),
+            )),
             AgentKind::Random => Ok(Box::new(RandomFactory)),
             other => Err(unfit(other, RuleSet::Cave, Self::AGENTS)),
         }
@@ -599,6 +612,33 @@ fn chosen_chances(what: String, kill: Option<f64>, risk: Option<f64>) -> Vec<Cho
     }]
 }
 
+impl Playing<CaveAgent> {
+    /// One option of the cave's look-ahead as a choice: a step with its chance of dying, or
+    /// the best shot (`shot`: the shot in words, when it was the one taken) with its chance
+    /// of a kill.
+    fn weighed_choice(&self, w: &super::cave::Weighed, shot: &str) -> Choice {
+        match w.step {
+            Some(room) => Choice {
+                place: Some(room),
+                risk: Some(w.chance),
+                expected: Some(w.worth),
+                chosen: w.chosen,
+                ..Choice::new(format!("step into {}", self.labels.of(room)))
+            },
+            None => Choice {
+                kill: Some(w.chance),
+                expected: Some(w.worth),
+                chosen: w.chosen,
+                ..Choice::new(if w.chosen {
+                    shot
+                } else {
+                    "the best shot from here"
+                })
+            },
+        }
+    }
+}
+
 impl Agent<ClassicSession> for Playing<CaveAgent> {
     fn observe(
         &mut self,
@@ -624,15 +664,22 @@ impl Agent<ClassicSession> for Playing<CaveAgent> {
                     format!("shoot {}", rooms.join(" "))
                 }
             };
-            chosen_chances(what, d.kill_chance, d.risk)
+            if d.weighed.is_empty() {
+                chosen_chances(what, d.kill_chance, d.risk)
+            } else {
+                d.weighed
+                    .iter()
+                    .map(|w| self.weighed_choice(w, &what))
+                    .collect()
+            }
         } else {
             Vec::new()
         };
         Decision {
+            depth: (!d.weighed.is_empty()).then_some(2),
             action: d.action,
             reason: d.reason,
             choices,
-            depth: None,
         }
     }
 

@@ -228,7 +228,8 @@ pub struct RuleArgs {
     /// Grid and aima: how many steps the risk agent looks ahead when logic runs out: 1 weighs
     /// each step by a one-step estimate; from 2 it searches the exact odds of each step's and
     /// each shot's outcomes, turns counted under aima (grids of up to 64 cells; 2 is the
-    /// strongest for its speed on the grid, 3 under aima) [default: 1].
+    /// strongest for its speed on the grid, 3 under aima). Cave, with --map-known: from 2,
+    /// each way into an unknown room is weighed by what may be felt there [default: 1].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=6))]
     pub depth: Option<u32>,
     /// Grid and aima: reason with the rules in this file instead of the built-in kb/grid.kb.
@@ -274,7 +275,7 @@ impl RuleArgs {
             (g("--size", self.size.is_some()), &[Grid, Aima]),
             (g("--pit-prob", self.pit_prob.is_some()), &[Grid, Aima]),
             (g("--scoring", self.scoring.is_some()), &[Grid]),
-            (g("--depth", self.depth.is_some()), &[Grid, Aima]),
+            (g("--depth", self.depth.is_some()), &[Grid, Aima, Cave]),
             (g("--kb", self.kb.is_some()), &[Grid, Aima]),
             (g("--map", self.map.is_some()), &[Cave, Maze]),
             (g("--variant", self.variant.is_some()), &[Cave]),
@@ -406,7 +407,7 @@ impl RuleArgs {
                 explain,
                 map_known: self.map_known,
                 kb: None,
-                depth: None,
+                depth: self.depth,
             },
             setup: ClassicSetup {
                 map,

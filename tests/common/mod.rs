@@ -24,3 +24,21 @@ pub fn wumpus(args: &[&str], input: &str) -> Run {
         stderr: String::from_utf8(out.stderr).unwrap(),
     }
 }
+
+/// The choices a trace lists after each `choices weighed` header: one list a decision, each
+/// line as printed (a `*` at column 5 marks the one taken). The header's rest is first.
+#[allow(dead_code)] // Not every test file that shares this module reads traces.
+pub fn weighed(trace: &str) -> Vec<(&str, Vec<&str>)> {
+    trace
+        .split("choices weighed")
+        .skip(1)
+        .map(|block| {
+            let mut lines = block.lines();
+            let header = lines.next().unwrap_or("");
+            (
+                header,
+                lines.take_while(|l| l.starts_with("    ")).collect(),
+            )
+        })
+        .collect()
+}

@@ -195,6 +195,16 @@ pub fn flight_death(rooms: usize) -> f64 {
 impl Odds {
     /// Counts the layouts consistent with `evidence` on the map as known.
     pub fn compute(evidence: &Evidence, map: &MapKnowledge) -> Result<Odds, NoLayout> {
+        Odds::compute_weighed(evidence, map).map(|(odds, _)| odds)
+    }
+
+    /// [`Odds::compute`], and the total weight of the consistent layouts: the ratio of two
+    /// such weights, the second evidence adding observations to the first, is the chance of
+    /// observing what was added.
+    pub fn compute_weighed(
+        evidence: &Evidence,
+        map: &MapKnowledge,
+    ) -> Result<(Odds, f64), NoLayout> {
         let n = evidence.rooms();
         let g = forward_weights(evidence, map);
         let s: Vec<f64> = g.iter().map(|row| row.iter().sum()).collect();
@@ -281,14 +291,17 @@ impl Odds {
         for v in [&mut pit, &mut bats, &mut wumpus, &mut pw, &mut bw] {
             scale(v);
         }
-        Ok(Odds {
-            pit,
-            bats,
-            wumpus,
-            pit_and_wumpus: pw,
-            bats_and_wumpus: bw,
-            deals,
-        })
+        Ok((
+            Odds {
+                pit,
+                bats,
+                wumpus,
+                pit_and_wumpus: pw,
+                bats_and_wumpus: bw,
+                deals,
+            },
+            z,
+        ))
     }
 
     /// Chance that an arrow through `rooms` kills the wumpus (it is in one of them now).
