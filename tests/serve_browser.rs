@@ -655,5 +655,15 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     .unwrap();
     assert_eq!(status, 404, "{v}");
     assert!(v["error"].as_str().unwrap().contains("no game nope"));
+    // The look-ahead is asked for by `depth`, and checked as the command line checks it.
+    let game = |body: Value| http(port, "POST", "/api/games", Some(&body)).unwrap();
+    let (status, v) = game(json!({"rules": "aima", "size": "4x4", "seed": 1, "depth": 3}));
+    assert_eq!(status, 201, "{v}");
+    let (status, v) = game(json!({"rules": "grid", "depth": 9}));
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("depth"), "{v}");
+    let (status, v) = game(json!({"rules": "cave", "depth": 2}));
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("--map-known"), "{v}");
     b.call("DELETE", "", None);
 }

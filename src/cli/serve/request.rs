@@ -27,6 +27,8 @@ pub struct NewGame {
     pub variant: Option<String>,
     pub map_known: Option<bool>,
     pub agent: Option<String>,
+    /// How many steps the agent looks ahead (`--depth`).
+    pub depth: Option<u32>,
 }
 
 pub fn bad(message: impl Into<String>) -> ApiError {
@@ -149,8 +151,11 @@ impl Server {
             variant,
             map_known: req.map_known.unwrap_or(false),
             agent,
-            depth: None,
+            depth: req.depth,
         };
+        if req.depth.is_some_and(|d| !(1..=6).contains(&d)) {
+            return Err(bad("depth must be 1 to 6"));
+        }
         args.check(&[]).map_err(|e| bad(format!("{e:#}")))?;
         Ok(args)
     }
