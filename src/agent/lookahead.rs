@@ -710,13 +710,20 @@ impl Lookahead {
 
     /// The exact chance of a pit and of the live wumpus in cell `i`, from the sight alone.
     pub fn odds(&self, s: &Sight, i: usize) -> (f64, f64) {
+        self.odds_of(s, [i])[0]
+    }
+
+    /// [`Lookahead::odds`] of each of `cells`, the pit posterior counted once.
+    pub fn odds_of(&self, s: &Sight, cells: impl IntoIterator<Item = usize>) -> Vec<(f64, f64)> {
         let pits = self.pits(s.visited, s.breeze);
-        let wumpus = if s.wumpus >> i & 1 == 1 {
-            1.0 / s.wumpus.count_ones() as f64
-        } else {
-            0.0
-        };
-        (pits.pit[i], wumpus)
+        let live = s.wumpus.count_ones() as f64;
+        cells
+            .into_iter()
+            .map(|i| {
+                let wumpus = if s.wumpus >> i & 1 == 1 { 1.0 / live } else { 0.0 };
+                (pits.pit[i], wumpus)
+            })
+            .collect()
     }
 }
 

@@ -125,7 +125,34 @@ impl GridAgent {
         }
         .unwrap_or(0) as f64;
         let mut climb = costs - here_home - 1.0 + out_bonus;
-        let odds = self.hazard_odds(&candidates, pit_prob)?;
+        // The search plans walks and gambles a few steps ahead without counting an action
+        // budget: it is used while the actions left are far beyond any such plan (8 a cell).
+        let roomy = self
+            .budget_left()
+            .is_none_or(|left| left as usize >= 8 * self.topology.len());
+        let search = match (&self.lookahead, self.sight) {
+            (Some((l, d)), Some(sight)) if roomy => {
+                let facing = self.facing.map_or(0, |f| {
+                    Direction::ALL.iter().position(|&x| x == f).unwrap_or(0) as u8
+                });
+                let sight = Sight {
+                    arrow: self.has_arrow,
+                    at: self.position.index(),
+                    facing,
+                    spent: self.moves + if self.has_arrow { 0 } else { 10 },
+                    ..sight
+                };
+                Some((l.clone(), *d, sight))
+            }
+            _ => None,
+        };
+        // The exact odds of each candidate: the search counts them from what the agent has
+        // seen (a unit test holds them equal to the knowledge base's), so where it runs the
+        // knowledge base's slower count is not asked for.
+        let odds = match &search {
+            Some((l, _, sight)) => l.odds_of(sight, candidates.iter().map(|c| c.index())),
+            None => self.hazard_odds(&candidates, pit_prob)?,
+        };
         let rules = self.kb.rules().clone();
         let prior = Prior::uniform(&rules).bernoulli(self.words.pit, pit_prob);
         struct Choice {
@@ -204,27 +231,7 @@ impl GridAgent {
         let mut weighed = Vec::new();
         let mut best: Option<(f64, Place, Place, Option<Direction>)> = None;
         let mut depth = 1;
-        // The search plans walks and gambles a few steps ahead without counting an action
-        // budget: it is used while the actions left are far beyond any such plan (8 a cell).
-        let roomy = self
-            .budget_left()
-            .is_none_or(|left| left as usize >= 8 * self.topology.len());
-        let deeper = match (&self.lookahead, self.sight) {
-            (Some((l, d)), Some(sight)) if roomy => {
-                let facing = self.facing.map_or(0, |f| {
-                    Direction::ALL.iter().position(|&x| x == f).unwrap_or(0) as u8
-                });
-                let sight = Sight {
-                    arrow: self.has_arrow,
-                    at: self.position.index(),
-                    facing,
-                    spent: self.moves + if self.has_arrow { 0 } else { 10 },
-                    ..sight
-                };
-                Some(l.weigh(&sight, *d))
-            }
-            _ => None,
-        };
+        let deeper = search.map(|(l, d, sight)| l.weigh(&sight, d));
         let searched = deeper.is_some();
         let mut shots: Vec<ShotCandidate> = Vec::new();
         if let Some(valued) = deeper {
