@@ -720,7 +720,11 @@ impl Lookahead {
         cells
             .into_iter()
             .map(|i| {
-                let wumpus = if s.wumpus >> i & 1 == 1 { 1.0 / live } else { 0.0 };
+                let wumpus = if s.wumpus >> i & 1 == 1 {
+                    1.0 / live
+                } else {
+                    0.0
+                };
                 (pits.pit[i], wumpus)
             })
             .collect()
