@@ -6,8 +6,11 @@
 //! to its own room and no two joining the same pair of rooms: the dodecahedron's kind of map,
 //! drawn by pairing the rooms' tunnel ends at random and dealing again until the result is such
 //! a cave (the pairing model, which gives every such cave the same chance). A one-way map gives
-//! each room three tunnels to three other rooms at random, dealt again until every room can
-//! reach every other. Both come out as [`CaveMap`]s, in either file format.
+//! each room three tunnels to three other rooms: one along a random cycle through every room,
+//! so that every room reaches every other however large the map, and two to other rooms at
+//! random. (Dealing all three at random and again until every room reached every other would
+//! never end on large maps: a room nobody leads into is then all but certain.) Both come out
+//! as [`CaveMap`]s, in either file format.
 
 use super::map::{CaveMap, MapErrorKind, MapFormat, MAX_ROOMS, TUNNELS};
 use rand::seq::SliceRandom;
@@ -99,32 +102,24 @@ fn two_way(rooms: usize, rng: &mut impl Rng) -> Vec<[usize; TUNNELS]> {
     }
 }
 
-/// Three distinct other rooms a room, dealt again until every room reaches every other.
+/// Three distinct other rooms a room: the next room along a random cycle through them all,
+/// then two more at random.
 fn one_way(rooms: usize, rng: &mut impl Rng) -> Vec<[usize; TUNNELS]> {
-    loop {
-        let outs: Vec<Vec<usize>> = (0..rooms)
-            .map(|r| {
-                let mut picked = Vec::with_capacity(TUNNELS);
-                while picked.len() < TUNNELS {
-                    let to = rng.random_range(0..rooms);
-                    if to != r && !picked.contains(&to) {
-                        picked.push(to);
-                    }
-                }
-                picked
-            })
-            .collect();
-        let mut ins = vec![Vec::new(); rooms];
-        for (from, o) in outs.iter().enumerate() {
-            for &to in o {
-                ins[to].push(from);
+    let mut cycle: Vec<usize> = (0..rooms).collect();
+    cycle.shuffle(rng);
+    let mut outs = vec![Vec::with_capacity(TUNNELS); rooms];
+    for (k, &r) in cycle.iter().enumerate() {
+        outs[r].push(cycle[(k + 1) % rooms]);
+    }
+    for (r, picked) in outs.iter_mut().enumerate() {
+        while picked.len() < TUNNELS {
+            let to = rng.random_range(0..rooms);
+            if to != r && !picked.contains(&to) {
+                picked.push(to);
             }
         }
-        // Strongly connected: room 0 reaches every room, and every room reaches room 0.
-        if reaches_all(&outs, |r| outs[r].clone()) && reaches_all(&ins, |r| ins[r].clone()) {
-            return sorted(outs);
-        }
     }
+    sorted(outs)
 }
 
 /// Whether every room is reached from room 0 along `next`.
@@ -212,6 +207,15 @@ mod tests {
                 reaches_all(&backward, |r| backward[r].clone()),
                 "seed {seed}"
             );
+        }
+    }
+
+    #[test]
+    fn large_maps_are_dealt_at_once() {
+        // 100,000 rooms: the most a map may have.
+        for tunnels in [Tunnels::TwoWay, Tunnels::OneWay] {
+            let map = deal(MAX_ROOMS, tunnels, 1);
+            assert_eq!(map.len(), MAX_ROOMS);
         }
     }
 
