@@ -39,6 +39,16 @@ impl Direction {
         Direction::West,
     ];
 
+    /// Where the direction stands in [`Direction::ALL`]: the index of per-direction tables.
+    pub fn index(self) -> usize {
+        match self {
+            Direction::North => 0,
+            Direction::South => 1,
+            Direction::East => 2,
+            Direction::West => 3,
+        }
+    }
+
     /// The lowercase name of the direction (`"north"`, ...).
     pub fn name(self) -> &'static str {
         match self {
@@ -351,6 +361,13 @@ impl Topology {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_directions_index_is_its_place_in_all() {
+        for (i, d) in Direction::ALL.into_iter().enumerate() {
+            assert_eq!(d.index(), i);
+        }
+    }
 
     #[test]
     fn grid_steps_follow_compass() {

@@ -244,10 +244,7 @@ impl Lookahead {
 
     /// Takes in a shot from `from` in `dir`, and whether it killed.
     pub fn shot(&self, s: &mut Sight, from: usize, dir: Direction, scream: bool) {
-        let d = Direction::ALL
-            .iter()
-            .position(|&x| x == dir)
-            .expect("a direction");
+        let d = dir.index();
         s.wumpus = if scream {
             0
         } else {
@@ -352,12 +349,10 @@ impl Lookahead {
         while let Some((p, h)) = queue.pop_front() {
             let d = dist[p][h] + 1;
             let dir = Direction::ALL[h];
-            let left = Direction::ALL.iter().position(|&x| x == dir.left());
-            let right = Direction::ALL.iter().position(|&x| x == dir.right());
             let forward = self.ahead[p][h].filter(|&n| over >> n & 1 == 1);
             let next = [
-                left.map(|l| (p, l)),
-                right.map(|r| (p, r)),
+                Some((p, dir.left().index())),
+                Some((p, dir.right().index())),
                 forward.map(|n| (n, h)),
             ];
             for (q, g) in next.into_iter().flatten() {
@@ -389,11 +384,10 @@ impl Lookahead {
             let d = dist[p][h] + 1;
             let dir = Direction::ALL[h];
             // Whoever turned left or right into facing `h`, or stepped forward into `p`.
-            let index = |x: Direction| Direction::ALL.iter().position(|&y| y == x);
-            let back = index(dir.opposite()).and_then(|o| self.ahead[p][o]);
+            let back = self.ahead[p][dir.opposite().index()];
             let before = [
-                index(dir.right()).map(|r| (p, r)),
-                index(dir.left()).map(|l| (p, l)),
+                Some((p, dir.right().index())),
+                Some((p, dir.left().index())),
                 back.filter(|&q| over >> q & 1 == 1).map(|q| (q, h)),
             ];
             for (q, g) in before.into_iter().flatten() {

@@ -955,10 +955,7 @@ impl OptimalAgent {
                     return;
                 }
                 let at = b.at as usize;
-                let d = Direction::ALL
-                    .iter()
-                    .position(|&x| x == dir)
-                    .expect("a direction");
+                let d = dir.index();
                 let next = bits(m.neighbours[at] & m.rays[at][d]).next();
                 let Some(next) = next else { return };
                 b.at = next as Pose;
@@ -982,10 +979,7 @@ impl OptimalAgent {
                 if b.arrow {
                     b.arrow = false;
                     self.spent = self.spent.saturating_add(10);
-                    let d = Direction::ALL
-                        .iter()
-                        .position(|&x| x == dir)
-                        .expect("a direction");
+                    let d = dir.index();
                     b.wumpus = if p.scream {
                         0
                     } else {

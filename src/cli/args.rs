@@ -19,6 +19,9 @@ use wumpus::cave::{self, ClassicSession, ClassicSetup, MazeSession, MazeSetup};
 use wumpus::game::{RuleSet, Session};
 use wumpus::grid::{AimaSession, GridSession, GridSetup, Scoring, SizeRange};
 
+/// The deepest `--depth` (also for the live page's `depth`).
+pub const MAX_DEPTH: u32 = 6;
+
 /// Which rule set to play.
 #[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RulesArg {
@@ -230,7 +233,7 @@ pub struct RuleArgs {
     /// each shot's outcomes, turns counted under aima (grids of up to 64 cells; 2 is the
     /// strongest for its speed on the grid, 3 under aima). Cave, with --map-known: from 2,
     /// each way into an unknown room is weighed by what may be felt there [default: 1].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=6))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     pub depth: Option<u32>,
     /// Grid and aima: reason with the rules in this file instead of the built-in kb/grid.kb.
     #[arg(long, value_name = "FILE")]

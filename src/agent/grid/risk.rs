@@ -132,9 +132,7 @@ impl GridAgent {
             .is_none_or(|left| left as usize >= 8 * self.topology.len());
         let search = match (&self.lookahead, self.sight) {
             (Some((l, d)), Some(sight)) if roomy => {
-                let facing = self.facing.map_or(0, |f| {
-                    Direction::ALL.iter().position(|&x| x == f).unwrap_or(0) as u8
-                });
+                let facing = self.facing.map_or(0, |f| f.index() as u8);
                 let sight = Sight {
                     arrow: self.has_arrow,
                     at: self.position.index(),

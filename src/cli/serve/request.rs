@@ -153,8 +153,9 @@ impl Server {
             agent,
             depth: req.depth,
         };
-        if req.depth.is_some_and(|d| !(1..=6).contains(&d)) {
-            return Err(bad("depth must be 1 to 6"));
+        let deepest = crate::cli::args::MAX_DEPTH;
+        if req.depth.is_some_and(|d| !(1..=deepest).contains(&d)) {
+            return Err(bad(format!("depth must be 1 to {deepest}")));
         }
         args.check(&[]).map_err(|e| bad(format!("{e:#}")))?;
         Ok(args)

@@ -1,0 +1,197 @@
+//! Where nothing is proven safe, the classic cave agent's steps into rooms that may kill (rule
+//! 6 of [`super`]): every way in from a proven-safe room ([`CaveAgent::ways_in`]), the
+//! least-risk one (the default), and, with the map known and `--depth 2`
+//! ([`super::Policy::step_lookahead`]), the one-level look-ahead that weighs each by what may be
+//! felt there and the best shot after it.
+
+use super::layouts::{flight_death, Evidence, Odds};
+use super::{best_shot, CaveAgent, OddsSource, MOVE_LIMIT};
+use crate::planner;
+use crate::topology::{Place, Topology};
+
+impl CaveAgent {
+    /// With the map known: the step into a room not proven safe (after a walk over
+    /// proven-safe rooms) worth most by a one-level expectimax, and its worth. Dying is worth
+    /// nothing, a bat flight survived `explore_share` of a kill, and each combination of
+    /// warnings felt in the room (its chance a ratio of layout weights) the better of the best
+    /// shot from there and `explore_share` of surviving the least-risk step on. Returns the
+    /// route, the chance of dying on the step, the room and the worth, and every room weighed
+    /// with its chance of dying and its worth.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn best_step(
+        &self,
+        known: &Topology,
+        here: Place,
+        odds: &Odds,
+    ) -> Option<(planner::Route, f64, Place, f64, Vec<(Place, f64, f64)>)> {
+        if !self.map.whole() || self.config.odds != OddsSource::Layouts {
+            return None;
+        }
+        let evidence = self.evidence.as_ref()?;
+        let (_, z) = Odds::compute_weighed(evidence, &self.map).ok()?;
+        // The nearest proven-safe room each candidate is entered from.
+        let mut entry: Vec<Option<(u32, Place)>> = vec![None; known.len()];
+        for (d, from, to) in self.ways_in(known, here) {
+            if entry[to.index()].is_none_or(|(bd, bf)| (d, from) < (bd, bf)) {
+                entry[to.index()] = Some((d, from));
+            }
+        }
+        let share = self.config.policy.explore_share;
+        let full = f64::from(MOVE_LIMIT - self.moves);
+        let mut best: Option<(f64, Place, Place)> = None;
+        let mut steps = Vec::new();
+        for (i, e) in entry.iter().enumerate() {
+            let Some((d, from)) = *e else { continue };
+            let to = Place::new(i);
+            let after = (full - f64::from(d) - 1.0).max(0.0);
+            let worth = self.step_worth(known, evidence, odds, z, to, after, share);
+            steps.push((to, odds.death_on_entering(to), worth));
+            if best.is_none_or(|(b, ..)| worth > b + 1e-9) {
+                best = Some((worth, from, to));
+            }
+        }
+        let (worth, from, to) = best?;
+        let route = self.step_route(known, here, from, to)?;
+        Some((route, odds.death_on_entering(to), to, worth, steps))
+    }
+
+    /// The worth of stepping into `to` with `full` points for a kill after the step.
+    #[allow(clippy::too_many_arguments)]
+    fn step_worth(
+        &self,
+        known: &Topology,
+        evidence: &Evidence,
+        odds: &Odds,
+        z: f64,
+        to: Place,
+        full: f64,
+        share: f64,
+    ) -> f64 {
+        let flown = odds.snatch_on_entering(to) * (1.0 - flight_death(known.len()));
+        let mut worth = flown * share * full;
+        let near = self.map.linked(to);
+        let smell = self.smell_near(to);
+        let mut base = evidence.clone();
+        base.survived(to);
+        let fresh = !self.warned[to.index()];
+        let felt: &[bool] = if fresh { &[false, true] } else { &[false] };
+        for &draft in felt {
+            for &bats in felt {
+                for stench in [false, true] {
+                    let mut e = base.clone();
+                    if fresh {
+                        e.draft(&near, draft);
+                        e.flapping(&near, bats);
+                    }
+                    e.stench(&smell, stench);
+                    let Ok((o, w)) = Odds::compute_weighed(&e, &self.map) else {
+                        continue;
+                    };
+                    let p = w / z;
+                    if p <= 1e-12 {
+                        continue;
+                    }
+                    let shot = if self.arrows > 0 {
+                        best_shot(known, to, &o, &self.map, &smell, self.arrows, full)
+                            .map_or(0.0, |s| s.value)
+                    } else {
+                        0.0
+                    };
+                    // Walking on: the least deadly room not yet visited next to a visited one.
+                    let mut risk: f64 = 1.0;
+                    for r in known.places() {
+                        if r == to || self.map.visited(r) {
+                            continue;
+                        }
+                        let reachable = self
+                            .map
+                            .linked(r)
+                            .iter()
+                            .any(|&f| f == to || self.map.visited(f));
+                        if reachable {
+                            risk = risk.min(o.death_on_entering(r));
+                        }
+                    }
+                    let walk = (1.0 - risk) * share * (full - 1.0).max(0.0);
+                    worth += p * shot.max(walk);
+                }
+            }
+        }
+        worth
+    }
+
+    /// The route over proven-safe rooms to `from`, then the step into `to`.
+    fn step_route(
+        &self,
+        known: &Topology,
+        here: Place,
+        from: Place,
+        to: Place,
+    ) -> Option<planner::Route> {
+        let mut route = if from == here {
+            planner::Route {
+                places: vec![here],
+                links: Vec::new(),
+            }
+        } else {
+            planner::nearest(known, here, |p| self.is_safe(p), |p| p == from)?
+        };
+        let link = known
+            .exits(from)
+            .find(|&(_, t)| t == to)
+            .map(|(l, _)| l)
+            .expect("a known tunnel");
+        route.places.push(to);
+        route.links.push(link);
+        Some(route)
+    }
+
+    /// Every way into a room not proven safe: the walk over proven-safe rooms from here to a
+    /// room leading into it (its length, that room) and the room.
+    fn ways_in(&self, known: &Topology, here: Place) -> Vec<(u32, Place, Place)> {
+        let dist = planner::distances(known, here, |p| self.is_safe(p));
+        let mut ways = Vec::new();
+        for from in known.places() {
+            let Some(d) = dist[from.index()] else {
+                continue;
+            };
+            if from != here && !self.is_safe(from) {
+                continue;
+            }
+            for to in known.neighbours(from) {
+                if to != from && to != here && !self.is_safe(to) {
+                    ways.push((d, from, to));
+                }
+            }
+        }
+        ways
+    }
+
+    /// The least-risk way into a room not yet known safe: a walk over proven-safe rooms to one
+    /// next to it, then the step. Returns the route, the chance of dying on the step, and the
+    /// room stepped into.
+    pub(super) fn least_risk_step(
+        &self,
+        known: &Topology,
+        here: Place,
+        odds: &Odds,
+    ) -> Option<(planner::Route, f64, Place)> {
+        let mut best: Option<(f64, u32, Place, Place)> = None;
+        for (d, from, to) in self.ways_in(known, here) {
+            let risk = odds.death_on_entering(to) + 0.3 * odds.snatch_on_entering(to);
+            let cost = risk + 0.002 * d as f64;
+            let better = match best {
+                None => true,
+                Some((c, bd, _, bt)) => {
+                    cost < c - 1e-12 || (cost <= c + 1e-12 && (d, to) < (bd, bt))
+                }
+            };
+            if better {
+                best = Some((cost, d, from, to));
+            }
+        }
+        let (_, _, from, to) = best?;
+        let route = self.step_route(known, here, from, to)?;
+        Some((route, odds.death_on_entering(to), to))
+    }
+}
