@@ -1,0 +1,493 @@
+//! Experiment: an upper bound on the best mean score any player can reach under the textbook's
+//! rules (`--rules aima`) on grids too large for the exact solver (`grid_bound ... headed` and
+//! the optimal agent stop at 16 cells), so that issue 18's anchor (283.87 over 4x4 to 7x7) can be
+//! judged against what the game allows.
+//!
+//! The bound is the value of a game that is easier than the real one in every respect, so no
+//! player of the real game can expect more:
+//!
+//! 1. **No wumpus.** A player of the wumpus-free game can draw a wumpus from the same prior and
+//!    play any real-game policy against it (its own stench, its own scream, the same arrow
+//!    cost); the two games go the same way until the drawn wumpus would eat it, where the real
+//!    game scores −1000 and more, and the wumpus-free player walks home and climbs instead.
+//! 2. **Only the gold's own walk is charged.** A win scores 1000 less the fewest actions that
+//!    any win with the gold in that cell takes on an empty grid (walk there, grab, walk home,
+//!    climb, turns counted, from `0,0` facing east); every other action is free, and a game
+//!    that ends without the gold scores 0 (the real game: −1 or less), a death −1000.
+//! 3. **Told everything after the first risk.** The player first walks every cell it can prove
+//!    safe (free under 2, so it loses nothing by doing it first and learns all it can; without
+//!    the wumpus a cell is proven safe exactly when a visited neighbour had no breeze, since a
+//!    pit added anywhere else keeps every breeze). If the gold is not found it either stops (0)
+//!    or steps into one fringe cell, and if it survives it is shown the whole world and wins
+//!    whenever a pit-free path leads from where it has been to the gold.
+//!
+//! So the bound is `E[ gold found safely ? 1000 − c(g) : max(0, max over fringe cells f of
+//! E[f pit ? −1000 : (1000 − c(g))·[g reachable without pits] | what was seen]) ]`, the outer
+//! expectation over worlds as `wumpus` deals them (pits independent with probability 0.2 off the
+//! start, the gold uniform off the start). The inner expectation is estimated from posterior
+//! samples (the fringe cells' pits drawn exactly from their posterior by enumeration, the rest at
+//! the prior, the gold summed over every unvisited cell); each estimate is unbiased, and the
+//! maximum of unbiased estimates is biased up (Jensen), so the sampled bound is, in expectation,
+//! at or above the true one. The outer mean is reported with its standard error and a one-sided
+//! upper confidence limit.
+//!
+//! `cargo run --release --example tournament_bound -- SIZE [WORLDS] [SAMPLES] [SEED]`, or
+//! `SIZE` as `4..7` for several sizes. Prints each size's bound and the mixed batch's.
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+const PIT: f64 = 0.2;
+/// z for a one-sided upper confidence limit of 1 − 1e-6.
+const Z: f64 = 4.753;
+
+struct Grid {
+    n: usize,
+    neighbours: Vec<Vec<usize>>,
+    /// Fewest actions of a win with the gold in each cell, on an empty grid.
+    win_cost: Vec<f64>,
+}
+
+impl Grid {
+    fn new(n: usize) -> Grid {
+        let cells = n * n;
+        let mut neighbours = vec![Vec::new(); cells];
+        for r in 0..n {
+            for c in 0..n {
+                let i = r * n + c;
+                if r + 1 < n {
+                    neighbours[i].push(i + n);
+                }
+                if r > 0 {
+                    neighbours[i].push(i - n);
+                }
+                if c + 1 < n {
+                    neighbours[i].push(i + 1);
+                }
+                if c > 0 {
+                    neighbours[i].push(i - 1);
+                }
+            }
+        }
+        let win_cost = (0..cells).map(|g| headed_win_cost(n, g)).collect();
+        Grid {
+            n,
+            neighbours,
+            win_cost,
+        }
+    }
+}
+
+/// Headings 0 north, 1 east, 2 south, 3 west; a step forward from `cell` facing `h`.
+fn forward(n: usize, cell: usize, h: usize) -> Option<usize> {
+    let (r, c) = (cell / n, cell % n);
+    match h {
+        0 if r + 1 < n => Some(cell + n),
+        1 if c + 1 < n => Some(cell + 1),
+        2 if r > 0 => Some(cell - n),
+        3 if c > 0 => Some(cell - 1),
+        _ => None,
+    }
+}
+
+/// Breadth-first distances in actions over (cell, heading) from one pose, on an empty grid.
+fn pose_distances(n: usize, from: (usize, usize)) -> Vec<u32> {
+    let mut dist = vec![u32::MAX; n * n * 4];
+    let mut queue = std::collections::VecDeque::new();
+    dist[from.0 * 4 + from.1] = 0;
+    queue.push_back(from);
+    while let Some((cell, h)) = queue.pop_front() {
+        let d = dist[cell * 4 + h];
+        let mut next = vec![(cell, (h + 1) % 4), (cell, (h + 3) % 4)];
+        if let Some(to) = forward(n, cell, h) {
+            next.push((to, h));
+        }
+        for (c2, h2) in next {
+            if dist[c2 * 4 + h2] == u32::MAX {
+                dist[c2 * 4 + h2] = d + 1;
+                queue.push_back((c2, h2));
+            }
+        }
+    }
+    dist
+}
+
+/// The fewest actions of any win with the gold in `gold`: from `0,0` facing east to the gold,
+/// grab, back to `0,0` (any heading), climb.
+fn headed_win_cost(n: usize, gold: usize) -> f64 {
+    let out = pose_distances(n, (0, 1));
+    (0..4)
+        .map(|h| {
+            let back = pose_distances(n, (gold, h));
+            let home = (0..4).map(|h2| back[h2]).min().unwrap();
+            out[gold * 4 + h] + home + 2
+        })
+        .min()
+        .unwrap() as f64
+}
+
+/// A fringe component's posterior: its cells and every pit assignment consistent with the
+/// breezes, with cumulative weights for sampling.
+struct Component {
+    cells: Vec<usize>,
+    assignments: Vec<u64>,
+    cumulative: Vec<f64>,
+}
+
+/// What the player has seen: the cells it has stood in, and where it felt a breeze. The gold
+/// lies uniformly in one of the other cells (it would have glinted in a visited one).
+#[derive(Clone)]
+struct Belief {
+    visited: Vec<bool>,
+    breezy: Vec<bool>,
+}
+
+impl Belief {
+    /// Walks from `start` (cells known pit-free, entered now) over everything the breezes prove
+    /// safe: a visited cell without breeze proves its neighbours safe.
+    fn explore(&mut self, grid: &Grid, pits: &[bool], start: &[usize]) {
+        let mut stack: Vec<usize> = Vec::new();
+        for &s in start {
+            if !self.visited[s] {
+                self.visited[s] = true;
+                stack.push(s);
+            }
+        }
+        while let Some(v) = stack.pop() {
+            self.breezy[v] = grid.neighbours[v].iter().any(|&u| pits[u]);
+            if !self.breezy[v] {
+                for &u in &grid.neighbours[v] {
+                    if !self.visited[u] {
+                        self.visited[u] = true;
+                        stack.push(u);
+                    }
+                }
+            }
+        }
+    }
+
+    fn unvisited(&self) -> Vec<usize> {
+        (0..self.visited.len()).filter(|&i| !self.visited[i]).collect()
+    }
+
+    /// Unvisited cells next to a visited one: every such cell has only breezy visited
+    /// neighbours (a calm one would have proven it safe, and it would be visited).
+    fn fringe(&self, grid: &Grid) -> Vec<usize> {
+        (0..self.visited.len())
+            .filter(|&i| !self.visited[i] && grid.neighbours[i].iter().any(|&u| self.visited[u]))
+            .collect()
+    }
+
+    /// The fringe's exact posterior, by components of cells linked by breeze constraints.
+    fn posterior(&self, grid: &Grid, stats: &mut Stats) -> Vec<Component> {
+        let cells = self.visited.len();
+        let constraints: Vec<Vec<usize>> = (0..cells)
+            .filter(|&v| self.visited[v] && self.breezy[v])
+            .map(|v| {
+                grid.neighbours[v]
+                    .iter()
+                    .copied()
+                    .filter(|&u| !self.visited[u])
+                    .collect()
+            })
+            .collect();
+        let mut comp_of = vec![usize::MAX; cells];
+        let mut components: Vec<Component> = Vec::new();
+        for f in self.fringe(grid) {
+            if comp_of[f] != usize::MAX {
+                continue;
+            }
+            let id = components.len();
+            let mut members = vec![f];
+            comp_of[f] = id;
+            let mut i = 0;
+            while i < members.len() {
+                let x = members[i];
+                for con in constraints.iter().filter(|c| c.contains(&x)) {
+                    for &y in con {
+                        if comp_of[y] == usize::MAX {
+                            comp_of[y] = id;
+                            members.push(y);
+                        }
+                    }
+                }
+                i += 1;
+            }
+            let local: Vec<u64> = constraints
+                .iter()
+                .filter(|c| comp_of[c[0]] == id)
+                .map(|c| {
+                    c.iter().fold(0u64, |m, y| {
+                        m | 1 << members.iter().position(|x| x == y).unwrap()
+                    })
+                })
+                .collect();
+            let k = members.len();
+            stats.largest = stats.largest.max(k);
+            assert!(k <= 26, "a fringe component of {k} cells");
+            let mut assignments = Vec::new();
+            let mut cumulative = Vec::new();
+            let mut total = 0.0;
+            for a in 0u64..(1 << k) {
+                if local.iter().all(|&c| a & c != 0) {
+                    let ones = a.count_ones() as i32;
+                    total += PIT.powi(ones) * (1.0 - PIT).powi(k as i32 - ones);
+                    assignments.push(a);
+                    cumulative.push(total);
+                }
+            }
+            components.push(Component {
+                cells: members,
+                assignments,
+                cumulative,
+            });
+        }
+        components
+    }
+
+    /// Draws the unvisited cells' pits from the posterior (visited cells have none).
+    fn sample(&self, components: &[Component], rng: &mut ChaCha8Rng, pits: &mut [bool]) {
+        for (i, p) in pits.iter_mut().enumerate() {
+            *p = !self.visited[i] && rng.random_bool(PIT);
+        }
+        for comp in components {
+            let x = rng.random::<f64>() * comp.cumulative.last().unwrap();
+            let at = comp.cumulative.partition_point(|&c| c <= x);
+            let a = comp.assignments[at.min(comp.assignments.len() - 1)];
+            for (j, &cell) in comp.cells.iter().enumerate() {
+                pits[cell] = a >> j & 1 == 1;
+            }
+        }
+    }
+}
+
+/// Values already estimated in one world, by (visited cells, breezy cells, risks left): the
+/// same belief is met along many branches, and an estimate reused is still an estimate whose
+/// expectation is at or above the belief's value.
+type Memo = rustc_hash::FxHashMap<(u64, u64, usize), f64>;
+
+fn bits(flags: &[bool]) -> u64 {
+    flags
+        .iter()
+        .enumerate()
+        .fold(0, |m, (i, &f)| if f { m | 1 << i } else { m })
+}
+
+/// The best the player can expect from belief `b`, stuck (nothing left to prove safe) and the
+/// gold not yet found, when it may take `risks` more real risks before it is told everything:
+/// stop (0), or step into a fringe cell. A step's chance of a pit is exact; what follows a step
+/// survived is estimated from `samples[0]` posterior draws with that cell pit-free.
+fn stuck_value(
+    grid: &Grid,
+    b: &Belief,
+    risks: usize,
+    samples: &[usize],
+    rng: &mut ChaCha8Rng,
+    memo: &mut Memo,
+    stats: &mut Stats,
+) -> f64 {
+    let key = (bits(&b.visited), bits(&b.breezy), risks);
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let unvisited = b.unvisited();
+    let fringe = b.fringe(grid);
+    if unvisited.is_empty() || fringe.is_empty() {
+        return 0.0;
+    }
+    let components = b.posterior(grid, stats);
+    let cells = b.visited.len();
+    let mut pits = vec![false; cells];
+    let mut reach = vec![false; cells];
+    let count = samples[0];
+    let mut best = 0.0f64;
+    for &f in &fringe {
+        let (ci, j) = components
+            .iter()
+            .enumerate()
+            .find_map(|(ci, c)| c.cells.iter().position(|&x| x == f).map(|j| (ci, j)))
+            .expect("every fringe cell is in a component");
+        let comp = &components[ci];
+        // The component's assignments with `f` pit-free, and their weights.
+        let mut safe = Vec::new();
+        let mut cumulative = Vec::new();
+        let mut total = 0.0;
+        let mut last = 0.0;
+        for (a, &c) in comp.assignments.iter().zip(&comp.cumulative) {
+            if a >> j & 1 == 0 {
+                total += c - last;
+                safe.push(*a);
+                cumulative.push(total);
+            }
+            last = c;
+        }
+        let p_safe = total / last;
+        if p_safe <= 0.0 {
+            continue;
+        }
+        let mut sum = 0.0;
+        for _ in 0..count {
+            b.sample(&components, rng, &mut pits);
+            let x = rng.random::<f64>() * total;
+            let a = safe[cumulative.partition_point(|&c| c <= x).min(safe.len() - 1)];
+            for (k, &cell) in comp.cells.iter().enumerate() {
+                pits[cell] = a >> k & 1 == 1;
+            }
+            sum += if risks == 0 {
+                // Told everything: the gold is won wherever a pit-free path leads to it.
+                reach.copy_from_slice(&b.visited);
+                let mut stack: Vec<usize> = (0..cells).filter(|&i| b.visited[i]).collect();
+                while let Some(v) = stack.pop() {
+                    for &u in &grid.neighbours[v] {
+                        if !reach[u] && !pits[u] {
+                            reach[u] = true;
+                            stack.push(u);
+                        }
+                    }
+                }
+                unvisited
+                    .iter()
+                    .filter(|&&g| reach[g])
+                    .map(|&g| 1000.0 - grid.win_cost[g])
+                    .sum::<f64>()
+                    / unvisited.len() as f64
+            } else {
+                let mut next = b.clone();
+                next.explore(grid, &pits, &[f]);
+                let left = next.unvisited().len();
+                let found: f64 = unvisited
+                    .iter()
+                    .filter(|&&g| next.visited[g])
+                    .map(|&g| 1000.0 - grid.win_cost[g])
+                    .sum::<f64>()
+                    / unvisited.len() as f64;
+                let on = if left == 0 {
+                    0.0
+                } else {
+                    left as f64 / unvisited.len() as f64
+                        * stuck_value(grid, &next, risks - 1, &samples[1..], rng, memo, stats)
+                };
+                found + on
+            };
+        }
+        let value = -1000.0 * (1.0 - p_safe) + p_safe * sum / count as f64;
+        best = best.max(value);
+    }
+    memo.insert(key, best);
+    best
+}
+
+/// The bound's value for one world.
+fn world_bound(
+    grid: &Grid,
+    rng: &mut ChaCha8Rng,
+    risks: usize,
+    samples: &[usize],
+    stats: &mut Stats,
+) -> f64 {
+    let cells = grid.n * grid.n;
+    let pits: Vec<bool> = (0..cells).map(|i| i != 0 && rng.random_bool(PIT)).collect();
+    let gold = rng.random_range(1..cells);
+    let mut b = Belief {
+        visited: vec![false; cells],
+        breezy: vec![false; cells],
+    };
+    b.explore(grid, &pits, &[0]);
+    if b.visited[gold] {
+        stats.found += 1;
+        return 1000.0 - grid.win_cost[gold];
+    }
+    let mut memo = Memo::default();
+    let best = stuck_value(grid, &b, risks, samples, rng, &mut memo, stats);
+    if best > 0.0 {
+        stats.gambled += 1;
+    }
+    best
+}
+
+#[derive(Default, Clone, Copy)]
+struct Stats {
+    found: usize,
+    gambled: usize,
+    largest: usize,
+}
+
+struct Estimate {
+    mean: f64,
+    se: f64,
+}
+
+fn bound(n: usize, worlds: usize, risks: usize, samples: &[usize], seed: u64) -> (Estimate, Stats) {
+    let grid = Grid::new(n);
+    let results: Vec<(f64, Stats)> = (0..worlds)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(i as u64));
+            let mut stats = Stats::default();
+            let b = world_bound(&grid, &mut rng, risks, samples, &mut stats);
+            (b, stats)
+        })
+        .collect();
+    let count = results.len() as f64;
+    let mean = results.iter().map(|r| r.0).sum::<f64>() / count;
+    let var = results.iter().map(|r| (r.0 - mean).powi(2)).sum::<f64>() / (count - 1.0);
+    let mut stats = Stats::default();
+    for (_, s) in &results {
+        stats.found += s.found;
+        stats.gambled += s.gambled;
+        stats.largest = stats.largest.max(s.largest);
+    }
+    (
+        Estimate {
+            mean,
+            se: (var / count).sqrt(),
+        },
+        stats,
+    )
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let sizes: Vec<usize> = match args.get(1).map(String::as_str) {
+        Some(s) if s.contains("..") => {
+            let (a, b) = s.split_once("..").unwrap();
+            (a.parse().expect("SIZE")..=b.parse().expect("SIZE")).collect()
+        }
+        Some(s) => vec![s.parse().expect("SIZE")],
+        None => (4..=7).collect(),
+    };
+    let worlds: usize = args.get(2).map_or(100_000, |a| a.parse().expect("WORLDS"));
+    // SAMPLES: posterior draws at each level, comma-separated; one number per real risk plus
+    // the last, told-everything level (`200`: told everything after the first risk).
+    let samples: Vec<usize> = args.get(3).map_or(vec![200], |a| {
+        a.split(',').map(|s| s.parse().expect("SAMPLES")).collect()
+    });
+    let risks = samples.len() - 1;
+    let seed: u64 = args.get(4).map_or(0, |a| a.parse().expect("SEED"));
+    let mut mixed_mean = 0.0;
+    let mut mixed_var = 0.0;
+    for &n in &sizes {
+        let started = std::time::Instant::now();
+        let (e, stats) = bound(n, worlds, risks, &samples, seed);
+        println!(
+            "{n}x{n}: bound {:.2} ± {:.2} (upper limit {:.2}); gold found safely in {:.1}%, \
+             a risk worth taking in {:.1}%; largest fringe component {}; {:.1} s",
+            e.mean,
+            e.se,
+            e.mean + Z * e.se,
+            100.0 * stats.found as f64 / worlds as f64,
+            100.0 * stats.gambled as f64 / worlds as f64,
+            stats.largest,
+            started.elapsed().as_secs_f64()
+        );
+        mixed_mean += e.mean / sizes.len() as f64;
+        mixed_var += e.se * e.se / (sizes.len() * sizes.len()) as f64;
+    }
+    if sizes.len() > 1 {
+        let se = mixed_var.sqrt();
+        println!(
+            "mixed (sizes alike): bound {mixed_mean:.2} ± {se:.2} (upper limit {:.2})",
+            mixed_mean + Z * se
+        );
+    }
+}
