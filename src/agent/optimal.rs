@@ -718,6 +718,71 @@ const KNOWN_VALUES: [(usize, usize, Scoring, f64); 22] = [
     (4, 4, Scoring::Aima, 350.1438),
 ];
 
+/// What is known of the best mean score any player can expect in some setting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BestScore {
+    /// The exact value of the game.
+    Exact(f64),
+    /// No player can expect more: a sound upper bound, where the exact value is out of reach.
+    AtMost(f64),
+}
+
+impl BestScore {
+    /// The figure, exact or bound.
+    pub fn value(self) -> f64 {
+        match self {
+            BestScore::Exact(v) | BestScore::AtMost(v) => v,
+        }
+    }
+}
+
+/// The best mean score any player can expect under the textbook's rules (`--rules aima`: a
+/// heading, every turn an action, AIMA scoring) on a `rows`×`cols` grid at pit probability 0.2:
+/// exact up to 4×4 (the solver with [`Moves::Heading`], cross-checked by
+/// `examples/grid_bound.rs ... headed`), an upper bound on square grids from 5×5 to 7×7
+/// (`examples/tournament_bound.rs`, which explains it; `docs/agents.md` has the figures).
+/// `None` elsewhere.
+pub fn best_textbook_score(rows: usize, cols: usize, pit_prob: f64) -> Option<BestScore> {
+    if pit_prob != 0.2 {
+        return None;
+    }
+    let (a, b) = (rows.min(cols), rows.max(cols));
+    TEXTBOOK_VALUES
+        .iter()
+        .find(|k| (k.0, k.1) == (a, b))
+        .map(|k| k.2)
+}
+
+/// The same over a range of square sizes dealt alike (`4x4..7x7`, the course tournament's
+/// setting): the mean of the sizes' figures, a bound when any of them is one.
+pub fn best_textbook_range(smallest: usize, largest: usize, pit_prob: f64) -> Option<BestScore> {
+    let figures: Vec<BestScore> = (smallest..=largest)
+        .map(|n| best_textbook_score(n, n, pit_prob))
+        .collect::<Option<_>>()?;
+    let mean = figures.iter().map(|f| f.value()).sum::<f64>() / figures.len() as f64;
+    Some(
+        if figures.iter().all(|f| matches!(f, BestScore::Exact(_))) {
+            BestScore::Exact(mean)
+        } else {
+            BestScore::AtMost(mean)
+        },
+    )
+}
+
+/// `(rows, cols, best)` under the textbook's rules at pit probability 0.2, rows ≤ cols. The
+/// bounds are the sampled bound of `examples/tournament_bound.rs` (100,000 worlds a size, seed
+/// 0, `100,100`) plus Hoeffding's margin for a one-sided confidence of 1 − 10⁻⁶.
+const TEXTBOOK_VALUES: [(usize, usize, BestScore); 8] = [
+    (2, 2, BestScore::Exact(514.94)),
+    (2, 3, BestScore::Exact(498.69)),
+    (3, 3, BestScore::Exact(434.41)),
+    (3, 4, BestScore::Exact(389.21)),
+    (4, 4, BestScore::Exact(345.57)),
+    (5, 5, BestScore::AtMost(303.04)),
+    (6, 6, BestScore::AtMost(247.64)),
+    (7, 7, BestScore::AtMost(208.27)),
+];
+
 /// The index of the best candidate: the highest expected score, the earliest among equals.
 pub fn best(candidates: &[Candidate]) -> usize {
     let mut best = 0;
@@ -1219,6 +1284,34 @@ mod tests {
             assert_eq!(best_mean_score(cols, rows, 0.2, scoring), Some(tabled));
         }
         assert_eq!(best_mean_score(3, 3, 0.3, Scoring::Aima), None);
+    }
+
+    #[test]
+    fn the_tournament_anchor_is_above_what_any_player_can_expect() {
+        // 4x4 to 7x7 dealt alike: 4x4 exact, the rest bounded, so the mean is a bound.
+        let BestScore::AtMost(mixed) = best_textbook_range(4, 7, 0.2).unwrap() else {
+            panic!("a bound, not an exact value");
+        };
+        assert!((mixed - 276.13).abs() < 0.005, "{mixed}");
+        assert!(mixed < 283.87);
+        assert_eq!(
+            best_textbook_range(2, 3, 0.2),
+            Some(BestScore::Exact((514.94 + 434.41) / 2.0))
+        );
+        assert_eq!(best_textbook_range(4, 8, 0.2), None);
+        assert_eq!(
+            best_textbook_score(4, 3, 0.2),
+            Some(BestScore::Exact(389.21))
+        );
+        assert_eq!(best_textbook_score(5, 5, 0.3), None);
+        // The textbook's exact values sit under this game's: turning costs.
+        for &(rows, cols, best) in &TEXTBOOK_VALUES {
+            if let (BestScore::Exact(v), Some(free)) =
+                (best, best_mean_score(rows, cols, 0.2, Scoring::Aima))
+            {
+                assert!(v < free, "{rows}x{cols}");
+            }
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Words for people, written once for every rule set: a step of a trace, a hint, what the
 //! player's percepts prove (drawn as a map on a grid), a batch summary, a CSV row.
 
+use wumpus::agent::optimal::{self, BestScore};
 use wumpus::game::{Board, RuleSet};
 use wumpus::run::event::{ChoiceView, OddsView};
 use wumpus::run::{GameRecord, StepEvent, Summary};
@@ -431,12 +432,20 @@ pub fn summary_text(s: &Summary) -> String {
         );
     }
     if let (Some(best), Some(mean)) = (best_mean_score(s), s.mean_score) {
-        let gap = (mean - best) / s.mean_score_error.unwrap_or(0.0).max(1e-12);
-        let _ = writeln!(
-            t,
-            "best possible mean score  {best:.2} for any player (exact value of the game under this scoring; this batch is {})",
-            sampling_gap(gap)
-        );
+        let gap = (mean - best.value()) / s.mean_score_error.unwrap_or(0.0).max(1e-12);
+        let _ = match best {
+            BestScore::Exact(best) => writeln!(
+                t,
+                "best possible mean score  {best:.2} for any player (exact value of the game under {}; this batch is {})",
+                if s.rules == RuleSet::Aima { "these rules" } else { "this scoring" },
+                sampling_gap(gap)
+            ),
+            BestScore::AtMost(best) => writeln!(
+                t,
+                "best possible mean score  at most {best:.2} for any player (an upper bound, examples/tournament_bound.rs; this batch is {})",
+                sampling_gap(gap)
+            ),
+        };
     }
     if let (Some(c), Some(w)) = (s.ceiling, s.wins_of_ceiling) {
         let _ = writeln!(
@@ -478,24 +487,33 @@ fn sampling_gap(gap: f64) -> String {
     }
 }
 
-/// The best mean score any player can expect in this batch's setting, where it is known.
-fn best_mean_score(s: &Summary) -> Option<f64> {
+/// The best mean score any player can expect in this batch's setting, where it is known
+/// exactly or bounded.
+fn best_mean_score(s: &Summary) -> Option<BestScore> {
+    let size = s.setup.get("size")?.as_str()?;
+    let pit_prob = s.setup.get("pit_prob")?.as_f64()?;
+    if s.rules == RuleSet::Aima {
+        // A range of square sizes (`4x4..7x7`) deals each alike.
+        if let Some((low, high)) = size.split_once("..") {
+            let side = |s: &str| -> Option<usize> {
+                let (r, c) = s.split_once('x')?;
+                (r == c).then(|| r.parse().ok())?
+            };
+            return optimal::best_textbook_range(side(low)?, side(high)?, pit_prob);
+        }
+        let (rows, cols) = size.split_once('x')?;
+        return optimal::best_textbook_score(rows.parse().ok()?, cols.parse().ok()?, pit_prob);
+    }
     if s.rules != RuleSet::Grid {
         return None;
     }
-    let size = s.setup.get("size")?.as_str()?;
     let (rows, cols) = size.split_once('x')?;
-    let pit_prob = s.setup.get("pit_prob")?.as_f64()?;
     let scoring = match s.setup.get("scoring")?.as_str()? {
         "aima" => wumpus::grid::Scoring::Aima,
         _ => wumpus::grid::Scoring::Standard,
     };
-    wumpus::agent::optimal::best_mean_score(
-        rows.parse().ok()?,
-        cols.parse().ok()?,
-        pit_prob,
-        scoring,
-    )
+    optimal::best_mean_score(rows.parse().ok()?, cols.parse().ok()?, pit_prob, scoring)
+        .map(BestScore::Exact)
 }
 
 /// The best win rate any player can expect in this batch's setting, where it is known.
