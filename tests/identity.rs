@@ -5,6 +5,9 @@
 //! `tests/identity/before.jsonl` was recorded from that commit's binary by
 //! `tests/identity/record.py`, which reads both its JSON shapes; this test reads today's one
 //! shape. A change that is meant to change decisions re-records the file and says so.
+//!
+//! Re-recorded since: the classic cave agent's `last_arrow_share` (issue 17; three cave
+//! batches changed, every other line is 1083410's).
 
 use assert_cmd::Command;
 use serde_json::{json, Value};

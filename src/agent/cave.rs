@@ -99,6 +99,10 @@ pub struct Policy {
     /// left, the agent steps into the least-risk room when surviving that step times this
     /// beats shooting from here.
     pub explore_share: f64,
+    /// `explore_share` with one arrow left. A miss of the last arrow loses the game, and the
+    /// wumpus only moves when an arrow wakes it, so walking on until it is smelt, and shooting
+    /// then, is worth more than with arrows to spare.
+    pub last_arrow_share: f64,
     /// On a map being discovered, shoot on past the known tunnels ([`blind::blind_shot`]) when
     /// the estimated chance of a kill is at least this...
     pub blind_chance: f64,
@@ -116,6 +120,7 @@ impl Default for Policy {
         Policy {
             shoot_share: 0.8,
             explore_share: 0.7,
+            last_arrow_share: 0.9,
             blind_chance: 0.05,
             blind_arrows_kept: 3,
             step_lookahead: false,
@@ -410,6 +415,15 @@ impl CaveAgent {
     /// Arrows left.
     pub fn arrows(&self) -> u8 {
         self.arrows
+    }
+
+    /// What walking on is taken to be worth now, as a share of a kill: more with the last
+    /// arrow ([`Policy::last_arrow_share`]).
+    pub(crate) fn explore_share_now(&self) -> f64 {
+        match self.arrows {
+            1 => self.config.policy.last_arrow_share,
+            _ => self.config.policy.explore_share,
+        }
     }
 
     /// Moves made.
@@ -996,7 +1010,7 @@ impl CaveAgent {
         let step = self.least_risk_step(&known, here, &odds);
         match (&shot, &step) {
             (Some(s), Some((_, risk, _)))
-                if value >= (1.0 - *risk) * self.config.policy.explore_share * (full - 1.0) =>
+                if value >= (1.0 - *risk) * self.explore_share_now() * (full - 1.0) =>
             {
                 let text = format!(
                     "nothing safe is left to explore; shoot {}: {} to kill, worth {:.0} points",

@@ -36,7 +36,7 @@ impl CaveAgent {
                 entry[to.index()] = Some((d, from));
             }
         }
-        let share = self.config.policy.explore_share;
+        let share = self.explore_share_now();
         let full = f64::from(MOVE_LIMIT - self.moves);
         let mut best: Option<(f64, Place, Place)> = None;
         let mut steps = Vec::new();
