@@ -1,7 +1,7 @@
 //! Words for people, written once for every rule set: a step of a trace, a hint, what the
 //! player's percepts prove (drawn as a map on a grid), a batch summary, a CSV row.
 
-use wumpus::agent::optimal::{self, BestScore};
+use wumpus::agent::optimal::BestScore;
 use wumpus::game::{Board, RuleSet};
 use wumpus::run::event::{ChoiceView, OddsView};
 use wumpus::run::{GameRecord, StepEvent, Summary};
@@ -422,7 +422,7 @@ pub fn summary_text(s: &Summary) -> String {
         "{shots:<25} {:.2} a game, {:.2} a won game",
         s.mean_shots, s.shots_per_win
     );
-    if let Some(best) = best_win_rate(s) {
+    if let Some(best) = s.best_win_rate() {
         let gap = (s.win_rate - best) / s.win_rate_error.max(1e-12);
         let _ = writeln!(
             t,
@@ -431,7 +431,7 @@ pub fn summary_text(s: &Summary) -> String {
             sampling_gap(gap)
         );
     }
-    if let (Some(best), Some(mean)) = (best_mean_score(s), s.mean_score) {
+    if let (Some(best), Some(mean)) = (s.best_mean_score(), s.mean_score) {
         let gap = (mean - best.value()) / s.mean_score_error.unwrap_or(0.0).max(1e-12);
         let _ = match best {
             BestScore::Exact(best) => writeln!(
@@ -485,46 +485,6 @@ fn sampling_gap(gap: f64) -> String {
             if gap > 0.0 { "above" } else { "below" }
         )
     }
-}
-
-/// The best mean score any player can expect in this batch's setting, where it is known
-/// exactly or bounded.
-fn best_mean_score(s: &Summary) -> Option<BestScore> {
-    let size = s.setup.get("size")?.as_str()?;
-    let pit_prob = s.setup.get("pit_prob")?.as_f64()?;
-    if s.rules == RuleSet::Aima {
-        // A range of square sizes (`4x4..7x7`) deals each alike.
-        if let Some((low, high)) = size.split_once("..") {
-            let side = |s: &str| -> Option<usize> {
-                let (r, c) = s.split_once('x')?;
-                (r == c).then(|| r.parse().ok())?
-            };
-            return optimal::best_textbook_range(side(low)?, side(high)?, pit_prob);
-        }
-        let (rows, cols) = size.split_once('x')?;
-        return optimal::best_textbook_score(rows.parse().ok()?, cols.parse().ok()?, pit_prob);
-    }
-    if s.rules != RuleSet::Grid {
-        return None;
-    }
-    let (rows, cols) = size.split_once('x')?;
-    let scoring = match s.setup.get("scoring")?.as_str()? {
-        "aima" => wumpus::grid::Scoring::Aima,
-        _ => wumpus::grid::Scoring::Standard,
-    };
-    optimal::best_mean_score(rows.parse().ok()?, cols.parse().ok()?, pit_prob, scoring)
-        .map(BestScore::Exact)
-}
-
-/// The best win rate any player can expect in this batch's setting, where it is known.
-fn best_win_rate(s: &Summary) -> Option<f64> {
-    if !s.rules.on_grid() {
-        return None;
-    }
-    let size = s.setup.get("size")?.as_str()?;
-    let (rows, cols) = size.split_once('x')?;
-    let pit_prob = s.setup.get("pit_prob")?.as_f64()?;
-    wumpus::agent::grid::best_win_rate(rows.parse().ok()?, cols.parse().ok()?, pit_prob)
 }
 
 /// A summary's setup in words: `5x5, pit probability 0.2, standard scoring`.

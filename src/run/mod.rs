@@ -8,6 +8,7 @@
 //! [`tally::Tally`].
 
 pub mod batch;
+pub mod best;
 pub mod event;
 pub mod shard;
 pub mod tally;
