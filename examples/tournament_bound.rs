@@ -10,29 +10,35 @@
 //!    play any real-game policy against it (its own stench, its own scream, the same arrow
 //!    cost); the two games go the same way until the drawn wumpus would eat it, where the real
 //!    game scores −1000 and more, and the wumpus-free player walks home and climbs instead.
-//! 2. **Only the gold's own walk is charged.** A win scores 1000 less the fewest actions that
-//!    any win with the gold in that cell takes on an empty grid (walk there, grab, walk home,
-//!    climb, turns counted, from `0,0` facing east); every other action is free, and a game
-//!    that ends without the gold scores 0 (the real game: −1 or less), a death −1000.
-//! 3. **Told everything after the first risk.** The player first walks every cell it can prove
-//!    safe (free under 2, so it loses nothing by doing it first and learns all it can; without
-//!    the wumpus a cell is proven safe exactly when a visited neighbour had no breeze, since a
-//!    pit added anywhere else keeps every breeze). If the gold is not found it either stops (0)
-//!    or steps into one fringe cell, and if it survives it is shown the whole world and wins
-//!    whenever a pit-free path leads from where it has been to the gold.
+//! 2. **Only the unavoidable actions are charged.** A win scores 1000 less the larger of: the
+//!    fewest actions of any win with the gold in that cell on an empty grid (walk there from
+//!    `0,0` facing east, grab, walk home, climb, turns counted), and a step forward into every
+//!    cell entered before the grab plus the shortest walk home, the grab and the climb. A game
+//!    that ends alive without the gold scores minus the cells entered and the climb (the real
+//!    game: that or less), a death −1000 less the cells entered. Every other action is free.
+//! 3. **Told everything after the last risk.** The player first walks every cell it can prove
+//!    safe: without the wumpus a cell is proven safe exactly when a visited neighbour had no
+//!    breeze (a pit added anywhere else keeps every breeze), and walking it first is optimal
+//!    here, since it holds the gold with chance at least 1/48, worth over 900, for one action.
+//!    With nothing left to prove it stops, or steps into one fringe cell at that cell's exact
+//!    chance of a pit, walks all that this proves, and may go on the same way; after surviving
+//!    its last allowed risk (the second, with `SAMPLES` `100,100`) it is shown the whole world
+//!    and wins whenever a pit-free path leads from where it has been to the gold.
 //!
-//! So the bound is `E[ gold found safely ? 1000 − c(g) : max(0, max over fringe cells f of
-//! E[f pit ? −1000 : (1000 − c(g))·[g reachable without pits] | what was seen]) ]`, the outer
-//! expectation over worlds as `wumpus` deals them (pits independent with probability 0.2 off the
-//! start, the gold uniform off the start). The inner expectation is estimated from posterior
-//! samples (the fringe cells' pits drawn exactly from their posterior by enumeration, the rest at
-//! the prior, the gold summed over every unvisited cell); each estimate is unbiased, and the
-//! maximum of unbiased estimates is biased up (Jensen), so the sampled bound is, in expectation,
-//! at or above the true one. The outer mean is reported with its standard error and a one-sided
-//! upper confidence limit.
+//! The outer expectation is over worlds as `wumpus` deals them (pits independent with
+//! probability 0.2 off the start, the gold uniform off the start). The value of each step
+//! survived is estimated from posterior samples (the fringe cells' pits drawn exactly from their
+//! posterior by enumeration, that cell pit-free, the rest at the prior; the gold summed over
+//! every unvisited cell); each estimate is unbiased, and the maximum of unbiased estimates is
+//! biased up (Jensen), so the sampled bound is, in expectation, at or above the easier game's
+//! value. Each world's figure lies in [−n², 1000], so besides the normal upper confidence limit
+//! the example prints Hoeffding's, which holds with chance 1 − 10⁻⁶ whatever the distribution.
 //!
-//! `cargo run --release --example tournament_bound -- SIZE [WORLDS] [SAMPLES] [SEED]`, or
-//! `SIZE` as `4..7` for several sizes. Prints each size's bound and the mixed batch's.
+//! `cargo run --release --example tournament_bound -- SIZE [WORLDS] [SAMPLES] [SEED] [free]`,
+//! `SIZE` one side or a range (`5..7`); `SAMPLES` the posterior draws at each level,
+//! comma-separated, one level a risk (default `100,100`); `free` charges only the gold's own
+//! walk. Prints each size's bound and, for a range, the sizes' mean. `docs/agents.md` has the
+//! figures of `-- 5..7 100000 100,100 0`.
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -98,7 +104,8 @@ impl Grid {
                 }
             }
         }
-        let win_cost = (0..cells).map(|g| headed_win_cost(n, g)).collect();
+        let out = pose_distances(n, (0, 1));
+        let win_cost = (0..cells).map(|g| headed_win_cost(n, &out, g)).collect();
         let home = (0..cells).map(|g| (g / n + g % n) as f64).collect();
         Grid {
             n,
@@ -144,10 +151,9 @@ fn pose_distances(n: usize, from: (usize, usize)) -> Vec<u32> {
     dist
 }
 
-/// The fewest actions of any win with the gold in `gold`: from `0,0` facing east to the gold,
-/// grab, back to `0,0` (any heading), climb.
-fn headed_win_cost(n: usize, gold: usize) -> f64 {
-    let out = pose_distances(n, (0, 1));
+/// The fewest actions of any win with the gold in `gold`: from `0,0` facing east to the gold
+/// (`out`: the distances from that start), grab, back to `0,0` (any heading), climb.
+fn headed_win_cost(n: usize, out: &[u32], gold: usize) -> f64 {
     (0..4)
         .map(|h| {
             let back = pose_distances(n, (gold, h));
@@ -511,9 +517,9 @@ fn main() {
         None => (4..=7).collect(),
     };
     let worlds: usize = args.get(2).map_or(100_000, |a| a.parse().expect("WORLDS"));
-    // SAMPLES: posterior draws at each level, comma-separated; one number per real risk plus
-    // the last, told-everything level (`200`: told everything after the first risk).
-    let samples: Vec<usize> = args.get(3).map_or(vec![200], |a| {
+    // SAMPLES: posterior draws at each level, comma-separated, one a risk: told everything
+    // after the last (`100,100`: after the second).
+    let samples: Vec<usize> = args.get(3).map_or(vec![100, 100], |a| {
         a.split(',').map(|s| s.parse().expect("SAMPLES")).collect()
     });
     let risks = samples.len() - 1;
