@@ -24,6 +24,7 @@ fn follow_hints<S: Roster>(setup: &S::Setup, kind: AgentKind, games: u64) -> Vec
         map_known: false,
         kb: None,
         depth: None,
+        rollouts: None,
     };
     let agents = S::prepare(kind, setup, &options).expect("the agent plays");
     let mut times = Vec::new();

@@ -409,3 +409,75 @@ fn the_look_ahead_with_the_map_lists_each_step_and_the_best_shot() {
     assert_eq!(batch.code, 0, "{}", batch.stderr);
     assert!(batch.stdout.contains("map known"), "{}", batch.stdout);
 }
+
+#[test]
+fn rollouts_weigh_the_choices_and_replay_from_the_seed() {
+    // Seed 1,000,003 on the risk map: the wumpus smelt at the start; the rules shoot, and the
+    // rollouts weigh that shot against walking out.
+    let args = [
+        "trace",
+        "--rules",
+        "cave",
+        "--map",
+        "worlds/cave-risk.txt",
+        "--map-known",
+        "--seed",
+        "1000003",
+        "--rollouts",
+        "64",
+    ];
+    let run = wumpus(&args, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let blocks = common::weighed(&run.stdout);
+    assert!(!blocks.is_empty(), "{}", run.stdout);
+    for (header, listed) in &blocks {
+        let block = listed.join("\n");
+        assert!(!header.contains("steps ahead"), "{header}");
+        assert!(listed.len() >= 2, "{block}");
+        assert_eq!(
+            listed.iter().filter(|l| l.starts_with("    *")).count(),
+            1,
+            "{block}"
+        );
+        assert!(listed.iter().all(|l| l.contains("expected")), "{block}");
+    }
+    assert!(run.stdout.contains("rollouts: "), "{}", run.stdout);
+    // The draws are seeded by what the agent saw: the same game replays.
+    assert_eq!(wumpus(&args, "").stdout, run.stdout);
+    // A batch plays with them too, the same twice whatever the threads.
+    let batch = "solve --rules cave --map-known --worlds 20 --rollouts 16 --json";
+    let batch: Vec<&str> = batch.split(' ').collect();
+    let one = wumpus(&batch, "");
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    let threads = [&batch[..], &["--threads", "1"]].concat();
+    // What the games did, without the timings.
+    let played = |json: &str| -> Vec<String> {
+        [
+            "\"score_sum\":",
+            "\"moves_sum\":",
+            "\"shots_sum\":",
+            "\"endings\":",
+        ]
+        .iter()
+        .map(|key| {
+            let at = json.find(key).unwrap_or_else(|| panic!("{key} in {json}"));
+            json[at..].split([',', '}']).next().unwrap().to_string()
+        })
+        .collect()
+    };
+    assert_eq!(played(&wumpus(&threads, "").stdout), played(&one.stdout));
+}
+
+#[test]
+fn rollouts_need_the_map_and_the_logic_agent() {
+    for args in [
+        "solve --rules cave --rollouts 8 --worlds 2",
+        "solve --rules cave --map-known --agent random --rollouts 8 --worlds 2",
+        "solve --rules grid --rollouts 8 --worlds 2",
+        "solve --rules cave --map-known --rollouts 0 --worlds 2",
+    ] {
+        let run = wumpus(&args.split(' ').collect::<Vec<_>>(), "");
+        assert_eq!(run.code, 2, "{args}: {}", run.stderr);
+        assert!(run.stderr.contains("rollouts"), "{args}: {}", run.stderr);
+    }
+}

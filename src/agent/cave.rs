@@ -30,6 +30,7 @@
 pub mod blind;
 pub mod layouts;
 pub mod map;
+mod rollout;
 mod steps;
 
 use self::layouts::{wake_moves, Evidence, Odds};
@@ -113,6 +114,9 @@ pub struct Policy {
     /// the best shot from there and walking on) against shooting from here, rather than
     /// `explore_share` of surviving the least-risk step (`--depth 2`; off by default).
     pub step_lookahead: bool,
+    /// With the map known, weigh shooting against walking by this many rollouts a
+    /// candidate ([`rollout`]; `--rollouts N`; 0, the default, is off).
+    pub rollouts: u32,
 }
 
 impl Default for Policy {
@@ -124,6 +128,7 @@ impl Default for Policy {
             blind_chance: 0.05,
             blind_arrows_kept: 3,
             step_lookahead: false,
+            rollouts: 0,
         }
     }
 }
@@ -328,8 +333,11 @@ pub struct Decision {
     pub kill_chance: Option<f64>,
     /// The chance of dying, for a step into an unknown room.
     pub risk: Option<f64>,
-    /// With the look-ahead (`--depth 2`) and nothing safe left: every option it valued.
+    /// With the look-ahead (`--depth 2`) and nothing safe left, or with rollouts: every
+    /// option valued.
     pub weighed: Vec<Weighed>,
+    /// How many rollouts valued the options (0: the rules or the look-ahead did).
+    pub rollouts: u32,
 }
 
 /// One option the look-ahead valued when nothing safe was left ([`Policy::step_lookahead`]).
@@ -368,6 +376,11 @@ pub struct CaveAgent {
     /// The out-tunnels the last status showed.
     shown_outs: Vec<Place>,
     known_cache: Option<(u64, Arc<Topology>)>,
+    /// A rollout's copy ([`CaveAgent::rollout_copy`]): no knowledge base, the exact odds
+    /// trusted for what is certain, no rollouts of its own.
+    trust_odds: bool,
+    /// A digest of every status seen: seeds the rollouts' draws, so a game replays.
+    history: u64,
 }
 
 impl CaveAgent {
@@ -403,6 +416,8 @@ impl CaveAgent {
             lost: None,
             shown_outs: Vec::new(),
             known_cache: None,
+            trust_odds: false,
+            history: 0,
             config,
         })
     }
@@ -476,6 +491,7 @@ impl CaveAgent {
     ) -> Result<Vec<Conclusion>, KbError> {
         self.learned.clear();
         self.shown_outs = status.outs.clone();
+        self.history = digest(self.history, status);
         if self.lost.is_none() && self.map.contradicts(status.room, &status.outs) {
             self.lost = Some(format!(
                 "the tunnels shown from room {} are not the map's",
@@ -509,19 +525,21 @@ impl CaveAgent {
         status: &Status,
     ) -> Result<(), KbError> {
         let w = self.words;
-        if self.kb.is_none() {
+        if self.evidence.is_none() {
             let start = status.room;
             let topology = self.map.possible_topology();
             let proofs = match self.config.insight {
                 Insight::Decisions => Proofs::Fast,
                 Insight::Explained => Proofs::Explained,
             };
-            self.kb = Some(KnowledgeBase::new(
-                self.rules.clone(),
-                topology,
-                Some(start),
-                proofs,
-            )?);
+            if !self.trust_odds {
+                self.kb = Some(KnowledgeBase::new(
+                    self.rules.clone(),
+                    topology,
+                    Some(start),
+                    proofs,
+                )?);
+            }
             self.kb_map_version = self.map.version();
             self.evidence = Some(Evidence::new(self.config.rooms, start));
         } else {
@@ -531,17 +549,23 @@ impl CaveAgent {
                 }
                 (Some(Action::Move(to)), Some(TurnResult::Move(MoveResult::Snatched))) => {
                     self.moves += 1;
-                    self.kb_mut().tell(w.snatched, Some(*to), true)?;
+                    if let Some(kb) = self.kb.as_mut() {
+                        kb.tell(w.snatched, Some(*to), true)?;
+                    }
                     self.evidence_mut().snatched(*to);
                 }
                 (Some(Action::Shoot(path)), Some(TurnResult::Shot(ShotResult::Missed))) => {
                     let from = self.here.unwrap_or(status.room);
                     for room in self.sure_flight(from, path.rooms()) {
-                        self.kb_mut().tell(w.missed, Some(room), true)?;
+                        if let Some(kb) = self.kb.as_mut() {
+                            kb.tell(w.missed, Some(room), true)?;
+                        }
                         self.evidence_mut().not_wumpus(room);
                     }
                     self.arrows = self.arrows.saturating_sub(1);
-                    self.kb_mut().happen(w.wake, None)?;
+                    if let Some(kb) = self.kb.as_mut() {
+                        kb.happen(w.wake, None)?;
+                    }
                     self.evidence_mut().wake();
                 }
                 _ => {}
@@ -553,24 +577,36 @@ impl CaveAgent {
             || self.kb_map_version != self.map.version()
         {
             let topology = self.map.possible_topology();
-            self.kb_mut().set_topology(topology)?;
+            if let Some(kb) = self.kb.as_mut() {
+                kb.set_topology(topology)?;
+            }
             self.kb_map_version = self.map.version();
         }
         let near = self.map.linked(here);
         if !self.warned[here.index()] {
             self.warned[here.index()] = true;
-            self.kb_mut().tell(w.draft, Some(here), status.pit)?;
-            self.kb_mut().tell(w.flapping, Some(here), status.bats)?;
+            if let Some(kb) = self.kb.as_mut() {
+                kb.tell(w.draft, Some(here), status.pit)?;
+            }
+            if let Some(kb) = self.kb.as_mut() {
+                kb.tell(w.flapping, Some(here), status.bats)?;
+            }
             self.evidence_mut().draft(&near, status.pit);
             self.evidence_mut().flapping(&near, status.bats);
         }
-        self.kb_mut().tell(w.survived, Some(here), true)?;
-        self.kb_mut().tell(w.stench, Some(here), status.wumpus)?;
+        if let Some(kb) = self.kb.as_mut() {
+            kb.tell(w.survived, Some(here), true)?;
+        }
+        if let Some(kb) = self.kb.as_mut() {
+            kb.tell(w.stench, Some(here), status.wumpus)?;
+        }
         let smell_near = self.smell_near(here);
         let e = self.evidence_mut();
         e.survived(here);
         e.stench(&smell_near, status.wumpus);
-        self.kb_mut().check_consistent()?;
+        if let Some(kb) = self.kb.as_mut() {
+            kb.check_consistent()?;
+        }
         let odds = match self.config.odds {
             OddsSource::Layouts => {
                 Odds::compute(self.evidence.as_ref().expect("set above"), &self.map)
@@ -651,12 +687,6 @@ impl CaveAgent {
         flown
     }
 
-    fn kb_mut(&mut self) -> &mut KnowledgeBase {
-        self.kb
-            .as_mut()
-            .expect("the knowledge base is built on the first status")
-    }
-
     fn evidence_mut(&mut self) -> &mut Evidence {
         self.evidence
             .as_mut()
@@ -716,7 +746,10 @@ impl CaveAgent {
 
     /// True when the knowledge base proves `pred(room)` has the value `value`.
     fn proves(&mut self, pred: usize, room: Place, value: bool) -> Result<bool, KbError> {
-        let kb = self.kb_mut();
+        let Some(kb) = self.kb.as_mut() else {
+            // A rollout's copy has no knowledge base: it trusts the exact odds.
+            return Ok(true);
+        };
         let atom = kb.atom(pred, Some(room));
         kb.entails((atom, value))
     }
@@ -830,8 +863,19 @@ impl CaveAgent {
         }
     }
 
-    /// Chooses the next action.
+    /// Chooses the next action: by the rules, then, with `--rollouts`, weighed against the
+    /// other choices by playing the game on ([`rollout`]).
     pub fn decide(&mut self) -> Decision {
+        let ruled = self.decide_by_rules();
+        if self.rollouts_apply(&ruled) {
+            self.weigh_by_rollouts(ruled)
+        } else {
+            ruled
+        }
+    }
+
+    /// The rules' choice of the next action.
+    fn decide_by_rules(&mut self) -> Decision {
         let Some(here) = self.here else {
             return Decision {
                 action: Action::Move(Place::new(0)),
@@ -839,6 +883,7 @@ impl CaveAgent {
                 kill_chance: None,
                 risk: None,
                 weighed: Vec::new(),
+                rollouts: 0,
             };
         };
         let Some(odds) = self.odds.clone() else {
@@ -1090,6 +1135,7 @@ impl CaveAgent {
             kill_chance: Some(chance),
             risk: None,
             weighed: Vec::new(),
+            rollouts: 0,
         }
     }
 
@@ -1111,6 +1157,7 @@ impl CaveAgent {
             kill_chance: None,
             risk,
             weighed: Vec::new(),
+            rollouts: 0,
         }
     }
 
@@ -1132,6 +1179,7 @@ impl CaveAgent {
             kill_chance: None,
             risk: None,
             weighed: Vec::new(),
+            rollouts: 0,
         }
     }
 }
@@ -1264,6 +1312,31 @@ impl Lookahead<'_> {
         }
         value
     }
+}
+
+/// `seed` mixed with what a status says (SplitMix64 steps), for the rollouts' draws.
+fn digest(seed: u64, status: &Status) -> u64 {
+    let mut h = seed;
+    let words = [
+        status.room.index() as u64,
+        u64::from(status.pit),
+        u64::from(status.bats),
+    ]
+    .into_iter()
+    .chain([
+        u64::from(status.wumpus),
+        u64::from(status.arrows),
+        u64::from(status.moves),
+    ])
+    .chain(status.outs.iter().map(|r| r.index() as u64));
+    for w in words {
+        h = h.wrapping_add(w).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = h;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h = z ^ (z >> 31);
+    }
+    h
 }
 
 fn reason(rule: Rule, target: Option<Place>, steps: usize, text: String) -> Reason {

@@ -82,6 +82,8 @@ pub struct AgentOptions {
     pub kb: Option<Arc<Rules>>,
     /// How many steps the grid's risk agent looks ahead when it gambles (`None`: one).
     pub depth: Option<u32>,
+    /// Classic cave, the map known: the most rollouts a decision (`None`: none).
+    pub rollouts: Option<u32>,
 }
 
 /// Makes the agent of each game of a batch.
@@ -567,6 +569,16 @@ impl Roster for ClassicSession {
                 if options.explain {
                     config = config.explained();
                 }
+                if let Some(n) = options.rollouts {
+                    if !options.map_known {
+                        return Err(AgentError::Unfit(
+                            "rollouts (--rollouts) need the map (--map-known): what lies \
+                             behind tunnels not yet seen cannot be drawn"
+                                .to_string(),
+                        ));
+                    }
+                    config.policy.rollouts = n;
+                }
                 let factory = CaveFactory {
                     config,
                     first_number: setup.map.first_number(),
@@ -574,6 +586,10 @@ impl Roster for ClassicSession {
                 factory.make(0)?;
                 Ok(Box::new(factory))
             }
+            AgentKind::Random if options.rollouts.is_some() => Err(AgentError::Unfit(
+                "the random player does not weigh its choices: --rollouts is for the logic agent"
+                    .to_string(),
+            )),
             AgentKind::Random if options.depth.is_some_and(|d| d > 1) => Err(AgentError::Unfit(
                 "the random player does not look ahead: --depth is for the logic agent".to_string(),
             )),
@@ -676,7 +692,7 @@ impl Agent<ClassicSession> for Playing<CaveAgent> {
             Vec::new()
         };
         Decision {
-            depth: (!d.weighed.is_empty()).then_some(2),
+            depth: (!d.weighed.is_empty() && d.rollouts == 0).then_some(2),
             action: d.action,
             reason: d.reason,
             choices,

@@ -417,6 +417,38 @@ impl ClassicGame {
         }
     }
 
+    /// A game picked up in the middle: the hunter in `hunter` with `arrows` arrows after
+    /// `moves` moves, the wumpus (awake or not: it only moves when an arrow wakes it) in
+    /// `wumpus`, which may be a pit or bat room by now. The agent's rollouts play games on
+    /// from layouts drawn from what it believes. Rooms off the map are refused.
+    #[allow(clippy::too_many_arguments)]
+    pub fn resume(
+        map: Arc<CaveMap>,
+        variant: Variant,
+        hunter: Room,
+        wumpus: Room,
+        pits: &[Room],
+        bats: &[Room],
+        arrows: u8,
+        moves: u32,
+        rng: GameRng,
+    ) -> Result<ClassicGame, HazardError> {
+        let n = map.len();
+        if let Some(off) = [hunter, wumpus]
+            .iter()
+            .chain(pits)
+            .chain(bats)
+            .find(|r| r.index() >= n)
+        {
+            return Err(HazardError::OffMap(off.index()));
+        }
+        let hazards = ClassicHazards::mid_game(hunter, wumpus, pits, bats);
+        let mut game = ClassicGame::with_hazards(map, hazards, variant, rng);
+        game.arrows = arrows;
+        game.moves = moves;
+        Ok(game)
+    }
+
     /// The map.
     pub fn map(&self) -> &Arc<CaveMap> {
         &self.map
@@ -1036,5 +1068,39 @@ mod tests {
             assert_eq!(a.hazards(), b.hazards());
             assert_eq!(a.status(), b.status());
         }
+    }
+
+    #[test]
+    fn a_resumed_game_goes_on_from_where_it_was_picked_up() {
+        // The woken wumpus sits in a pit room (2); the hunter in 1 with 2 arrows after 7 moves.
+        let mut game = ClassicGame::resume(
+            standard(),
+            Variant::Event,
+            r(1),
+            r(2),
+            &[r(2), r(12)],
+            &[r(3), r(20)],
+            2,
+            7,
+            seeded(4),
+        )
+        .unwrap();
+        let status = game.status();
+        assert_eq!((status.arrows, status.moves), (2, 7));
+        assert!(status.pit && status.wumpus && !status.bats);
+        let turn = game.act(&Action::Shoot(ArrowPath::one(r(2))));
+        assert_eq!(game.ending(), Some(Ending::Won { score: 93 }), "{turn:?}");
+        let off = ClassicGame::resume(
+            standard(),
+            Variant::Event,
+            r(1),
+            Place::new(20),
+            &[r(2), r(12)],
+            &[r(3), r(20)],
+            5,
+            0,
+            seeded(4),
+        );
+        assert_eq!(off.err(), Some(HazardError::OffMap(20)));
     }
 }

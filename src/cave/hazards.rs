@@ -124,6 +124,23 @@ impl ClassicHazards {
         })
     }
 
+    /// A layout as it stands in the middle of a game, where the woken wumpus may share a room
+    /// with a pit or bats; the rooms must be on the map. For games resumed from a belief
+    /// ([`super::classic::ClassicGame::resume`]), never for a deal.
+    pub(crate) fn mid_game(
+        hunter: Place,
+        wumpus: Place,
+        pits: &[Place],
+        bats: &[Place],
+    ) -> ClassicHazards {
+        ClassicHazards {
+            hunter,
+            wumpus,
+            pits: pits.to_vec(),
+            bats: bats.to_vec(),
+        }
+    }
+
     /// The event host's deal: six different rooms, uniformly, for the hunter, two bat rooms, two
     /// pit rooms and the wumpus.
     pub fn deal(map: &CaveMap, rng: &mut impl Rng) -> Result<ClassicHazards, HazardError> {

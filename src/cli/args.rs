@@ -19,6 +19,9 @@ use wumpus::cave::{self, ClassicSession, ClassicSetup, MazeSession, MazeSetup};
 use wumpus::game::{RuleSet, Session};
 use wumpus::grid::{AimaSession, GridSession, GridSetup, Scoring, SizeRange};
 
+/// The most rollouts a decision `--rollouts` allows.
+const MAX_ROLLOUTS: i64 = 100_000;
+
 /// The deepest `--depth` (also for the live page's `depth`).
 pub const MAX_DEPTH: u32 = 6;
 
@@ -235,6 +238,11 @@ pub struct RuleArgs {
     /// each way into an unknown room is weighed by what may be felt there [default: 1].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     pub depth: Option<u32>,
+    /// Cave, with --map-known: weigh shooting against walking by playing each choice on from
+    /// layouts drawn from what the agent believes, up to N draws a decision (the rules' own
+    /// choice wins a tie; 256 is a good strength for its speed; slow: a few games a second).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_ROLLOUTS))]
+    pub rollouts: Option<u32>,
     /// Grid and aima: reason with the rules in this file instead of the built-in kb/grid.kb.
     #[arg(long, value_name = "FILE")]
     pub kb: Option<PathBuf>,
@@ -274,11 +282,12 @@ impl RuleArgs {
     pub fn check(&self, extra: &[(&str, bool, &[RuleSet])]) -> Result<()> {
         use RuleSet::*;
         let rules = self.rule_set();
-        let shared: [(Given, &[RuleSet]); 8] = [
+        let shared: [(Given, &[RuleSet]); 9] = [
             (g("--size", self.size.is_some()), &[Grid, Aima]),
             (g("--pit-prob", self.pit_prob.is_some()), &[Grid, Aima]),
             (g("--scoring", self.scoring.is_some()), &[Grid]),
             (g("--depth", self.depth.is_some()), &[Grid, Aima, Cave]),
+            (g("--rollouts", self.rollouts.is_some()), &[Cave]),
             (g("--kb", self.kb.is_some()), &[Grid, Aima]),
             (g("--map", self.map.is_some()), &[Cave, Maze]),
             (g("--variant", self.variant.is_some()), &[Cave]),
@@ -395,6 +404,7 @@ impl RuleArgs {
             map_known: false,
             kb,
             depth: self.depth,
+            rollouts: None,
         })
     }
 
@@ -411,6 +421,7 @@ impl RuleArgs {
                 map_known: self.map_known,
                 kb: None,
                 depth: self.depth,
+                rollouts: self.rollouts,
             },
             setup: ClassicSetup {
                 map,
@@ -429,6 +440,7 @@ impl RuleArgs {
                 map_known: self.map_known,
                 kb: None,
                 depth: None,
+                rollouts: None,
             },
             setup: MazeSetup { map, map_name },
         })

@@ -358,6 +358,114 @@ impl Odds {
     }
 }
 
+/// Where every hazard is now, in one layout drawn from the posterior.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The wumpus's room now.
+    pub wumpus: Place,
+    /// The two pit rooms.
+    pub pits: [Place; 2],
+    /// The two bat rooms.
+    pub bats: [Place; 2],
+}
+
+/// Draws layouts consistent with the evidence, each with its exact posterior chance: the
+/// factored count of [`Odds::compute_weighed`], turned around. A deal of pits and bats is
+/// drawn by its weight, then the wumpus's first room among the rest by the weight of its
+/// wanderings, then where those wanderings have taken it now. The rollouts of
+/// `--rollouts` play games out from such draws.
+#[derive(Clone, Debug)]
+pub struct LayoutSampler {
+    g: Vec<Vec<f64>>,
+    s: Vec<f64>,
+    /// The pit and bat pairs that fit, with their weights summed as they go.
+    deals: Vec<([usize; 4], f64)>,
+    total: f64,
+}
+
+impl LayoutSampler {
+    /// Counts the layouts consistent with `evidence` on the map as known.
+    pub fn new(evidence: &Evidence, map: &MapKnowledge) -> Result<LayoutSampler, NoLayout> {
+        let n = evidence.rooms();
+        let g = forward_weights(evidence, map);
+        let s: Vec<f64> = g.iter().map(|row| row.iter().sum()).collect();
+        let total_s: f64 = s.iter().sum();
+        let pit_pairs = pairs(
+            n,
+            |r| !evidence.no_pit[r] && !evidence.bats[r],
+            &evidence.pit_near,
+            &vec![false; n],
+        );
+        let bat_pairs = pairs(
+            n,
+            |r| !evidence.no_bats[r],
+            &evidence.bats_near,
+            &evidence.bats,
+        );
+        let mut deals = Vec::new();
+        let mut total = 0.0;
+        for &(p1, p2) in &pit_pairs {
+            for &(b1, b2) in &bat_pairs {
+                if p1 == b1 || p1 == b2 || p2 == b1 || p2 == b2 {
+                    continue;
+                }
+                let four = [p1, p2, b1, b2];
+                let w = total_s - four.iter().map(|&x| s[x]).sum::<f64>();
+                if w > 0.0 {
+                    total += w;
+                    deals.push((four, total));
+                }
+            }
+        }
+        if total <= 0.0 {
+            return Err(NoLayout);
+        }
+        Ok(LayoutSampler { g, s, deals, total })
+    }
+
+    /// One layout, drawn with its posterior chance.
+    pub fn sample(&self, rng: &mut impl rand::Rng) -> Layout {
+        let u = rng.random::<f64>() * self.total;
+        let at = self
+            .deals
+            .partition_point(|&(_, cum)| cum <= u)
+            .min(self.deals.len() - 1);
+        let four = self.deals[at].0;
+        let first = pick(
+            self.s
+                .iter()
+                .enumerate()
+                .map(|(x, &w)| if four.contains(&x) { 0.0 } else { w }),
+            rng,
+        );
+        let now = pick(self.g[first].iter().copied(), rng);
+        Layout {
+            wumpus: Place::new(now),
+            pits: [Place::new(four[0]), Place::new(four[1])],
+            bats: [Place::new(four[2]), Place::new(four[3])],
+        }
+    }
+}
+
+/// An index drawn with chance proportional to its weight (the last positive one if rounding
+/// leaves the draw past the end).
+fn pick(weights: impl Iterator<Item = f64> + Clone, rng: &mut impl rand::Rng) -> usize {
+    let total: f64 = weights.clone().sum();
+    let mut u = rng.random::<f64>() * total;
+    let mut last = 0;
+    for (i, w) in weights.enumerate() {
+        if w <= 0.0 {
+            continue;
+        }
+        last = i;
+        if u < w {
+            return i;
+        }
+        u -= w;
+    }
+    last
+}
+
 /// The forward weights of the wumpus's wanderings: `g[x][r]` is the weight of the ways from
 /// room `x` at the deal to room `r` now that fit every epoch's evidence.
 fn forward_weights(evidence: &Evidence, map: &MapKnowledge) -> Vec<Vec<f64>> {
@@ -480,5 +588,44 @@ mod tests {
         // It stayed (1/3 of the surviving ways) or moved one tunnel from 5 or 8.
         assert!((o.wumpus[near[1].index()] - 1.0 / 6.0).abs() < 1e-12);
         assert_eq!(o.wumpus[0], 0.0);
+    }
+
+    #[test]
+    fn layouts_are_drawn_with_their_posterior_chance() {
+        use rand::SeedableRng;
+        let map = parse_map(include_str!("../../../worlds/cave-risk.txt")).unwrap();
+        let k = MapKnowledge::known(&map);
+        let mut e = Evidence::new(20, p(5));
+        let near: Vec<Place> = map.topology().linked(p(5));
+        e.draft(&near, true);
+        e.flapping(&near, false);
+        e.stench(&near, true);
+        e.not_wumpus(near[0]);
+        e.wake();
+        e.survived(p(5));
+        e.stench(&near, false);
+        let o = Odds::compute(&e, &k).unwrap();
+        let sampler = LayoutSampler::new(&e, &k).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let draws = 200_000;
+        let (mut wumpus, mut pit, mut bats) = (vec![0.0; 20], vec![0.0; 20], vec![0.0; 20]);
+        for _ in 0..draws {
+            let l = sampler.sample(&mut rng);
+            wumpus[l.wumpus.index()] += 1.0 / draws as f64;
+            for r in l.pits {
+                pit[r.index()] += 1.0 / draws as f64;
+            }
+            for r in l.bats {
+                bats[r.index()] += 1.0 / draws as f64;
+            }
+        }
+        for r in 0..20 {
+            // Five standard errors of a frequency near 1/2 in 200,000 draws.
+            assert!((wumpus[r] - o.wumpus[r]).abs() < 0.006, "wumpus {r}");
+            assert!((pit[r] - o.pit[r]).abs() < 0.006, "pit {r}");
+            assert!((bats[r] - o.bats[r]).abs() < 0.006, "bats {r}");
+        }
+        assert_eq!(wumpus[5], 0.0);
+        assert!(o.wumpus.iter().filter(|&&w| w > 0.0).count() > 1);
     }
 }

@@ -152,6 +152,7 @@ impl Server {
             map_known: req.map_known.unwrap_or(false),
             agent,
             depth: req.depth,
+            rollouts: None,
         };
         let deepest = crate::cli::args::MAX_DEPTH;
         if req.depth.is_some_and(|d| !(1..=deepest).contains(&d)) {
