@@ -1263,6 +1263,22 @@ impl Lookahead<'_> {
     /// The best value over the `width` paths with the best chance of a kill now (later
     /// arrows take the single best path), and the path that gives it.
     fn value_among(&self, belief: &[f64], arrows: u8, width: usize) -> (f64, usize) {
+        if width <= 1 {
+            // The one best path: a scan, not a sort (this runs at every node of the
+            // look-ahead). Strictly better only, so the earliest of equal chances wins, as
+            // in the sort below.
+            let mut best: Option<(usize, f64)> = None;
+            for (i, path) in self.paths.iter().enumerate() {
+                let chance = path.iter().map(|r| belief[r.index()]).sum::<f64>();
+                if best.is_none_or(|(_, b)| chance > b) {
+                    best = Some((i, chance));
+                }
+            }
+            let Some((index, chance)) = best else {
+                return (-1.0, 0);
+            };
+            return (self.value_of(belief, arrows, index, chance), index);
+        }
         let mut ranked: Vec<(usize, f64)> = self
             .paths
             .iter()
@@ -1297,16 +1313,17 @@ impl Lookahead<'_> {
                 }
             }
             woken[self.here.index()] = 0.0;
+            let mut part = vec![0.0; n];
             for smelt in [true, false] {
-                let part: Vec<f64> = woken
-                    .iter()
-                    .zip(self.smell)
-                    .map(|(&b, &s)| if s == smelt { b } else { 0.0 })
-                    .collect();
+                for ((p, &b), &s) in part.iter_mut().zip(&woken).zip(self.smell) {
+                    *p = if s == smelt { b } else { 0.0 };
+                }
                 let mass: f64 = part.iter().sum();
                 if mass > 1e-12 {
-                    let norm: Vec<f64> = part.iter().map(|b| b / mass).collect();
-                    value += mass * self.value(&norm, arrows - 1).0;
+                    for p in part.iter_mut() {
+                        *p /= mass;
+                    }
+                    value += mass * self.value(&part, arrows - 1).0;
                 }
             }
         }
