@@ -30,7 +30,7 @@
 pub mod blind;
 pub mod layouts;
 pub mod map;
-mod rollout;
+pub mod rollout;
 mod steps;
 
 use self::layouts::{wake_moves, Evidence, Odds};
