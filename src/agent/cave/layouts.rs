@@ -206,27 +206,14 @@ impl Odds {
         map: &MapKnowledge,
     ) -> Result<(Odds, f64), NoLayout> {
         let n = evidence.rooms();
-        let g = forward_weights(evidence, map);
-        let s: Vec<f64> = g.iter().map(|row| row.iter().sum()).collect();
-        let total_s: f64 = s.iter().sum();
+        let counted = Counted::of(evidence, map);
+        let (g, s) = (&counted.g, &counted.s);
         let mut colsum = vec![0.0; n];
-        for row in &g {
+        for row in g {
             for (c, v) in colsum.iter_mut().zip(row) {
                 *c += v;
             }
         }
-        let pit_pairs = pairs(
-            n,
-            |r| !evidence.no_pit[r] && !evidence.bats[r],
-            &evidence.pit_near,
-            &vec![false; n],
-        );
-        let bat_pairs = pairs(
-            n,
-            |r| !evidence.no_bats[r],
-            &evidence.bats_near,
-            &evidence.bats,
-        );
         let mut z = 0.0;
         let mut pit = vec![0.0; n];
         let mut bats = vec![0.0; n];
@@ -234,36 +221,26 @@ impl Odds {
         let mut bw = vec![0.0; n];
         let mut count_in = vec![0u64; n];
         let mut deals_pb = 0u64;
-        for &(p1, p2) in &pit_pairs {
-            for &(b1, b2) in &bat_pairs {
-                if p1 == b1 || p1 == b2 || p2 == b1 || p2 == b2 {
-                    continue;
-                }
-                let four = [p1, p2, b1, b2];
-                let w = total_s - four.iter().map(|&x| s[x]).sum::<f64>();
-                if w <= 0.0 {
-                    // Counted anyway for the wumpus's prior below (it may be zero weight).
-                    deals_pb += 1;
-                    for &x in &four {
-                        count_in[x] += 1;
-                    }
-                    continue;
-                }
-                z += w;
-                pit[p1] += w;
-                pit[p2] += w;
-                bats[b1] += w;
-                bats[b2] += w;
-                for r in [p1, p2] {
-                    pw[r] += colsum[r] - four.iter().map(|&x| g[x][r]).sum::<f64>();
-                }
-                for r in [b1, b2] {
-                    bw[r] += colsum[r] - four.iter().map(|&x| g[x][r]).sum::<f64>();
-                }
-                deals_pb += 1;
-                for &x in &four {
-                    count_in[x] += 1;
-                }
+        for (four, w) in counted.deals() {
+            // Every deal counts for the wumpus's prior below, even one of zero weight.
+            deals_pb += 1;
+            for &x in &four {
+                count_in[x] += 1;
+            }
+            if w <= 0.0 {
+                continue;
+            }
+            let [p1, p2, b1, b2] = four;
+            z += w;
+            pit[p1] += w;
+            pit[p2] += w;
+            bats[b1] += w;
+            bats[b2] += w;
+            for r in [p1, p2] {
+                pw[r] += colsum[r] - four.iter().map(|&x| g[x][r]).sum::<f64>();
+            }
+            for r in [b1, b2] {
+                bw[r] += colsum[r] - four.iter().map(|&x| g[x][r]).sum::<f64>();
             }
         }
         if z <= 0.0 {
@@ -386,41 +363,24 @@ pub struct LayoutSampler {
 impl LayoutSampler {
     /// Counts the layouts consistent with `evidence` on the map as known.
     pub fn new(evidence: &Evidence, map: &MapKnowledge) -> Result<LayoutSampler, NoLayout> {
-        let n = evidence.rooms();
-        let g = forward_weights(evidence, map);
-        let s: Vec<f64> = g.iter().map(|row| row.iter().sum()).collect();
-        let total_s: f64 = s.iter().sum();
-        let pit_pairs = pairs(
-            n,
-            |r| !evidence.no_pit[r] && !evidence.bats[r],
-            &evidence.pit_near,
-            &vec![false; n],
-        );
-        let bat_pairs = pairs(
-            n,
-            |r| !evidence.no_bats[r],
-            &evidence.bats_near,
-            &evidence.bats,
-        );
+        let counted = Counted::of(evidence, map);
         let mut deals = Vec::new();
         let mut total = 0.0;
-        for &(p1, p2) in &pit_pairs {
-            for &(b1, b2) in &bat_pairs {
-                if p1 == b1 || p1 == b2 || p2 == b1 || p2 == b2 {
-                    continue;
-                }
-                let four = [p1, p2, b1, b2];
-                let w = total_s - four.iter().map(|&x| s[x]).sum::<f64>();
-                if w > 0.0 {
-                    total += w;
-                    deals.push((four, total));
-                }
+        for (four, w) in counted.deals() {
+            if w > 0.0 {
+                total += w;
+                deals.push((four, total));
             }
         }
         if total <= 0.0 {
             return Err(NoLayout);
         }
-        Ok(LayoutSampler { g, s, deals, total })
+        Ok(LayoutSampler {
+            g: counted.g,
+            s: counted.s,
+            deals,
+            total,
+        })
     }
 
     /// One layout, drawn with its posterior chance.
@@ -464,6 +424,59 @@ fn pick(weights: impl Iterator<Item = f64> + Clone, rng: &mut impl rand::Rng) ->
         u -= w;
     }
     last
+}
+
+/// The factored count's parts: the wumpus's forward weights (`g[x][r]`, and `s[x]` summed over
+/// `r`) and the pit and bat pairs that fit the evidence.
+struct Counted {
+    g: Vec<Vec<f64>>,
+    s: Vec<f64>,
+    total_s: f64,
+    pit_pairs: Vec<(usize, usize)>,
+    bat_pairs: Vec<(usize, usize)>,
+}
+
+impl Counted {
+    fn of(evidence: &Evidence, map: &MapKnowledge) -> Counted {
+        let n = evidence.rooms();
+        let g = forward_weights(evidence, map);
+        let s: Vec<f64> = g.iter().map(|row| row.iter().sum()).collect();
+        let total_s: f64 = s.iter().sum();
+        let pit_pairs = pairs(
+            n,
+            |r| !evidence.no_pit[r] && !evidence.bats[r],
+            &evidence.pit_near,
+            &vec![false; n],
+        );
+        let bat_pairs = pairs(
+            n,
+            |r| !evidence.no_bats[r],
+            &evidence.bats_near,
+            &evidence.bats,
+        );
+        Counted {
+            g,
+            s,
+            total_s,
+            pit_pairs,
+            bat_pairs,
+        }
+    }
+
+    /// Every deal of the two pits and the two bat rooms, all four different: `[p1, p2, b1,
+    /// b2]`, and the weight of the wumpus's ways (from any other room) that fit it.
+    fn deals(&self) -> impl Iterator<Item = ([usize; 4], f64)> + '_ {
+        self.pit_pairs.iter().flat_map(move |&(p1, p2)| {
+            self.bat_pairs.iter().filter_map(move |&(b1, b2)| {
+                if p1 == b1 || p1 == b2 || p2 == b1 || p2 == b2 {
+                    return None;
+                }
+                let four = [p1, p2, b1, b2];
+                let w = self.total_s - four.iter().map(|&x| self.s[x]).sum::<f64>();
+                Some((four, w))
+            })
+        })
+    }
 }
 
 /// The forward weights of the wumpus's wanderings: `g[x][r]` is the weight of the ways from
