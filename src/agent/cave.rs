@@ -491,7 +491,7 @@ impl CaveAgent {
     ) -> Result<Vec<Conclusion>, KbError> {
         self.learned.clear();
         self.shown_outs = status.outs.clone();
-        self.history = digest(self.history, status);
+        self.history = rollout::digest(self.history, status);
         if self.lost.is_none() && self.map.contradicts(status.room, &status.outs) {
             self.lost = Some(format!(
                 "the tunnels shown from room {} are not the map's",
@@ -1329,31 +1329,6 @@ impl Lookahead<'_> {
         }
         value
     }
-}
-
-/// `seed` mixed with what a status says (SplitMix64 steps), for the rollouts' draws.
-fn digest(seed: u64, status: &Status) -> u64 {
-    let mut h = seed;
-    let words = [
-        status.room.index() as u64,
-        u64::from(status.pit),
-        u64::from(status.bats),
-    ]
-    .into_iter()
-    .chain([
-        u64::from(status.wumpus),
-        u64::from(status.arrows),
-        u64::from(status.moves),
-    ])
-    .chain(status.outs.iter().map(|r| r.index() as u64));
-    for w in words {
-        h = h.wrapping_add(w).wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = h;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        h = z ^ (z >> 31);
-    }
-    h
 }
 
 fn reason(rule: Rule, target: Option<Place>, steps: usize, text: String) -> Reason {

@@ -20,7 +20,7 @@
 use super::layouts::LayoutSampler;
 use super::{best_shot, reason, CaveAgent, Decision, Weighed, MOVE_LIMIT};
 use crate::agent::Rule;
-use crate::cave::classic::{Action, ArrowPath, ClassicGame, Variant};
+use crate::cave::classic::{Action, ArrowPath, ClassicGame, Status, Variant};
 use crate::planner;
 use crate::rng::seeded;
 use crate::topology::Place;
@@ -324,4 +324,29 @@ impl CaveAgent {
             Action::Shoot(path) => format!("shoot {}", self.rooms_text(path.rooms())),
         }
     }
+}
+
+/// `seed` mixed with what a status says (SplitMix64 steps), for the rollouts' draws.
+pub(super) fn digest(seed: u64, status: &Status) -> u64 {
+    let mut h = seed;
+    let words = [
+        status.room.index() as u64,
+        u64::from(status.pit),
+        u64::from(status.bats),
+    ]
+    .into_iter()
+    .chain([
+        u64::from(status.wumpus),
+        u64::from(status.arrows),
+        u64::from(status.moves),
+    ])
+    .chain(status.outs.iter().map(|r| r.index() as u64));
+    for w in words {
+        h = h.wrapping_add(w).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = h;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h = z ^ (z >> 31);
+    }
+    h
 }
