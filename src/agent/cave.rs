@@ -491,7 +491,9 @@ impl CaveAgent {
     ) -> Result<Vec<Conclusion>, KbError> {
         self.learned.clear();
         self.shown_outs = status.outs.clone();
-        self.history = rollout::digest(self.history, status);
+        if self.config.policy.rollouts > 0 {
+            self.history = rollout::digest(self.history, status);
+        }
         if self.lost.is_none() && self.map.contradicts(status.room, &status.outs) {
             self.lost = Some(format!(
                 "the tunnels shown from room {} are not the map's",
@@ -991,12 +993,7 @@ impl CaveAgent {
             }
         }
         // 5. Explore proven-safe rooms.
-        if let Some(route) = planner::nearest(
-            &known,
-            here,
-            |p| self.is_safe(p),
-            |p| p != here && !self.map.visited(p) && self.is_safe(p),
-        ) {
+        if let Some(route) = self.explore_route(&known, here) {
             let target = route.goal();
             let text = format!(
                 "explore room {}, the nearest proven-safe room not yet visited",
@@ -1084,6 +1081,17 @@ impl CaveAgent {
             }
             (None, None) => self.blind(here),
         }
+    }
+
+    /// The walk over proven-safe rooms to the nearest proven-safe room not yet visited (rule
+    /// 5), if there is one.
+    fn explore_route(&self, known: &Topology, here: Place) -> Option<planner::Route> {
+        planner::nearest(
+            known,
+            here,
+            |p| self.is_safe(p),
+            |p| p != here && !self.map.visited(p) && self.is_safe(p),
+        )
     }
 
     /// A proven-safe room at most [`SHOOTING_WALK`] steps away from which shooting is worth

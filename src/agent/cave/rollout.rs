@@ -21,7 +21,6 @@ use super::layouts::LayoutSampler;
 use super::{best_shot, reason, CaveAgent, Decision, Weighed, MOVE_LIMIT};
 use crate::agent::Rule;
 use crate::cave::classic::{Action, ArrowPath, ClassicGame, Status, Variant};
-use crate::planner;
 use crate::rng::seeded;
 use crate::topology::Place;
 use rand::Rng;
@@ -186,8 +185,7 @@ impl CaveAgent {
                 b
             }
         });
-        let n = played;
-        let weighed: Vec<Weighed> = candidates
+        let mut weighed: Vec<Weighed> = candidates
             .iter()
             .enumerate()
             .map(|(i, c)| Weighed {
@@ -200,10 +198,9 @@ impl CaveAgent {
                 chosen: i == best,
             })
             .collect();
-        let mut weighed_sorted = weighed;
-        weighed_sorted.sort_by(|a, b| b.worth.total_cmp(&a.worth));
+        weighed.sort_by(|a, b| b.worth.total_cmp(&a.worth));
         let summary = format!(
-            "{n} rollouts: {} averages {:.1} points{}",
+            "{played} rollouts: {} averages {:.1} points{}",
             self.action_text(&candidates[best].action),
             mean(&candidates[best]),
             candidates
@@ -214,6 +211,8 @@ impl CaveAgent {
                 .collect::<String>()
         );
         let mut decision = if best == 0 {
+            let mut ruled = ruled;
+            ruled.reason.text = format!("{}; {summary}", ruled.reason.text);
             ruled
         } else {
             let c = &candidates[best];
@@ -223,18 +222,15 @@ impl CaveAgent {
             };
             Decision {
                 action: c.action.clone(),
-                reason: reason(c.rule, c.target, c.steps, summary.clone()),
+                reason: reason(c.rule, c.target, c.steps, summary),
                 kill_chance,
                 risk,
                 weighed: Vec::new(),
                 rollouts: 0,
             }
         };
-        if best == 0 {
-            decision.reason.text = format!("{}; {summary}", decision.reason.text);
-        }
-        decision.weighed = weighed_sorted;
-        decision.rollouts = n;
+        decision.weighed = weighed;
+        decision.rollouts = played;
         decision
     }
 
@@ -265,13 +261,7 @@ impl CaveAgent {
                 ));
             }
         }
-        let explore = planner::nearest(
-            &known,
-            here,
-            |p| self.is_safe(p),
-            |p| p != here && !self.map.visited(p) && self.is_safe(p),
-        );
-        let walk = match explore {
+        let walk = match self.explore_route(&known, here) {
             Some(route) => Some((route, Rule::Explore, 0.0)),
             None => self
                 .least_risk_step(&known, here, &odds)
