@@ -368,15 +368,15 @@ fn maze_reasons_name_only_caves_the_player_was_shown() {
 
 #[test]
 fn the_look_ahead_with_the_map_lists_each_step_and_the_best_shot() {
-    // Seed 1,000,037 on the standard map: a draft and bats at the start, four arrows
-    // missed, nothing proven safe; --depth 2 weighs each way out by what may be felt there.
+    // Seed 1,000,033 on the standard map: a draft at the start, three arrows missed,
+    // nothing proven safe; --depth 2 weighs each way out by what may be felt there.
     let args = [
         "trace",
         "--rules",
         "cave",
         "--map-known",
         "--seed",
-        "1000037",
+        "1000033",
     ];
     let plain = wumpus(&args, "");
     assert_eq!(plain.code, 0, "{}", plain.stderr);

@@ -7,7 +7,8 @@
 //! shape. A change that is meant to change decisions re-records the file and says so.
 //!
 //! Re-recorded since: the classic cave agent's `last_arrow_share` (issue 17; three cave
-//! batches changed, every other line is 1083410's).
+//! batches changed) and its first arrow weighed among every path worth weighing (issue 17;
+//! the four cave logic batches changed). Every other line is 1083410's.
 
 use assert_cmd::Command;
 use serde_json::{json, Value};
