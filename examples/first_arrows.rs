@@ -115,7 +115,7 @@ fn main() {
         .map(|r| map.outs(r).iter().map(|o| o.index()).collect())
         .collect();
     let ways = [Way::Best, Way::BestChance, Way::Agent];
-    let mut missed = vec![vec![0.0; arrows]; ways.len()];
+    let mut missed = vec![[0.0; 3]; arrows];
     for here in map.rooms() {
         let places = planner::arrow_paths(map.topology(), here, 5);
         let paths: Vec<Vec<usize>> = places
@@ -143,19 +143,13 @@ fn main() {
         };
         for (w, &way) in ways.iter().enumerate() {
             for k in 1..=arrows {
-                missed[w][k - 1] += (1.0 - cave.kill(&belief, k, way, true)) / n as f64;
+                missed[k - 1][w] += (1.0 - cave.kill(&belief, k, way, true)) / n as f64;
             }
         }
     }
     println!("{file}: chance that no arrow kills a wumpus not smelt in the first room");
     println!("arrows  best     best chance  agent");
-    for k in 0..arrows {
-        println!(
-            "{:<7} {:<8.4} {:<12.4} {:.4}",
-            k + 1,
-            missed[0][k],
-            missed[1][k],
-            missed[2][k]
-        );
+    for (k, [best, chance, agent]) in missed.iter().enumerate() {
+        println!("{:<7} {best:<8.4} {chance:<12.4} {agent:.4}", k + 1);
     }
 }
