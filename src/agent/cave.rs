@@ -1437,4 +1437,17 @@ mod tests {
         assert_eq!(weighed[1].0, 3);
         assert!((weighed[1].1 - 0.2).abs() < 1e-12);
     }
+
+    #[test]
+    fn paths_an_earlier_path_covers_are_not_scanned() {
+        let paths = vec![
+            rooms(&[1, 2]),
+            rooms(&[2, 1]),    // the same rooms as an earlier path
+            rooms(&[1, 2, 3]), // covers the first, but comes later: kept
+            rooms(&[3]),       // within the one before
+            rooms(&[4]),
+        ];
+        let kept = uncovered(paths, 5);
+        assert_eq!(kept, vec![rooms(&[1, 2]), rooms(&[1, 2, 3]), rooms(&[4])]);
+    }
 }
