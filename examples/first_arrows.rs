@@ -20,10 +20,9 @@ use wumpus::cave::read_map;
 use wumpus::planner;
 use wumpus::topology::Place;
 
-struct Cave {
-    places: Vec<Vec<Place>>,
-    paths: Vec<Vec<usize>>,
-    outs: Vec<Vec<usize>>,
+struct Cave<'a> {
+    paths: Vec<Vec<Place>>,
+    outs: &'a [Vec<usize>],
     near: Vec<bool>,
     here: usize,
 }
@@ -35,9 +34,9 @@ enum Way {
     Agent,
 }
 
-impl Cave {
-    fn chance(&self, belief: &[f64], path: &[usize]) -> f64 {
-        path.iter().map(|&r| belief[r]).sum()
+impl Cave<'_> {
+    fn chance(&self, belief: &[f64], path: &[Place]) -> f64 {
+        path.iter().map(|r| belief[r.index()]).sum()
     }
 
     /// The chance of a kill with `arrows` arrows, choosing each arrow `way`.
@@ -57,7 +56,7 @@ impl Cave {
             return self.after(belief, arrows, best, chances[best], way);
         }
         // Paths whose rooms another path covers are never better (`worth_weighing`).
-        worth_weighing(&self.places, belief)
+        worth_weighing(&self.paths, belief)
             .into_iter()
             .map(|(i, c)| self.after(belief, arrows, i, c, way))
             .fold(0.0, f64::max)
@@ -72,7 +71,7 @@ impl Cave {
         let n = belief.len();
         let mut woken = vec![0.0; n];
         for (w, &b) in belief.iter().enumerate() {
-            if b > 0.0 && !self.paths[index].contains(&w) {
+            if b > 0.0 && !self.paths[index].contains(&Place::new(w)) {
                 let share = b / (self.outs[w].len() as f64 + 1.0);
                 woken[w] += share;
                 for &to in &self.outs[w] {
@@ -117,11 +116,7 @@ fn main() {
     let ways = [Way::Best, Way::BestChance, Way::Agent];
     let mut missed = vec![[0.0; 3]; arrows];
     for here in map.rooms() {
-        let places = planner::arrow_paths(map.topology(), here, 5);
-        let paths: Vec<Vec<usize>> = places
-            .iter()
-            .map(|p| p.iter().map(|r| r.index()).collect())
-            .collect();
+        let paths = planner::arrow_paths(map.topology(), here, 5);
         let near: Vec<bool> = (0..n).map(|r| map.joined(here, Place::new(r))).collect();
         let mut belief: Vec<f64> = (0..n)
             .map(|r| {
@@ -135,9 +130,8 @@ fn main() {
         let total: f64 = belief.iter().sum();
         belief.iter_mut().for_each(|b| *b /= total);
         let cave = Cave {
-            places,
             paths,
-            outs: outs.clone(),
+            outs: &outs,
             near,
             here: here.index(),
         };
