@@ -1254,19 +1254,12 @@ fn best_shot(
 /// equal chances the earlier path is taken. So dropping them changes no decision, and on a
 /// map with one-way tunnels (six tunnel ends a room) it leaves far fewer to scan.
 fn uncovered(paths: Vec<Vec<Place>>, rooms: usize) -> Vec<Vec<Place>> {
-    let words = rooms.div_ceil(64);
     let mut kept: Vec<Vec<Place>> = Vec::new();
-    let mut kept_sets: Vec<Vec<u64>> = Vec::new();
+    let mut kept_sets: Vec<RoomSet> = Vec::new();
     for path in paths {
-        let mut set = vec![0u64; words];
-        for r in &path {
-            set[r.index() / 64] |= 1 << (r.index() % 64);
-        }
+        let set = RoomSet::of(&path, rooms, |_| true);
         // Checking the kept paths is enough: a dropped path's rooms lie within a kept one's.
-        let covered = kept_sets
-            .iter()
-            .any(|k| k.iter().zip(&set).all(|(k, s)| s & !k == 0));
-        if !covered {
+        if !kept_sets.iter().any(|k| set.within(k)) {
             kept.push(path);
             kept_sets.push(set);
         }
@@ -1281,28 +1274,46 @@ fn uncovered(paths: Vec<Vec<Place>>, rooms: usize) -> Vec<Vec<Place>> {
 /// better: the larger set kills whenever it would, the wumpus wakes the same way after both
 /// misses, and the larger set's miss tells more.
 pub fn worth_weighing(paths: &[Vec<Place>], belief: &[f64]) -> Vec<(usize, f64)> {
-    let mut sets: Vec<(Vec<usize>, usize, f64)> = Vec::new();
+    let mut sets: Vec<(RoomSet, usize)> = Vec::new();
     for (index, path) in paths.iter().enumerate() {
-        let mut set: Vec<usize> = path
-            .iter()
-            .map(|r| r.index())
-            .filter(|&r| belief[r] > 0.0)
-            .collect();
-        set.sort_unstable();
-        set.dedup();
-        if sets.iter().any(|(s, _, _)| *s == set) {
-            continue;
+        let set = RoomSet::of(path, belief.len(), |r| belief[r] > 0.0);
+        if !sets.iter().any(|(s, _)| *s == set) {
+            sets.push((set, index));
         }
-        let chance = set.iter().map(|&r| belief[r]).sum::<f64>();
-        sets.push((set, index, chance));
     }
-    let within = |a: &[usize], b: &[usize]| {
-        a.len() < b.len() && a.iter().all(|r| b.binary_search(r).is_ok())
-    };
     sets.iter()
-        .filter(|(a, _, _)| !sets.iter().any(|(b, _, _)| within(a, b)))
-        .map(|&(_, index, chance)| (index, chance))
+        .filter(|(a, _)| !sets.iter().any(|(b, _)| a != b && a.within(b)))
+        .map(|(set, index)| (*index, set.rooms().map(|r| belief[r]).sum()))
         .collect()
+}
+
+/// A set of rooms as bits, for the path comparisons above.
+#[derive(Clone, PartialEq, Eq)]
+struct RoomSet(Vec<u64>);
+
+impl RoomSet {
+    /// The rooms of `path` that `keep` keeps, on a map of `rooms` rooms.
+    fn of(path: &[Place], rooms: usize, keep: impl Fn(usize) -> bool) -> RoomSet {
+        let mut bits = vec![0u64; rooms.div_ceil(64)];
+        for r in path.iter().map(|r| r.index()).filter(|&r| keep(r)) {
+            bits[r / 64] |= 1 << (r % 64);
+        }
+        RoomSet(bits)
+    }
+
+    /// Every room of this set is in `other` too.
+    fn within(&self, other: &RoomSet) -> bool {
+        self.0.iter().zip(&other.0).all(|(s, o)| s & !o == 0)
+    }
+
+    /// The rooms, in order.
+    fn rooms(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &bits)| {
+            (0..64)
+                .filter(move |b| bits >> b & 1 == 1)
+                .map(move |b| w * 64 + b)
+        })
+    }
 }
 
 /// The shoot-from-here lookahead over the wumpus's whereabouts.
