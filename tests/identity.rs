@@ -7,8 +7,9 @@
 //! shape. A change that is meant to change decisions re-records the file and says so.
 //!
 //! Re-recorded since: the classic cave agent's `last_arrow_share` (issue 17; three cave
-//! batches changed) and its first arrow weighed among every path worth weighing (issue 17;
-//! the four cave logic batches changed). Every other line is 1083410's.
+//! batches changed), its first arrow weighed among every path worth weighing (issue 17;
+//! the four cave logic batches changed) and rule 3's share with the last arrow (issue 17; the
+//! same four batches). Every other line is 1083410's.
 
 use assert_cmd::Command;
 use serde_json::{json, Value};

@@ -100,9 +100,10 @@ pub struct Policy {
     /// left, the agent steps into the least-risk room when surviving that step times this
     /// beats shooting from here.
     pub explore_share: f64,
-    /// `explore_share` with one arrow left. A miss of the last arrow loses the game, and the
-    /// wumpus only moves when an arrow wakes it, so walking on until it is smelt, and shooting
-    /// then, is worth more than with arrows to spare.
+    /// `explore_share` with one arrow left, and rule 3's share too when it is larger than
+    /// `shoot_share`. A miss of the last arrow loses the game, and the wumpus only moves when
+    /// an arrow wakes it, so walking on until it is smelt, and shooting then, is worth more
+    /// than with arrows to spare.
     pub last_arrow_share: f64,
     /// On a map being discovered, shoot on past the known tunnels ([`blind::blind_shot`]) when
     /// the estimated chance of a kill is at least this...
@@ -438,6 +439,22 @@ impl CaveAgent {
         match self.arrows {
             1 => self.config.policy.last_arrow_share,
             _ => self.config.policy.explore_share,
+        }
+    }
+
+    /// Rule 3's share of a kill that shooting must be worth: [`Policy::shoot_share`], but
+    /// never less than what walking on is worth with the last arrow
+    /// ([`Policy::last_arrow_share`]). With one arrow a miss loses the game, while the wumpus
+    /// sleeps until an arrow wakes it, so exploring proven-safe rooms until it is smelt more
+    /// surely costs a few moves and risks nothing.
+    fn shoot_share_now(&self) -> f64 {
+        match self.arrows {
+            1 => self
+                .config
+                .policy
+                .shoot_share
+                .max(self.config.policy.last_arrow_share),
+            _ => self.config.policy.shoot_share,
         }
     }
 
@@ -937,8 +954,9 @@ impl CaveAgent {
         // enough (a step back can put a room between the hunter and a wumpus it may wake).
         let full = f64::from(MOVE_LIMIT - self.moves);
         let value = shot.as_ref().map_or(0.0, |s| s.value);
+        let shoot_share = self.shoot_share_now();
         if let Some((route, there)) = self.better_shooting_room(&known, here, &odds, value) {
-            if there.value >= self.config.policy.shoot_share * full {
+            if there.value >= shoot_share * full {
                 let text = format!(
                     "walk to room {} to shoot {} from there: worth {:.0} points against {:.0} from here",
                     self.label(route.goal()),
@@ -950,7 +968,7 @@ impl CaveAgent {
             }
         }
         if let Some(s) = &shot {
-            if value >= self.config.policy.shoot_share * full {
+            if value >= shoot_share * full {
                 let text = format!(
                     "shoot {}: {} to kill{}; shooting from here is worth {:.0} points",
                     self.rooms_text(&s.path),
