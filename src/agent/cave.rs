@@ -126,7 +126,7 @@ impl Default for Policy {
             shoot_share: 0.8,
             explore_share: 0.7,
             last_arrow_share: 0.9,
-            blind_chance: 0.05,
+            blind_chance: 0.1,
             blind_arrows_kept: 3,
             step_lookahead: false,
             rollouts: 0,
