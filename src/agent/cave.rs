@@ -105,6 +105,11 @@ pub struct Policy {
     /// an arrow wakes it, so walking on until it is smelt, and shooting then, is worth more
     /// than with arrows to spare.
     pub last_arrow_share: f64,
+    /// `explore_share` (with arrows to spare) once a tunnel is known to go one way only
+    /// ([`MapKnowledge::one_way_seen`]). Where tunnels need not lead back, a step into the
+    /// unknown may not be undone and what it shows may not help the way back, so walking on
+    /// is worth less and shooting from here more.
+    pub one_way_explore_share: f64,
     /// On a map being discovered, shoot on past the known tunnels ([`blind::blind_shot`]) when
     /// the estimated chance of a kill is at least this...
     pub blind_chance: f64,
@@ -126,6 +131,7 @@ impl Default for Policy {
             shoot_share: 0.8,
             explore_share: 0.7,
             last_arrow_share: 0.9,
+            one_way_explore_share: 0.5,
             blind_chance: 0.1,
             blind_arrows_kept: 3,
             step_lookahead: false,
@@ -434,10 +440,12 @@ impl CaveAgent {
     }
 
     /// What walking on is taken to be worth now, as a share of a kill: more with the last
-    /// arrow ([`Policy::last_arrow_share`]).
+    /// arrow ([`Policy::last_arrow_share`]), less once a one-way tunnel has been seen
+    /// ([`Policy::one_way_explore_share`]).
     pub(crate) fn explore_share_now(&self) -> f64 {
         match self.arrows {
             1 => self.config.policy.last_arrow_share,
+            _ if self.map.one_way_seen() => self.config.policy.one_way_explore_share,
             _ => self.config.policy.explore_share,
         }
     }

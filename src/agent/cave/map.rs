@@ -154,6 +154,22 @@ impl MapKnowledge {
         }
     }
 
+    /// True when a tunnel known from both of its ends' rooms goes one way only: some room
+    /// whose tunnels are all known has out-tunnels and in-tunnels that differ (with the map
+    /// given, any room of the map; while it is discovered, a room the hunter has stood in).
+    pub fn one_way_seen(&self) -> bool {
+        (0..self.rooms()).any(|r| {
+            if !self.whole && !self.visited[r] {
+                return false;
+            }
+            let mut outs: Vec<Place> = self.outs[r].clone();
+            let mut ins: Vec<Place> = self.ins[r].clone();
+            outs.sort_unstable();
+            ins.sort_unstable();
+            outs != ins
+        })
+    }
+
     /// The rooms an unknown tunnel may lead to: the unvisited ones.
     pub fn unvisited(&self) -> impl Iterator<Item = Place> + '_ {
         (0..self.rooms())
