@@ -1378,7 +1378,8 @@ impl Lookahead<'_> {
     /// with a smaller chance now may leave the woken wumpus where the next arrows reach it.
     /// Four arrows from a first room with no smell all miss (or the hunter is eaten) 15.2% of
     /// the time on the standard map when each takes the best chance, 13.5% chosen this way
-    /// (anew for each arrow), and 13.2% at best (`examples/first_arrows.rs`; `docs/caves.md`, "The first arrow").
+    /// (anew for each arrow), and 13.2% at best (`examples/first_arrows.rs`;
+    /// `docs/caves.md`, "The first arrow").
     fn value_first(&self, belief: &[f64], arrows: u8) -> (f64, usize) {
         let mut best = (-1.0, 0usize);
         for (index, chance) in worth_weighing(self.paths, belief) {

@@ -32,6 +32,9 @@ pub struct MapKnowledge {
     visited: Vec<bool>,
     /// True for the whole map given up front.
     whole: bool,
+    /// A room whose tunnels are all known has out- and in-tunnels that differ
+    /// ([`MapKnowledge::one_way_seen`]). Knowledge only grows, so once set it stays set.
+    one_way: bool,
     /// Bumped each time something is learnt.
     version: u64,
     first_number: usize,
@@ -46,6 +49,7 @@ impl MapKnowledge {
             ins: vec![Vec::new(); rooms],
             visited: vec![false; rooms],
             whole: false,
+            one_way: false,
             version: 0,
             first_number,
         }
@@ -58,6 +62,7 @@ impl MapKnowledge {
             ins: map.rooms().map(|r| map.ins(r).to_vec()).collect(),
             visited: vec![false; map.len()],
             whole: true,
+            one_way: map.rooms().any(|r| one_way(map.outs(r), map.ins(r))),
             version: 0,
             first_number: map.first_number(),
         }
@@ -96,6 +101,7 @@ impl MapKnowledge {
         }
         self.outs[r] = outs.to_vec();
         self.ins[r] = ins.to_vec();
+        self.one_way |= one_way(outs, ins);
         for &to in outs {
             if !self.visited[to.index()] && to != room {
                 self.ins[to.index()].push(room);
@@ -158,16 +164,7 @@ impl MapKnowledge {
     /// whose tunnels are all known has out-tunnels and in-tunnels that differ (with the map
     /// given, any room of the map; while it is discovered, a room the hunter has stood in).
     pub fn one_way_seen(&self) -> bool {
-        (0..self.rooms()).any(|r| {
-            if !self.whole && !self.visited[r] {
-                return false;
-            }
-            let mut outs: Vec<Place> = self.outs[r].clone();
-            let mut ins: Vec<Place> = self.ins[r].clone();
-            outs.sort_unstable();
-            ins.sort_unstable();
-            outs != ins
-        })
+        self.one_way
     }
 
     /// The rooms an unknown tunnel may lead to: the unvisited ones.
@@ -237,6 +234,16 @@ impl MapKnowledge {
     }
 }
 
+/// True when a room's out-tunnels and in-tunnels (all of them, one entry a tunnel) are not the
+/// same rooms as often: some tunnel there goes one way only.
+fn one_way(outs: &[Place], ins: &[Place]) -> bool {
+    let mut outs = outs.to_vec();
+    let mut ins = ins.to_vec();
+    outs.sort_unstable();
+    ins.sort_unstable();
+    outs != ins
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,5 +287,22 @@ mod tests {
         for r in map.rooms() {
             assert_eq!(t.linked(r), map.topology().linked(r));
         }
+    }
+
+    #[test]
+    fn a_one_way_tunnel_is_seen_only_once_a_room_shows_it() {
+        let standard = parse_map(include_str!("../../../worlds/cave-standard.txt")).unwrap();
+        assert!(!MapKnowledge::known(&standard).one_way_seen());
+        let slide = parse_map(include_str!("../../../worlds/cave-waterslide.txt")).unwrap();
+        assert!(MapKnowledge::known(&slide).one_way_seen());
+        // Discovering: nothing is seen until the hunter stands in a room that shows it.
+        let mut k = MapKnowledge::unknown(standard.len(), 1);
+        k.stand_in(p(0), standard.outs(p(0)), standard.ins(p(0)));
+        assert!(!k.one_way_seen());
+        let mut k = MapKnowledge::unknown(slide.len(), 1);
+        assert!(!k.one_way_seen());
+        let two = p(1); // room 2: outs 1, 3, 5; ins 1, 3, 17
+        k.stand_in(two, slide.outs(two), slide.ins(two));
+        assert!(k.one_way_seen());
     }
 }
