@@ -57,11 +57,21 @@ impl Cave<'_> {
             }
             return self.after(belief, arrows, best, chances[best], way);
         }
+        self.weigh_all(belief, arrows, way).2
+    }
+
+    /// The path worth most among every path worth weighing, going on `way` after it: its
+    /// index, its chance of a kill now and its chance of a kill in all.
+    fn weigh_all(&self, belief: &[f64], arrows: usize, way: Way) -> (usize, f64, f64) {
         // Paths whose rooms another path covers are never better (`worth_weighing`).
-        worth_weighing(&self.paths, belief)
-            .into_iter()
-            .map(|(i, c)| self.after(belief, arrows, i, c, way))
-            .fold(0.0, f64::max)
+        let mut best = (0, 0.0, 0.0);
+        for (i, c) in worth_weighing(&self.paths, belief) {
+            let v = self.after(belief, arrows, i, c, way);
+            if v > best.2 + 1e-9 {
+                best = (i, c, v);
+            }
+        }
+        best
     }
 
     /// The chance of a kill with `arrows` arrows when each arrow is chosen by the agent's
@@ -70,14 +80,8 @@ impl Cave<'_> {
         if arrows == 0 {
             return 0.0;
         }
-        let mut best = (0, 0.0, -1.0);
-        for (i, c) in worth_weighing(&self.paths, belief) {
-            let v = self.after(belief, arrows, i, c, Way::Agent);
-            if v > best.2 + 1e-9 {
-                best = (i, c, v);
-            }
-        }
-        self.then(belief, arrows, best.0, best.1, &|b, a| self.replanned(b, a))
+        let (index, chance, _) = self.weigh_all(belief, arrows, Way::Agent);
+        self.then(belief, arrows, index, chance, &|b, a| self.replanned(b, a))
     }
 
     /// Shoot path `index` (kill chance `chance`), then go on `way`.
