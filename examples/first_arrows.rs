@@ -11,7 +11,7 @@
 //! - `best chance`: each arrow the path with the best chance of a kill now;
 //! - `agent plan`: the classic agent's look-ahead as a plan: the first arrow chosen among
 //!   every path by its chance now and the best chance each time after it
-//!   (`agent::cave`, `Lookahead::value_first`), then the best chance each time;
+//!   (`agent::cave::shoot`, `Lookahead::value_first`), then the best chance each time;
 //! - `agent`: what the agent does, re-planning each arrow that way after each outcome.
 //!
 //! `cargo run --release --example first_arrows -- worlds/cave-standard.txt [ARROWS]`

@@ -18,7 +18,8 @@
 //! drawn from the odds' assumption alone.
 
 use super::layouts::LayoutSampler;
-use super::{best_shot, reason, CaveAgent, Decision, Weighed, MOVE_LIMIT};
+use super::shoot::best_shot;
+use super::{reason, CaveAgent, Decision, Weighed, MOVE_LIMIT};
 use crate::agent::Rule;
 use crate::cave::classic::{Action, ArrowPath, ClassicGame, Status, Variant};
 use crate::rng::seeded;

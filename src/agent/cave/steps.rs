@@ -5,7 +5,8 @@
 //! felt there and the best shot after it.
 
 use super::layouts::{flight_death, Evidence, Odds};
-use super::{best_shot, CaveAgent, OddsSource, MOVE_LIMIT};
+use super::shoot::best_shot;
+use super::{CaveAgent, OddsSource, MOVE_LIMIT};
 use crate::planner;
 use crate::topology::{Place, Topology};
 

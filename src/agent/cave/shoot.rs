@@ -1,0 +1,261 @@
+//! How much shooting from a room is worth in the classic cave: the arrow to shoot and the
+//! expected score of shooting on from there, by an exact look-ahead over the wumpus's
+//! whereabouts.
+//!
+//! The agent's rules ([`super`], rules 1 to 3 and 6) ask this module for the best arrow from
+//! the hunter's room and for its worth: a first arrow weighed among every path worth weighing,
+//! then after each miss (the wumpus wakes, may walk in, and is smelt or not) the path with the
+//! best chance again, until the arrows run out. The step look-ahead ([`super::steps`]) and the
+//! rollouts ([`super::rollout`]) ask the same question from other rooms. It reads the odds
+//! ([`super::layouts`]) and the known tunnels; it decides nothing itself.
+
+use super::layouts::{wake_moves, Odds};
+use super::map::MapKnowledge;
+use crate::cave::classic::MAX_ARROW_ROOMS;
+use crate::planner;
+use crate::topology::{Place, Topology};
+
+/// The best arrow from a room, and the worth of shooting from there on.
+#[derive(Clone, Debug)]
+pub(super) struct Shot {
+    pub(super) path: Vec<Place>,
+    pub(super) chance: f64,
+    pub(super) eaten: f64,
+    /// The expected score of shooting from here on (this arrow, then the best after each miss).
+    pub(super) value: f64,
+}
+
+/// The best arrow from `here` and the value of shooting from here on: the path with the best
+/// chance of a kill now (among equal chances, the fewest rooms), and the expected score of
+/// shooting it and, after each miss, the best path again, with `arrows` arrows for a kill
+/// worth `full` points. After a miss the wumpus wakes (it may walk in and eat the hunter);
+/// the hunter then smells it in `near` or not, and aims by what it smelt.
+pub(super) fn best_shot(
+    known: &Topology,
+    here: Place,
+    odds: &Odds,
+    map: &MapKnowledge,
+    near: &[Place],
+    arrows: u8,
+    full: f64,
+) -> Option<Shot> {
+    let paths = uncovered(
+        planner::arrow_paths(known, here, MAX_ARROW_ROOMS),
+        known.len(),
+    );
+    if paths.is_empty() {
+        return None;
+    }
+    let n = odds.wumpus.len();
+    let moves: Vec<Vec<(Place, f64)>> = (0..n).map(|x| wake_moves(map, Place::new(x))).collect();
+    let mut smell = vec![false; n];
+    for r in near {
+        smell[r.index()] = true;
+    }
+    let look = Lookahead {
+        paths: &paths,
+        moves: &moves,
+        smell: &smell,
+        here,
+        full,
+    };
+    let (value, index) = look.value_first(&odds.wumpus, arrows);
+    let path = paths[index].clone();
+    Some(Shot {
+        chance: odds.kill_chance(&path),
+        eaten: odds.eaten_after_miss(&path, here, map),
+        value,
+        path,
+    })
+}
+
+/// `paths` without those whose rooms an earlier path all flies through. The look-ahead never
+/// takes such a path: the earlier one is at least as likely to kill whatever the odds, and of
+/// equal chances the earlier path is taken. So dropping them changes no decision, and on a
+/// map with one-way tunnels (six tunnel ends a room) it leaves far fewer to scan.
+fn uncovered(paths: Vec<Vec<Place>>, rooms: usize) -> Vec<Vec<Place>> {
+    let mut kept: Vec<Vec<Place>> = Vec::new();
+    let mut kept_sets: Vec<RoomSet> = Vec::new();
+    for path in paths {
+        let set = RoomSet::of(&path, rooms, |_| true);
+        // Checking the kept paths is enough: a dropped path's rooms lie within a kept one's.
+        if !kept_sets.iter().any(|k| set.within(k)) {
+            kept.push(path);
+            kept_sets.push(set);
+        }
+    }
+    kept
+}
+
+/// The arrow paths worth weighing (indices into `paths`) where the wumpus is in each room
+/// with the chances `belief`, with each one's chance of a kill now: one path (the first) for
+/// each set of rooms the wumpus may be in that a path flies through (paths with the same set
+/// are worth the same), and none whose set lies within another's. Such a path is never
+/// better: the larger set kills whenever it would, the wumpus wakes the same way after both
+/// misses, and the larger set's miss tells more.
+pub fn worth_weighing(paths: &[Vec<Place>], belief: &[f64]) -> Vec<(usize, f64)> {
+    let mut sets: Vec<(RoomSet, usize)> = Vec::new();
+    for (index, path) in paths.iter().enumerate() {
+        let set = RoomSet::of(path, belief.len(), |r| belief[r] > 0.0);
+        if !sets.iter().any(|(s, _)| *s == set) {
+            sets.push((set, index));
+        }
+    }
+    sets.iter()
+        .filter(|(a, _)| !sets.iter().any(|(b, _)| a != b && a.within(b)))
+        .map(|(set, index)| (*index, set.rooms().map(|r| belief[r]).sum()))
+        .collect()
+}
+
+/// A set of rooms as bits, for the path comparisons above.
+#[derive(Clone, PartialEq, Eq)]
+struct RoomSet(Vec<u64>);
+
+impl RoomSet {
+    /// The rooms of `path` that `keep` keeps, on a map of `rooms` rooms.
+    fn of(path: &[Place], rooms: usize, keep: impl Fn(usize) -> bool) -> RoomSet {
+        let mut bits = vec![0u64; rooms.div_ceil(64)];
+        for r in path.iter().map(|r| r.index()).filter(|&r| keep(r)) {
+            bits[r / 64] |= 1 << (r % 64);
+        }
+        RoomSet(bits)
+    }
+
+    /// Every room of this set is in `other` too.
+    fn within(&self, other: &RoomSet) -> bool {
+        self.0.iter().zip(&other.0).all(|(s, o)| s & !o == 0)
+    }
+
+    /// The rooms, in order.
+    fn rooms(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &bits)| {
+            (0..64)
+                .filter(move |b| bits >> b & 1 == 1)
+                .map(move |b| w * 64 + b)
+        })
+    }
+}
+
+/// The shoot-from-here lookahead over the wumpus's whereabouts.
+struct Lookahead<'a> {
+    paths: &'a [Vec<Place>],
+    moves: &'a [Vec<(Place, f64)>],
+    smell: &'a [bool],
+    here: Place,
+    full: f64,
+}
+
+impl Lookahead<'_> {
+    /// The expected score of shooting with `arrows` arrows when the wumpus is in each room
+    /// with the chances `belief` (summing to 1), taking the path with the best chance of a
+    /// kill each time, and that path.
+    fn value(&self, belief: &[f64], arrows: u8) -> (f64, usize) {
+        // The one best path: a scan, not a sort (this runs at every node of the look-ahead).
+        // Strictly better only, so the earliest of equal chances wins.
+        let mut best: Option<(usize, f64)> = None;
+        for (i, path) in self.paths.iter().enumerate() {
+            let chance = path.iter().map(|r| belief[r.index()]).sum::<f64>();
+            if best.is_none_or(|(_, b)| chance > b) {
+                best = Some((i, chance));
+            }
+        }
+        let Some((index, chance)) = best else {
+            return (-1.0, 0);
+        };
+        (self.value_of(belief, arrows, index, chance), index)
+    }
+
+    /// The best value over every path worth weighing as the first arrow (later arrows take
+    /// the single best path), and the path that gives it.
+    ///
+    /// The first arrow is weighed by what it leaves behind as well as by what it hits: a path
+    /// with a smaller chance now may leave the woken wumpus where the next arrows reach it.
+    /// Four arrows from a first room with no smell all miss (or the hunter is eaten) 15.2% of
+    /// the time on the standard map when each takes the best chance, 13.5% chosen this way
+    /// (anew for each arrow), and 13.2% at best (`examples/first_arrows.rs`;
+    /// `docs/caves.md`, "The first arrow").
+    fn value_first(&self, belief: &[f64], arrows: u8) -> (f64, usize) {
+        let mut best = (-1.0, 0usize);
+        for (index, chance) in worth_weighing(self.paths, belief) {
+            let v = self.value_of(belief, arrows, index, chance);
+            if v > best.0 + 1e-9 {
+                best = (v, index);
+            }
+        }
+        best
+    }
+
+    /// The value of shooting path `index` (kill chance `chance`) first, then the best each time.
+    fn value_of(&self, belief: &[f64], arrows: u8, index: usize, chance: f64) -> f64 {
+        let mut value = chance * self.full;
+        if arrows > 1 && chance < 1.0 - 1e-12 {
+            let path = &self.paths[index];
+            let n = belief.len();
+            let mut woken = vec![0.0; n];
+            for (w, &b) in belief.iter().enumerate() {
+                if b == 0.0 || path.contains(&Place::new(w)) {
+                    continue;
+                }
+                for &(to, c) in &self.moves[w] {
+                    woken[to.index()] += b * c;
+                }
+            }
+            woken[self.here.index()] = 0.0;
+            let mut part = vec![0.0; n];
+            for smelt in [true, false] {
+                for ((p, &b), &s) in part.iter_mut().zip(&woken).zip(self.smell) {
+                    *p = if s == smelt { b } else { 0.0 };
+                }
+                let mass: f64 = part.iter().sum();
+                if mass > 1e-12 {
+                    for p in part.iter_mut() {
+                        *p /= mass;
+                    }
+                    value += mass * self.value(&part, arrows - 1).0;
+                }
+            }
+        }
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rooms(list: &[usize]) -> Vec<Place> {
+        list.iter().map(|&r| Place::new(r)).collect()
+    }
+
+    #[test]
+    fn only_paths_whose_rooms_no_other_path_covers_are_weighed() {
+        // The wumpus may be in rooms 2, 3 and 4 only (room 1 is next door and was not smelt).
+        let belief = [0.0, 0.0, 0.5, 0.3, 0.2];
+        let paths = vec![
+            rooms(&[1, 2]),    // {2}: within {2, 3}
+            rooms(&[1, 2, 3]), // {2, 3}
+            rooms(&[1, 3, 2]), // {2, 3} again: the first path with that set stands for it
+            rooms(&[1, 4]),    // {4}: no other path covers it
+            rooms(&[1]),       // {}: within every other
+        ];
+        let weighed = worth_weighing(&paths, &belief);
+        assert_eq!(weighed.len(), 2, "{weighed:?}");
+        assert_eq!(weighed[0].0, 1);
+        assert!((weighed[0].1 - 0.8).abs() < 1e-12);
+        assert_eq!(weighed[1].0, 3);
+        assert!((weighed[1].1 - 0.2).abs() < 1e-12);
+    }
+
+    #[test]
+    fn paths_an_earlier_path_covers_are_not_scanned() {
+        let paths = vec![
+            rooms(&[1, 2]),
+            rooms(&[2, 1]),    // the same rooms as an earlier path
+            rooms(&[1, 2, 3]), // covers the first, but comes later: kept
+            rooms(&[3]),       // within the one before
+            rooms(&[4]),
+        ];
+        let kept = uncovered(paths, 5);
+        assert_eq!(kept, vec![rooms(&[1, 2]), rooms(&[1, 2, 3]), rooms(&[4])]);
+    }
+}
