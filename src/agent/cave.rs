@@ -37,7 +37,7 @@ mod steps;
 use self::layouts::{Evidence, Odds};
 use self::map::MapKnowledge;
 pub use self::shoot::worth_weighing;
-use self::shoot::{best_shot, Shot};
+use self::shoot::{best_shot, Shot, Stakes};
 use super::grid::Insight;
 use super::{Conclusion, Fact, Reason, Rule};
 use crate::cave::classic::{
@@ -448,9 +448,53 @@ impl CaveAgent {
     pub(crate) fn explore_share_now(&self) -> f64 {
         match self.arrows {
             1 => self.config.policy.last_arrow_share,
-            _ if self.map.one_way_seen() => self.config.policy.one_way_explore_share,
-            _ => self.config.policy.explore_share,
+            _ => self.spare_arrows_share(),
         }
+    }
+
+    /// What walking on is worth with arrows to spare, as a share of a kill:
+    /// [`Policy::explore_share`], or [`Policy::one_way_explore_share`] once a one-way tunnel
+    /// has been seen.
+    fn spare_arrows_share(&self) -> f64 {
+        if self.map.one_way_seen() {
+            self.config.policy.one_way_explore_share
+        } else {
+            self.config.policy.explore_share
+        }
+    }
+
+    /// What walking on after a missed arrow is worth, as a share of a kill, when the chance of
+    /// dying on the next step is `risk`: for the shooting look-ahead to weigh against
+    /// shooting on ([`Stakes::walk_on`]).
+    ///
+    /// With the map known, the share walking on is worth with arrows to spare, times the
+    /// chance of surviving the step. Not the last arrow's larger share: just after a miss the
+    /// woken wumpus is not where it was, so waiting to be sure of it is worth less (measured:
+    /// 0.9 with the last arrow gained a third as much). While the map is being discovered, 0:
+    /// arrows reach only rooms next to where the hunter has stood, so a wumpus woken into the
+    /// unknown must be found again, and weighing walking on at any share made the agent shoot
+    /// more and score less (0.7: 4.7 points a game less; even 0.1: 0.07 less).
+    pub(crate) fn walk_on_share(&self, risk: f64) -> f64 {
+        if self.map.whole() {
+            self.spare_arrows_share() * (1.0 - risk)
+        } else {
+            0.0
+        }
+    }
+
+    /// [`CaveAgent::walk_on_share`] for shooting from `room`: the step is free while a
+    /// proven-safe room is left to explore from there, else the least-risk step.
+    fn walk_on_after_miss(&self, known: &Topology, room: Place, odds: &Odds) -> f64 {
+        if !self.map.whole() {
+            return 0.0;
+        }
+        let risk = if self.explore_route(known, room).is_some() {
+            0.0
+        } else {
+            self.least_risk_step(known, room, odds)
+                .map_or(1.0, |(_, risk, _)| risk)
+        };
+        self.walk_on_share(risk)
     }
 
     /// Rule 3's share of a kill that shooting must be worth: [`Policy::shoot_share`], but
@@ -922,15 +966,12 @@ impl CaveAgent {
         let known = self.known();
         let shot = if self.arrows > 0 {
             let near = self.smell_near(here);
-            best_shot(
-                &known,
-                here,
-                &odds,
-                &self.map,
-                &near,
-                self.arrows,
-                f64::from(MOVE_LIMIT - self.moves),
-            )
+            let stakes = Stakes {
+                arrows: self.arrows,
+                full: f64::from(MOVE_LIMIT - self.moves),
+                walk_on: self.walk_on_after_miss(&known, here, &odds),
+            };
+            best_shot(&known, here, &odds, &self.map, &near, stakes)
         } else {
             None
         };
@@ -1145,7 +1186,12 @@ impl CaveAgent {
             }
             let full = f64::from(MOVE_LIMIT.saturating_sub(self.moves + d + 1));
             let near = self.smell_near(room);
-            let Some(s) = best_shot(known, room, odds, &self.map, &near, self.arrows, full) else {
+            let stakes = Stakes {
+                arrows: self.arrows,
+                full,
+                walk_on: self.walk_on_after_miss(known, room, odds),
+            };
+            let Some(s) = best_shot(known, room, odds, &self.map, &near, stakes) else {
                 continue;
             };
             if s.value > value_here + 0.5 && best.as_ref().is_none_or(|(v, ..)| s.value > *v) {

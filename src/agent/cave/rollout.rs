@@ -18,7 +18,7 @@
 //! drawn from the odds' assumption alone.
 
 use super::layouts::LayoutSampler;
-use super::shoot::best_shot;
+use super::shoot::{best_shot, Stakes};
 use super::{reason, CaveAgent, Decision, Weighed, MOVE_LIMIT};
 use crate::agent::Rule;
 use crate::cave::classic::{Action, ArrowPath, ClassicGame, Status, Variant};
@@ -251,7 +251,12 @@ impl CaveAgent {
         )];
         let full = f64::from(MOVE_LIMIT - self.moves);
         let near = self.smell_near(here);
-        if let Some(s) = best_shot(&known, here, &odds, &self.map, &near, self.arrows, full) {
+        let stakes = Stakes {
+            arrows: self.arrows,
+            full,
+            walk_on: self.walk_on_after_miss(&known, here, &odds),
+        };
+        if let Some(s) = best_shot(&known, here, &odds, &self.map, &near, stakes) {
             if let Ok(arrow) = ArrowPath::new(s.path.clone()) {
                 out.push(Candidate::new(
                     Action::Shoot(arrow),

@@ -5,7 +5,7 @@
 //! felt there and the best shot after it.
 
 use super::layouts::{flight_death, Evidence, Odds};
-use super::shoot::best_shot;
+use super::shoot::{best_shot, Stakes};
 use super::{CaveAgent, OddsSource, MOVE_LIMIT};
 use crate::planner;
 use crate::topology::{Place, Topology};
@@ -92,12 +92,6 @@ impl CaveAgent {
                     if p <= 1e-12 {
                         continue;
                     }
-                    let shot = if self.arrows > 0 {
-                        best_shot(known, to, &o, &self.map, &smell, self.arrows, full)
-                            .map_or(0.0, |s| s.value)
-                    } else {
-                        0.0
-                    };
                     // Walking on: the least deadly room not yet visited next to a visited one.
                     let mut risk: f64 = 1.0;
                     for r in known.places() {
@@ -113,6 +107,16 @@ impl CaveAgent {
                             risk = risk.min(o.death_on_entering(r));
                         }
                     }
+                    let shot = if self.arrows > 0 {
+                        let stakes = Stakes {
+                            arrows: self.arrows,
+                            full,
+                            walk_on: self.walk_on_share(risk),
+                        };
+                        best_shot(known, to, &o, &self.map, &smell, stakes).map_or(0.0, |s| s.value)
+                    } else {
+                        0.0
+                    };
                     let walk = (1.0 - risk) * share * (full - 1.0).max(0.0);
                     worth += p * shot.max(walk);
                 }
