@@ -9,8 +9,10 @@
 //! Re-recorded since: the classic cave agent's `last_arrow_share` (issue 17; three cave
 //! batches changed), its first arrow weighed among every path worth weighing (issue 17;
 //! the four cave logic batches changed) and rule 3's share with the last arrow (issue 17; the
-//! same four batches), and the blind arrow's 10% (issue 17; the two cave batches with the map
-//! discovered). Every other line is 1083410's.
+//! same four batches), the blind arrow's 10% (issue 17; the two cave batches with the map
+//! discovered), and the shooting look-ahead weighing walking on after a miss with the map
+//! known (issue 17; the two map-known cave batches that changed). Every other line is
+//! 1083410's.
 
 use assert_cmd::Command;
 use serde_json::{json, Value};
