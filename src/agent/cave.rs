@@ -11,9 +11,10 @@
 //!
 //! 1. the 99th move is made: shoot the best arrow rather than collapse;
 //! 2. the wumpus is proven in a room an arrow can reach: shoot it;
-//! 3. an arrow has a good enough chance of a kill (weighed against the danger of waking the
-//!    wumpus next door): shoot the path with the best chance, among every path of up to five
-//!    rooms through known tunnels, never back into its own room, never doubling back;
+//! 3. shooting from here is worth enough: an exact look-ahead over the arrows left (module
+//!    `shoot`), weighing the danger of waking the wumpus next door and, with the map known,
+//!    walking on after a miss; the first path is the one worth most, among every path of up
+//!    to five rooms through known tunnels, never back into its own room, never doubling back;
 //! 4. while the map is being discovered, the wumpus cannot be next door and arrows are to
 //!    spare: shoot on past the known tunnels when the estimated chance is good enough
 //!    ([`blind`]: the arrow provably cannot come back);
