@@ -475,7 +475,7 @@ impl CaveAgent {
     /// arrows reach only rooms next to where the hunter has stood, so a wumpus woken into the
     /// unknown must be found again, and weighing walking on at any share made the agent shoot
     /// more and score less (0.7: 4.7 points a game less; even 0.1: 0.07 less).
-    pub(crate) fn walk_on_share(&self, risk: f64) -> f64 {
+    fn walk_on_share(&self, risk: f64) -> f64 {
         if self.map.whole() {
             self.spare_arrows_share() * (1.0 - risk)
         } else {

@@ -282,4 +282,31 @@ mod tests {
         let kept = uncovered(paths, 5);
         assert_eq!(kept, vec![rooms(&[1, 2]), rooms(&[1, 2, 3]), rooms(&[4])]);
     }
+
+    #[test]
+    fn after_a_miss_walking_on_is_taken_when_shooting_on_is_worth_less() {
+        // The hunter in room 0 can shoot rooms 1 and 2; the wumpus is in one of them, alike.
+        // Woken, it always walks on to room 3, which no arrow reaches: after a miss shooting
+        // on is worth nothing, and only walking on is worth anything.
+        let paths = vec![rooms(&[1]), rooms(&[2])];
+        let to_3 = vec![(Place::new(3), 1.0)];
+        let moves = vec![Vec::new(), to_3.clone(), to_3, Vec::new()];
+        let smell = [false; 4];
+        let belief = [0.0, 0.5, 0.5, 0.0];
+        let look = |walk_on: f64| Lookahead {
+            paths: &paths,
+            moves: &moves,
+            smell: &smell,
+            here: Place::new(0),
+            full: 100.0,
+            walk_on,
+        };
+        let (shooting_on, _) = look(0.0).value_first(&belief, 3);
+        assert!((shooting_on - 50.0).abs() < 1e-9, "{shooting_on}");
+        let (walking_on, _) = look(70.0).value_first(&belief, 3);
+        assert!(
+            (walking_on - (50.0 + 0.5 * 70.0)).abs() < 1e-9,
+            "{walking_on}"
+        );
+    }
 }
