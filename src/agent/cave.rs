@@ -486,14 +486,30 @@ impl CaveAgent {
     /// [`CaveAgent::walk_on_share`] for shooting from `room`: the step is free while a
     /// proven-safe room is left to explore from there, else the least-risk step.
     fn walk_on_after_miss(&self, known: &Topology, room: Place, odds: &Odds) -> f64 {
+        self.walk_on_weighed(
+            || self.explore_route(known, room).is_some(),
+            || {
+                self.least_risk_step(known, room, odds)
+                    .map(|(_, risk, _)| risk)
+            },
+        )
+    }
+
+    /// [`CaveAgent::walk_on_after_miss`] from what is asked of the room: whether a proven-safe
+    /// room is left to explore, and else the least-risk step's chance of death. Neither is
+    /// asked while the map is being discovered (walking on is not weighed then).
+    fn walk_on_weighed(
+        &self,
+        explore_left: impl FnOnce() -> bool,
+        step_risk: impl FnOnce() -> Option<f64>,
+    ) -> f64 {
         if !self.map.whole() {
             return 0.0;
         }
-        let risk = if self.explore_route(known, room).is_some() {
+        let risk = if explore_left() {
             0.0
         } else {
-            self.least_risk_step(known, room, odds)
-                .map_or(1.0, |(_, risk, _)| risk)
+            step_risk().unwrap_or(1.0)
         };
         self.walk_on_share(risk)
     }
@@ -965,12 +981,23 @@ impl CaveAgent {
             return self.blind(here);
         };
         let known = self.known();
+        // Where walking on from here goes is asked once: the shooting look-ahead weighs it
+        // (with the map known), and rules 5 and 6 take it.
+        let explore = self.explore_route(&known, here);
+        let mut least_risk = None;
         let shot = if self.arrows > 0 {
             let near = self.smell_near(here);
+            let walk_on = self.walk_on_weighed(
+                || explore.is_some(),
+                || {
+                    let step = least_risk.insert(self.least_risk_step(&known, here, &odds));
+                    step.as_ref().map(|(_, risk, _)| *risk)
+                },
+            );
             let stakes = Stakes {
                 arrows: self.arrows,
                 full: f64::from(MOVE_LIMIT - self.moves),
-                walk_on: self.walk_on_after_miss(&known, here, &odds),
+                walk_on,
             };
             best_shot(&known, here, &odds, &self.map, &near, stakes)
         } else {
@@ -1064,7 +1091,7 @@ impl CaveAgent {
             }
         }
         // 5. Explore proven-safe rooms.
-        if let Some(route) = self.explore_route(&known, here) {
+        if let Some(route) = explore {
             let target = route.goal();
             let text = format!(
                 "explore room {}, the nearest proven-safe room not yet visited",
@@ -1120,7 +1147,7 @@ impl CaveAgent {
                 return decision;
             }
         }
-        let step = self.least_risk_step(&known, here, &odds);
+        let step = least_risk.unwrap_or_else(|| self.least_risk_step(&known, here, &odds));
         match (&shot, &step) {
             (Some(s), Some((_, risk, _)))
                 if value >= (1.0 - *risk) * self.explore_share_now() * (full - 1.0) =>
