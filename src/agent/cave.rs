@@ -38,7 +38,7 @@ mod steps;
 use self::layouts::{Evidence, Odds};
 use self::map::MapKnowledge;
 pub use self::shoot::worth_weighing;
-use self::shoot::{best_shot, Shot, Stakes};
+use self::shoot::{aimed_shot, best_shot, Shot, Stakes};
 use super::grid::Insight;
 use super::{Conclusion, Fact, Reason, Rule};
 use crate::cave::classic::{
@@ -985,7 +985,7 @@ impl CaveAgent {
         // (with the map known), and rules 5 and 6 take it.
         let explore = self.explore_route(&known, here);
         let mut least_risk = None;
-        let shot = if self.arrows > 0 {
+        let aim = (self.arrows > 0).then(|| {
             let near = self.smell_near(here);
             let walk_on = self.walk_on_weighed(
                 || explore.is_some(),
@@ -999,13 +999,22 @@ impl CaveAgent {
                 full: f64::from(MOVE_LIMIT - self.moves),
                 walk_on,
             };
-            best_shot(&known, here, &odds, &self.map, &near, stakes)
-        } else {
-            None
+            (near, stakes)
+        });
+        let shot = aim
+            .as_ref()
+            .and_then(|(near, stakes)| best_shot(&known, here, &odds, &self.map, near, *stakes));
+        // Once a rule decides to shoot, the arrow is aimed two arrows deep.
+        let aimed = |s: &Shot| {
+            aim.as_ref()
+                .and_then(|(near, stakes)| {
+                    aimed_shot(&known, here, &odds, &self.map, near, *stakes)
+                })
+                .unwrap_or_else(|| s.clone())
         };
         // 1. The next move would be the hundredth.
         if self.moves + 1 >= MOVE_LIMIT {
-            if let Some(s) = &shot {
+            if let Some(s) = &shot.as_ref().map(aimed) {
                 let text = format!(
                     "the next move would be the {MOVE_LIMIT}th: shoot {} ({} to kill)",
                     self.rooms_text(&s.path),
@@ -1047,10 +1056,11 @@ impl CaveAgent {
                 return self.walk(&route, Rule::BestShot, text, None);
             }
         }
-        if let Some(s) = &shot {
+        if let Some(shallow) = &shot {
             if value >= shoot_share * full {
+                let s = &aimed(shallow);
                 let text = format!(
-                    "shoot {}: {} to kill{}; shooting from here is worth {:.0} points",
+                    "shoot {}: {} to kill{}; shooting from here is worth {:.0} points{}",
                     self.rooms_text(&s.path),
                     percent(s.chance),
                     if s.eaten > 0.0 {
@@ -1058,7 +1068,8 @@ impl CaveAgent {
                     } else {
                         String::new()
                     },
-                    value
+                    value,
+                    self.aim_note(shallow, s)
                 );
                 return self.shoot(&s.path, s.chance, Rule::BestShot, text);
             }
@@ -1121,7 +1132,7 @@ impl CaveAgent {
                     });
                 }
                 weighed.sort_by(|a, b| b.worth.total_cmp(&a.worth));
-                if let Some(s) = fire {
+                if let Some(s) = fire.map(aimed) {
                     let text = format!(
                         "nothing safe is left to explore; shoot {}: {} to kill, worth {:.0} \
                          points against {:.0} for the best step (room {})",
@@ -1152,11 +1163,13 @@ impl CaveAgent {
             (Some(s), Some((_, risk, _)))
                 if value >= (1.0 - *risk) * self.explore_share_now() * (full - 1.0) =>
             {
+                let (shallow, s) = (s, &aimed(s));
                 let text = format!(
-                    "nothing safe is left to explore; shoot {}: {} to kill, worth {:.0} points",
+                    "nothing safe is left to explore; shoot {}: {} to kill, worth {:.0} points{}",
                     self.rooms_text(&s.path),
                     percent(s.chance),
-                    value
+                    value,
+                    self.aim_note(shallow, s)
                 );
                 self.shoot(&s.path, s.chance, Rule::BestShot, text)
             }
@@ -1170,6 +1183,7 @@ impl CaveAgent {
                 self.walk(&route, Rule::Gamble, text, Some(*risk))
             }
             (Some(s), None) => {
+                let s = &aimed(s);
                 let text = format!(
                     "nowhere is left to walk: shoot {} ({} to kill)",
                     self.rooms_text(&s.path),
@@ -1229,6 +1243,20 @@ impl CaveAgent {
         let (_, room, shot) = best?;
         let route = planner::nearest(known, here, |p| self.is_safe(p), |p| p == room)?;
         Some((route, shot))
+    }
+
+    /// What aiming two arrows deep changed, for the reason given: nothing when it kept the
+    /// arrow the shooting look-ahead chose.
+    fn aim_note(&self, chosen: &Shot, aimed: &Shot) -> String {
+        if chosen.path == aimed.path {
+            return String::new();
+        }
+        format!(
+            "; aimed weighing every second arrow too ({:.0} points that way), not {} ({} to kill)",
+            aimed.value,
+            self.rooms_text(&chosen.path),
+            percent(chosen.chance)
+        )
     }
 
     fn rooms_text(&self, rooms: &[Place]) -> String {
