@@ -38,7 +38,7 @@ mod steps;
 use self::layouts::{Evidence, Odds};
 use self::map::MapKnowledge;
 pub use self::shoot::worth_weighing;
-use self::shoot::{aimed_shot, best_shot, Shot, Stakes};
+use self::shoot::{best_shot, Shot, Stakes, Weighing};
 use super::grid::Insight;
 use super::{Conclusion, Fact, Reason, Rule};
 use crate::cave::classic::{
@@ -1001,14 +1001,23 @@ impl CaveAgent {
             };
             (near, stakes)
         });
-        let shot = aim
-            .as_ref()
-            .and_then(|(near, stakes)| best_shot(&known, here, &odds, &self.map, near, *stakes));
+        let shot = aim.as_ref().and_then(|(near, stakes)| {
+            best_shot(
+                &known,
+                here,
+                &odds,
+                &self.map,
+                near,
+                *stakes,
+                Weighing::FirstArrow,
+            )
+        });
         // Once a rule decides to shoot, the arrow is aimed two arrows deep.
         let aimed = |s: &Shot| {
             aim.as_ref()
                 .and_then(|(near, stakes)| {
-                    aimed_shot(&known, here, &odds, &self.map, near, *stakes)
+                    let deeper = Weighing::FirstTwoArrows;
+                    best_shot(&known, here, &odds, &self.map, near, *stakes, deeper)
                 })
                 .unwrap_or_else(|| s.clone())
         };
@@ -1233,7 +1242,15 @@ impl CaveAgent {
                 full,
                 walk_on: self.walk_on_after_miss(known, room, odds),
             };
-            let Some(s) = best_shot(known, room, odds, &self.map, &near, stakes) else {
+            let Some(s) = best_shot(
+                known,
+                room,
+                odds,
+                &self.map,
+                &near,
+                stakes,
+                Weighing::FirstArrow,
+            ) else {
                 continue;
             };
             if s.value > value_here + 0.5 && best.as_ref().is_none_or(|(v, ..)| s.value > *v) {

@@ -18,7 +18,7 @@
 //! drawn from the odds' assumption alone.
 
 use super::layouts::LayoutSampler;
-use super::shoot::{best_shot, Stakes};
+use super::shoot::{best_shot, Stakes, Weighing};
 use super::{reason, CaveAgent, Decision, Weighed, MOVE_LIMIT};
 use crate::agent::Rule;
 use crate::cave::classic::{Action, ArrowPath, ClassicGame, Status, Variant};
@@ -256,7 +256,15 @@ impl CaveAgent {
             full,
             walk_on: self.walk_on_after_miss(&known, here, &odds),
         };
-        if let Some(s) = best_shot(&known, here, &odds, &self.map, &near, stakes) {
+        if let Some(s) = best_shot(
+            &known,
+            here,
+            &odds,
+            &self.map,
+            &near,
+            stakes,
+            Weighing::FirstArrow,
+        ) {
             if let Ok(arrow) = ArrowPath::new(s.path.clone()) {
                 out.push(Candidate::new(
                     Action::Shoot(arrow),

@@ -39,11 +39,30 @@ pub(super) struct Stakes {
     pub(super) walk_on: f64,
 }
 
+/// How deep [`best_shot`] weighs every path worth weighing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Weighing {
+    /// The first arrow among every path, the best chance after each miss: the worth the
+    /// rules decide by (rules 3 and 6, and every room they weigh).
+    FirstArrow,
+    /// Every path for the second arrow too, after each miss of the first (later arrows still
+    /// take the best chance): the arrow shot, once a rule has decided to shoot. The rules
+    /// decide *whether* to shoot by [`Weighing::FirstArrow`]'s worth, for which their shares
+    /// were chosen; this only chooses *which* arrow. It costs a scan of the paths for each
+    /// path, too much for every room the rules weigh but not for the few arrows a game
+    /// shoots; past [`AIM_WORK`] the arrow is [`Weighing::FirstArrow`]'s. With the map given it
+    /// raised 160,000 training games a map (seeds from 3,000,000, paired) by 0.11 (standard),
+    /// 0.07 (möbius) and 0.19 (risk) points (`docs/caves.md`, "Aiming the arrow two arrows
+    /// deep").
+    FirstTwoArrows,
+}
+
 /// The best arrow from `here` and the value of shooting from here on: the path worth most
-/// (weighed among every path worth weighing), and the expected score of shooting it and,
-/// after each miss, the better of walking on and the path with the best chance again, for a
-/// kill worth `stakes.full` points. After a miss the wumpus wakes (it may walk in and eat the
-/// hunter); the hunter then smells it in `near` or not, and aims by what it smelt.
+/// (weighed among every path worth weighing, as deep as `weighing` says), and the expected
+/// score of shooting it and, after each miss, the better of walking on and the path with the
+/// best chance again, for a kill worth `stakes.full` points. After a miss the wumpus wakes
+/// (it may walk in and eat the hunter); the hunter then smells it in `near` or not, and aims
+/// by what it smelt.
 pub(super) fn best_shot(
     known: &Topology,
     here: Place,
@@ -51,41 +70,7 @@ pub(super) fn best_shot(
     map: &MapKnowledge,
     near: &[Place],
     stakes: Stakes,
-) -> Option<Shot> {
-    shot_from(known, here, odds, map, near, stakes, 0)
-}
-
-/// The arrow to shoot from `here`, once the rules have decided to shoot: as [`best_shot`],
-/// but the first arrow is weighed with every path worth weighing for the second arrow too
-/// (later arrows still take the best chance). The rules decide *whether* to shoot by
-/// [`best_shot`]'s worth, for which their shares were chosen; this only chooses *which*
-/// arrow. Weighing every path for the second arrow costs a scan of the paths for each path,
-/// too much for every room the rules weigh, but not for the few arrows a game shoots; past
-/// [`AIM_WORK`] the arrow is [`best_shot`]'s.
-///
-/// With the map given it raised 160,000 training games a map (seeds from 3,000,000, paired)
-/// by 0.11 (standard), 0.07 (möbius) and 0.19 (risk) points (`docs/caves.md`, "Aiming the
-/// arrow two arrows deep").
-pub(super) fn aimed_shot(
-    known: &Topology,
-    here: Place,
-    odds: &Odds,
-    map: &MapKnowledge,
-    near: &[Place],
-    stakes: Stakes,
-) -> Option<Shot> {
-    shot_from(known, here, odds, map, near, stakes, 1)
-}
-
-/// [`best_shot`], with every path weighed for the first `1 + aim_deeper` arrows.
-fn shot_from(
-    known: &Topology,
-    here: Place,
-    odds: &Odds,
-    map: &MapKnowledge,
-    near: &[Place],
-    stakes: Stakes,
-    aim_deeper: u8,
+    weighing: Weighing,
 ) -> Option<Shot> {
     let paths = uncovered(
         planner::arrow_paths(known, here, MAX_ARROW_ROOMS),
@@ -110,7 +95,8 @@ fn shot_from(
         scratch: RefCell::new(Vec::new()),
     };
     let within_budget = || paths.len() * worth_weighing(&paths, &odds.wumpus).len() <= AIM_WORK;
-    let (value, index) = if aim_deeper > 0 && stakes.arrows > 2 && within_budget() {
+    let deeper = weighing == Weighing::FirstTwoArrows && stakes.arrows > 2;
+    let (value, index) = if deeper && within_budget() {
         look.aim(&odds.wumpus, stakes.arrows)
     } else {
         look.value_first(&odds.wumpus, stakes.arrows, 0)
@@ -162,12 +148,12 @@ pub fn worth_weighing(paths: &[Vec<Place>], belief: &[f64]) -> Vec<(usize, f64)>
         .collect()
 }
 
-/// The most work [`aimed_shot`] takes on: the paths from the hunter's room times the first
+/// The most work [`Weighing::FirstTwoArrows`] takes on: the paths from the hunter's room times the first
 /// arrows worth weighing. Each first arrow scans the paths again for the second, so the work
 /// grows with the square of the paths: on two-way maps of 20 rooms (65 paths or fewer on the
 /// event maps) it is at most 2,535 and always done; where tunnels go one way (six tunnel
 /// ends a room, waterslide's 262 paths and more) it is mostly over, and the arrow is chosen
-/// as [`best_shot`] chooses it.
+/// as [`Weighing::FirstArrow`] chooses it.
 const AIM_WORK: usize = 4_000;
 
 /// A set of rooms as bits, for the path comparisons above.

@@ -5,7 +5,7 @@
 //! felt there and the best shot after it.
 
 use super::layouts::{flight_death, Evidence, Odds};
-use super::shoot::{best_shot, Stakes};
+use super::shoot::{best_shot, Stakes, Weighing};
 use super::{CaveAgent, OddsSource, MOVE_LIMIT};
 use crate::planner;
 use crate::topology::{Place, Topology};
@@ -113,7 +113,16 @@ impl CaveAgent {
                             full,
                             walk_on: self.walk_on_share(risk),
                         };
-                        best_shot(known, to, &o, &self.map, &smell, stakes).map_or(0.0, |s| s.value)
+                        best_shot(
+                            known,
+                            to,
+                            &o,
+                            &self.map,
+                            &smell,
+                            stakes,
+                            Weighing::FirstArrow,
+                        )
+                        .map_or(0.0, |s| s.value)
                     } else {
                         0.0
                     };
