@@ -46,7 +46,8 @@ pub(super) enum Weighing {
     /// rules decide by (rules 3 and 6, and every room they weigh).
     FirstArrow,
     /// Every path for the second arrow too, after each miss of the first (later arrows still
-    /// take the best chance): the arrow shot, once a rule has decided to shoot. The rules
+    /// take the best chance): the arrow shot with the map known, once a rule has decided to
+    /// shoot. The rules
     /// decide *whether* to shoot by [`Weighing::FirstArrow`]'s worth, for which their shares
     /// were chosen; this only chooses *which* arrow. It costs a scan of the paths for each
     /// path, too much for every room the rules weigh but not for the few arrows a game
