@@ -47,14 +47,13 @@ pub(super) enum Weighing {
     FirstArrow,
     /// Every path for the second arrow too, after each miss of the first (later arrows still
     /// take the best chance): the arrow shot with the map known, once a rule has decided to
-    /// shoot. The rules
-    /// decide *whether* to shoot by [`Weighing::FirstArrow`]'s worth, for which their shares
-    /// were chosen; this only chooses *which* arrow. It costs a scan of the paths for each
-    /// path, too much for every room the rules weigh but not for the few arrows a game
-    /// shoots; past [`AIM_WORK`] the arrow is [`Weighing::FirstArrow`]'s. With the map given it
-    /// raised 160,000 training games a map (seeds from 3,000,000, paired) by 0.11 (standard),
-    /// 0.07 (möbius) and 0.19 (risk) points (`docs/caves.md`, "Aiming the arrow two arrows
-    /// deep").
+    /// shoot. The rules decide *whether* to shoot by [`Weighing::FirstArrow`]'s worth, for
+    /// which their shares were chosen; this only chooses *which* arrow. It costs a scan of
+    /// the paths for each path, too much for every room the rules weigh but not for the few
+    /// arrows a game shoots; past [`AIM_WORK`] the arrow is [`Weighing::FirstArrow`]'s. With
+    /// the map given it raised 160,000 training games a map (seeds from 3,000,000, paired) by
+    /// 0.11 (standard), 0.07 (möbius) and 0.19 (risk) points (`docs/caves.md`, "Aiming the
+    /// arrow two arrows deep").
     FirstTwoArrows,
 }
 
