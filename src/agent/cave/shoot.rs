@@ -94,13 +94,14 @@ pub(super) fn best_shot(
         walk_on: stakes.walk_on * stakes.full,
         scratch: RefCell::new(Vec::new()),
     };
-    let within_budget = || paths.len() * worth_weighing(&paths, &odds.wumpus).len() <= AIM_WORK;
-    let deeper = weighing == Weighing::FirstTwoArrows && stakes.arrows > 2;
-    let (value, index) = if deeper && within_budget() {
-        look.aim(&odds.wumpus, stakes.arrows)
-    } else {
-        look.value_first(&odds.wumpus, stakes.arrows, 0)
-    };
+    // The first arrows worth weighing are listed once, for the work bound and the weighing.
+    let firsts = worth_weighing(&paths, &odds.wumpus);
+    let deeper = u8::from(
+        weighing == Weighing::FirstTwoArrows
+            && stakes.arrows > 2
+            && paths.len() * firsts.len() <= AIM_WORK,
+    );
+    let (value, index) = look.value_over(firsts, &odds.wumpus, stakes.arrows, deeper);
     let path = paths[index].clone();
     Some(Shot {
         chance: odds.kill_chance(&path),
@@ -244,22 +245,25 @@ impl Lookahead<'_> {
     /// With `deeper` above 0 the arrows after a miss are weighed the same way, `deeper`
     /// arrows on (each level a scan of the paths for every path).
     fn value_first(&self, belief: &[f64], arrows: u8, deeper: u8) -> (f64, usize) {
+        self.value_over(worth_weighing(self.paths, belief), belief, arrows, deeper)
+    }
+
+    /// [`Lookahead::value_first`] over `firsts`, the paths worth weighing already listed.
+    fn value_over(
+        &self,
+        firsts: Vec<(usize, f64)>,
+        belief: &[f64],
+        arrows: u8,
+        deeper: u8,
+    ) -> (f64, usize) {
         let mut best = (-1.0, 0usize);
-        for (index, chance) in worth_weighing(self.paths, belief) {
+        for (index, chance) in firsts {
             let v = self.value_of(belief, arrows, index, chance, deeper);
             if v > best.0 + 1e-9 {
                 best = (v, index);
             }
         }
         best
-    }
-
-    /// The first arrow weighed two arrows deep: every path worth weighing, each with every
-    /// path worth weighing for the second arrow after each miss (later arrows take the best
-    /// chance). With two arrows or fewer this is `value_first`'s choice (the last arrow takes
-    /// the best chance either way).
-    fn aim(&self, belief: &[f64], arrows: u8) -> (f64, usize) {
-        self.value_first(belief, arrows, 1)
     }
 
     /// The value of shooting path `index` (kill chance `chance`) first, then after each miss
@@ -422,7 +426,7 @@ mod tests {
         assert_eq!((first, (value * 1e6).round() / 1e6), (1, 85.0));
         // Every second arrow weighed: after room 9's miss, room 6 first (45%), and a miss
         // sends the wumpus where the last arrow kills it: 50 + 0.5 * (45 + 55). Room 8 first.
-        let (value, first) = look.aim(&belief, 3);
+        let (value, first) = look.value_first(&belief, 3, 1);
         assert_eq!((first, (value * 1e6).round() / 1e6), (0, 100.0));
     }
 }
