@@ -481,3 +481,66 @@ fn rollouts_need_the_map_and_the_logic_agent() {
         assert!(run.stderr.contains("rollouts"), "{args}: {}", run.stderr);
     }
 }
+
+#[test]
+fn a_step_likely_to_kill_waits_for_arrows_into_unseen_tunnels() {
+    // The standard map, a draft in room 8 and in room 1: once the hunter has survived the
+    // step into 1, every way on (2, 5, 7, 9) is a pit one time in two and nothing is proven
+    // safe. The wumpus (room 16) is smelt nowhere, so it cannot be next door; an arrow through
+    // 8 and 7 can fly on into tunnels nobody has seen. It flies before the step is taken,
+    // each time while two arrows or more are left.
+    let dir = std::env::temp_dir().join(format!("wumpus-gamble-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hazards = dir.join("hazards.txt");
+    std::fs::write(
+        &hazards,
+        "ROOMS 20\nHUNTER 8\nWUMPUS 16\nPIT 2\nPIT 7\nBATS 13\nBATS 19\n",
+    )
+    .unwrap();
+    let run = wumpus(
+        &[
+            "trace",
+            "--rules",
+            "cave",
+            "--hazards",
+            hazards.to_str().unwrap(),
+            "--seed",
+            "1",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let steps: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|s: &serde_json::Value| s.get("step").is_some())
+        .collect();
+    // The first step is the forced gamble: no arrow from the first room can go on safely.
+    assert_eq!(steps[0]["rule"], "gamble", "{}", run.stdout);
+    assert_eq!(steps[1]["at"], "1", "{}", run.stdout);
+    let gamble_at = steps
+        .iter()
+        .skip(1)
+        .position(|s| s["rule"] == "gamble")
+        .map(|i| i + 1);
+    let shots: Vec<&serde_json::Value> = steps[1..gamble_at.unwrap_or(steps.len())]
+        .iter()
+        .filter(|s| s["rule"] == "blind_shot")
+        .collect();
+    assert!(!shots.is_empty(), "{}", run.stdout);
+    for shot in &shots {
+        assert!(shot["arrows"].as_u64().unwrap() >= 2, "{shot}");
+        assert!(
+            shot["reason"].as_str().unwrap().contains("50% to die"),
+            "{shot}"
+        );
+    }
+    if let Some(i) = gamble_at {
+        // The last arrow is kept: a fifth miss would lose.
+        assert_eq!(steps[i]["arrows"], 1, "{}", run.stdout);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -21,7 +21,8 @@
 //! 5. walk to the nearest proven-safe room not yet visited (petgraph paths over proven-safe
 //!    rooms), to learn more;
 //! 6. with nothing safe left: shoot if the best arrow beats the least-risk step, else take the
-//!    least-risk step into an unknown room.
+//!    least-risk step into an unknown room; while the map is being discovered, a step with a
+//!    fair chance to die comes after a shot past the known tunnels, whatever its chance.
 //!
 //! Invariant: the agent sees only statuses and its own results (the one interface,
 //! [`crate::agent::Agent`], hands it nothing else); it never walks into a room the knowledge base proves deadly when any
@@ -119,6 +120,12 @@ pub struct Policy {
     pub blind_chance: f64,
     /// ...and more than this many arrows are left (the rest are kept for a wumpus smelt).
     pub blind_arrows_kept: u8,
+    /// On a map being discovered, with nothing safe left: when the least-risk step has at
+    /// least this chance to die, shoot on past the known tunnels first, whatever the estimated
+    /// chance, while the wumpus cannot be next door and two arrows or more are left. The
+    /// step may kill; an arrow that kills first saves it, and one that misses leaves the
+    /// same step to take (a fifth miss loses, so the last arrow is kept).
+    pub blind_before_gamble: f64,
     /// With the map known and nothing safe left, weigh every step into a room not proven
     /// safe by what may be felt there (each warning with its exact chance, then the better of
     /// the best shot from there and walking on) against shooting from here, rather than
@@ -138,6 +145,7 @@ impl Default for Policy {
             one_way_explore_share: 0.5,
             blind_chance: 0.1,
             blind_arrows_kept: 3,
+            blind_before_gamble: 0.15,
             step_lookahead: false,
             rollouts: 0,
         }
@@ -1188,6 +1196,26 @@ impl CaveAgent {
                 self.shoot(&s.path, s.chance, Rule::BestShot, text)
             }
             (_, Some((route, risk, target))) => {
+                if calm && self.arrows > 1 && *risk >= self.config.policy.blind_before_gamble {
+                    if let Some(b) = blind::blind_shot(&self.map, &known, here, &odds.wumpus) {
+                        let text = format!(
+                            "nothing safe is left to explore and room {}, the least risk, has {} \
+                             to die: shoot {} first, to room {} by known tunnels, then on into \
+                             tunnels not yet seen (where a named room is not joined, a random \
+                             tunnel): about {} to kill, and it cannot come back. The rule: while \
+                             the map is being discovered, no wumpus can be next door and two \
+                             arrows or more are left, a blind shot comes before a step with at \
+                             least {} to die",
+                            self.label(*target),
+                            percent(*risk),
+                            self.rooms_text(&b.path),
+                            self.label(b.path[b.known - 1]),
+                            percent(b.chance),
+                            percent(self.config.policy.blind_before_gamble)
+                        );
+                        return self.shoot(&b.path, b.chance, Rule::BlindShot, text);
+                    }
+                }
                 let text = format!(
                     "nothing safe is left to explore: room {} is the least risk ({} to die)",
                     self.label(*target),
