@@ -497,19 +497,11 @@ fn a_step_likely_to_kill_waits_for_arrows_into_unseen_tunnels() {
         "ROOMS 20\nHUNTER 8\nWUMPUS 16\nPIT 2\nPIT 7\nBATS 13\nBATS 19\n",
     )
     .unwrap();
-    let run = wumpus(
-        &[
-            "trace",
-            "--rules",
-            "cave",
-            "--hazards",
-            hazards.to_str().unwrap(),
-            "--seed",
-            "1",
-            "--json",
-        ],
-        "",
-    );
+    let mut args: Vec<&str> = "trace --rules cave --seed 1 --json --hazards"
+        .split(' ')
+        .collect();
+    args.push(hazards.to_str().unwrap());
+    let run = wumpus(&args, "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let steps: Vec<serde_json::Value> = run
         .stdout
