@@ -1103,19 +1103,21 @@ impl CaveAgent {
             .linked(here)
             .iter()
             .all(|r| odds.wumpus[r.index()] == 0.0);
+        // Planned at most once a decision: rule 6 may ask again for the arrow rule 4 declined.
+        let blind = std::cell::OnceCell::new();
+        let blind_shot = || {
+            blind
+                .get_or_init(|| blind::blind_shot(&self.map, &known, here, &odds.wumpus))
+                .as_ref()
+        };
         if calm && self.arrows > self.config.policy.blind_arrows_kept {
-            if let Some(b) = blind::blind_shot(&self.map, &known, here, &odds.wumpus) {
+            if let Some(b) = blind_shot() {
                 if b.chance >= self.config.policy.blind_chance {
                     let text = format!(
-                        "shoot {}: to room {} by known tunnels, then on into tunnels not yet \
-                         seen (where a named room is not joined, a random tunnel): about {} to \
-                         kill, and it cannot come back. The rule: while the map is being \
-                         discovered, no wumpus can be next door to wake into this room and \
-                         more than {} arrows are left, a blind shot with at least {} to kill \
-                         comes before walking on",
-                        self.rooms_text(&b.path),
-                        self.label(b.path[b.known - 1]),
-                        percent(b.chance),
+                        "shoot {}. The rule: while the map is being discovered, no wumpus can \
+                         be next door to wake into this room and more than {} arrows are left, \
+                         a blind shot with at least {} to kill comes before walking on",
+                        self.blind_text(b),
                         self.config.policy.blind_arrows_kept,
                         percent(self.config.policy.blind_chance)
                     );
@@ -1197,20 +1199,15 @@ impl CaveAgent {
             }
             (_, Some((route, risk, target))) => {
                 if calm && self.arrows > 1 && *risk >= self.config.policy.blind_before_gamble {
-                    if let Some(b) = blind::blind_shot(&self.map, &known, here, &odds.wumpus) {
+                    if let Some(b) = blind_shot() {
                         let text = format!(
                             "nothing safe is left to explore and room {}, the least risk, has {} \
-                             to die: shoot {} first, to room {} by known tunnels, then on into \
-                             tunnels not yet seen (where a named room is not joined, a random \
-                             tunnel): about {} to kill, and it cannot come back. The rule: while \
-                             the map is being discovered, no wumpus can be next door and two \
-                             arrows or more are left, a blind shot comes before a step with at \
-                             least {} to die",
+                             to die, so an arrow flies first: shoot {}. The rule: while the map is being \
+                             discovered, no wumpus can be next door and two arrows or more are \
+                             left, a blind shot comes before a step with at least {} to die",
                             self.label(*target),
                             percent(*risk),
-                            self.rooms_text(&b.path),
-                            self.label(b.path[b.known - 1]),
-                            percent(b.chance),
+                            self.blind_text(b),
                             percent(self.config.policy.blind_before_gamble)
                         );
                         return self.shoot(&b.path, b.chance, Rule::BlindShot, text);
@@ -1239,6 +1236,18 @@ impl CaveAgent {
 
     /// The walk over proven-safe rooms to the nearest proven-safe room not yet visited (rule
     /// 5), if there is one.
+    /// What a blind shot is, for a reason: its rooms, where the known tunnels end, its
+    /// estimated chance.
+    fn blind_text(&self, b: &blind::BlindShot) -> String {
+        format!(
+            "{}, to room {} by known tunnels, then on into tunnels not yet seen (where a named \
+             room is not joined, a random tunnel): about {} to kill, and it cannot come back",
+            self.rooms_text(&b.path),
+            self.label(b.path[b.known - 1]),
+            percent(b.chance)
+        )
+    }
+
     fn explore_route(&self, known: &Topology, here: Place) -> Option<planner::Route> {
         planner::nearest(
             known,
