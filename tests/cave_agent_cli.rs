@@ -536,3 +536,49 @@ fn a_step_likely_to_kill_waits_for_arrows_into_unseen_tunnels() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn an_arrow_along_known_tunnels_flies_on_into_unseen_ones() {
+    // The standard map: the hunter survives the step from 6 into 5, smells the wumpus there
+    // (in 1 or 4, one time in two each), and steps back to 6 so that a woken wumpus cannot
+    // walk in. The arrow through 5 into 1 is all the known tunnels give; past 1, which is not
+    // next to the hunter, it flies on into tunnels nobody has seen instead of stopping.
+    let dir = std::env::temp_dir().join(format!("wumpus-tail-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hazards = dir.join("hazards.txt");
+    std::fs::write(
+        &hazards,
+        "ROOMS 20\nHUNTER 6\nWUMPUS 4\nPIT 7\nPIT 12\nBATS 17\nBATS 19\n",
+    )
+    .unwrap();
+    let mut args: Vec<&str> = "trace --rules cave --seed 1 --json --hazards"
+        .split(' ')
+        .collect();
+    args.push(hazards.to_str().unwrap());
+    let run = wumpus(&args, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let shot: serde_json::Value = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .find(|s: &serde_json::Value| s["action"].as_str().is_some_and(|a| a.starts_with("shoot")))
+        .expect("an arrow is shot");
+    assert_eq!(shot["at"], "6", "{}", run.stdout);
+    let rooms: Vec<&str> = shot["action"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .skip(1)
+        .collect();
+    assert_eq!(rooms[..2], ["5", "1"], "{shot}");
+    assert!(rooms.len() > 2, "the arrow stops at room 1: {shot}");
+    assert!(
+        shot["reason"]
+            .as_str()
+            .unwrap()
+            .contains("flies on into tunnels not yet seen"),
+        "{shot}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -16,7 +16,9 @@
 //! games each it scores 1.05 and 1.35 points less, within the noise of so few games; on
 //! 160,000 training games a map it scores 0.11 and 0.07 more), and, with the map
 //! discovered, an arrow into unseen tunnels before a step with 15% or more to die (issue 17;
-//! the two cave batches with the map discovered). Every other line is 1083410's.
+//! the two cave batches with the map discovered), and, with the map discovered, arrows along
+//! known tunnels flying on into unseen ones, their tails weighed (issue 17; the same two
+//! batches). Every other line is 1083410's.
 
 use assert_cmd::Command;
 use serde_json::{json, Value};

@@ -126,6 +126,13 @@ pub struct Policy {
     /// step may kill; an arrow that kills first saves it, and one that misses leaves the
     /// same step to take (a fifth miss loses, so the last arrow is kept).
     pub blind_before_gamble: f64,
+    /// On a map being discovered, an arrow along known tunnels that ends in an unvisited room
+    /// not next to the hunter flies on past them ([`blind::with_tail`]), and the shooting
+    /// look-ahead weighs the first arrow's tail at this share of its estimated chance of a
+    /// kill (0: arrows still fly on, but the worth leaves the tail out). The estimate runs
+    /// high where the map has few short loops: a tunnel between two unvisited rooms is less
+    /// likely there than the model's "any unvisited room alike".
+    pub tail_trust: f64,
     /// With the map known and nothing safe left, weigh every step into a room not proven
     /// safe by what may be felt there (each warning with its exact chance, then the better of
     /// the best shot from there and walking on) against shooting from here, rather than
@@ -146,6 +153,7 @@ impl Default for Policy {
             blind_chance: 0.1,
             blind_arrows_kept: 3,
             blind_before_gamble: 0.15,
+            tail_trust: 0.75,
             step_lookahead: false,
             rollouts: 0,
         }
@@ -1006,6 +1014,7 @@ impl CaveAgent {
                 arrows: self.arrows,
                 full: f64::from(MOVE_LIMIT - self.moves),
                 walk_on,
+                tail_trust: self.config.policy.tail_trust,
             };
             (near, stakes)
         });
@@ -1283,6 +1292,7 @@ impl CaveAgent {
                 arrows: self.arrows,
                 full,
                 walk_on: self.walk_on_after_miss(known, room, odds),
+                tail_trust: self.config.policy.tail_trust,
             };
             let Some(s) = best_shot(
                 known,
@@ -1326,7 +1336,29 @@ impl CaveAgent {
             .join(" ")
     }
 
-    fn shoot(&self, path: &[Place], chance: f64, rule: Rule, text: String) -> Decision {
+    /// Shoot `path`. While the map is being discovered, a path along known tunnels that ends
+    /// in an unvisited room not next to the hunter flies on past them ([`blind::with_tail`]):
+    /// the tail can only add a kill (it cannot come back), and a miss proves what the known
+    /// part proved.
+    fn shoot(&self, path: &[Place], chance: f64, rule: Rule, mut text: String) -> Decision {
+        let tail = match (rule, self.here, &self.odds) {
+            (Rule::BlindShot, ..) => None,
+            (_, Some(here), Some(odds)) => blind::with_tail(&self.map, here, path, &odds.wumpus),
+            _ => None,
+        };
+        let path = match &tail {
+            Some(t) => {
+                text.push_str(&format!(
+                    "; past room {} it flies on into tunnels not yet seen, as {} (about {} more \
+                     to kill, and it cannot come back)",
+                    self.label(path[path.len() - 1]),
+                    self.rooms_text(&t.path[path.len()..]),
+                    percent((t.chance - chance).max(0.0))
+                ));
+                &t.path[..]
+            }
+            None => path,
+        };
         Decision {
             action: Action::Shoot(ArrowPath::new(path.to_vec()).expect("1 to 5 rooms")),
             reason: reason(rule, path.first().copied(), 0, text),

@@ -49,43 +49,28 @@ pub fn blind_shot(
     let flight = Flight::new(map);
     let mut best: Option<BlindShot> = None;
     for prefix in planner::arrow_paths(known, here, MAX_ARROW_ROOMS - 1) {
-        let last = *prefix.last().expect("arrow paths are not empty");
-        // From a visited room every tunnel is known (the prefixes already hold them); from a
-        // room next to the hunter a random flight could come straight back.
-        if map.visited(last) || map.joined(last, here) {
-            continue;
-        }
-        let mut left = wumpus.to_vec();
-        let mut chance = 0.0;
-        for r in &prefix {
-            chance += left[r.index()];
-            left[r.index()] = 0.0;
-        }
-        let mut at = vec![0.0; wumpus.len()];
-        at[last.index()] = 1.0;
-        let mut path = prefix.clone();
-        while path.len() < MAX_ARROW_ROOMS {
-            let two_back = if path.len() >= 2 {
-                path[path.len() - 2]
-            } else {
-                here
-            };
-            let Some((gain, named, next)) = flight.best_named(&at, here, two_back, &left) else {
-                break;
-            };
-            chance += gain;
-            path.push(named);
-            at = next;
-        }
-        if path.len() > prefix.len() && best.as_ref().is_none_or(|b| chance > b.chance + 1e-12) {
-            best = Some(BlindShot {
-                known: prefix.len(),
-                chance: chance.min(1.0),
-                path,
-            });
+        if let Some(shot) = flight.with_tail(here, &prefix, wumpus) {
+            if best.as_ref().is_none_or(|b| shot.chance > b.chance + 1e-12) {
+                best = Some(shot);
+            }
         }
     }
     best
+}
+
+/// `path`, a shot along known tunnels from `here`, flown on past them as far as it safely can
+/// ([`blind_shot`]'s tail); `None` when it cannot go on (the map is known, it is already 5
+/// rooms long, or it ends in a visited room or one next to the hunter).
+pub fn with_tail(
+    map: &MapKnowledge,
+    here: Place,
+    path: &[Place],
+    wumpus: &[f64],
+) -> Option<BlindShot> {
+    if map.whole() || path.len() >= MAX_ARROW_ROOMS {
+        return None;
+    }
+    Flight::new(map).with_tail(here, path, wumpus)
 }
 
 /// Where an arrow may fly on a map partly known.
@@ -109,6 +94,43 @@ impl<'a> Flight<'a> {
             map,
             unvisited: map.unvisited().collect(),
         }
+    }
+
+    /// `prefix` with the best tail the planner finds, if any room can be named past it.
+    fn with_tail(&self, here: Place, prefix: &[Place], wumpus: &[f64]) -> Option<BlindShot> {
+        let last = *prefix.last()?;
+        // From a visited room every tunnel is known (the prefixes already hold them); from a
+        // room next to the hunter a random flight could come straight back.
+        if self.map.visited(last) || self.map.joined(last, here) {
+            return None;
+        }
+        let mut left = wumpus.to_vec();
+        let mut chance = 0.0;
+        for r in prefix {
+            chance += left[r.index()];
+            left[r.index()] = 0.0;
+        }
+        let mut at = vec![0.0; wumpus.len()];
+        at[last.index()] = 1.0;
+        let mut path = prefix.to_vec();
+        while path.len() < MAX_ARROW_ROOMS {
+            let two_back = if path.len() >= 2 {
+                path[path.len() - 2]
+            } else {
+                here
+            };
+            let Some((gain, named, next)) = self.best_named(&at, here, two_back, &left) else {
+                break;
+            };
+            chance += gain;
+            path.push(named);
+            at = next;
+        }
+        (path.len() > prefix.len()).then(|| BlindShot {
+            known: prefix.len(),
+            chance: chance.min(1.0),
+            path,
+        })
     }
 
     /// How many of `room`'s tunnel ends (out and in) are unknown, as the model counts them:
@@ -286,6 +308,32 @@ mod tests {
         (k, here)
     }
 
+    /// `path` from `here` is a legal crooked path that can never fly back into `here`, and
+    /// the planner's model of the flight covers every room the arrow can really reach.
+    fn assert_flies_safely(map: &CaveMap, k: &MapKnowledge, here: Place, path: &[Place]) {
+        assert!(!path.contains(&here));
+        let crooked = std::iter::once(here)
+            .chain(path.iter().copied())
+            .collect::<Vec<_>>();
+        assert!(crooked.windows(3).all(|w| w[0] != w[2]), "doubles back");
+        let flight = Flight::new(k);
+        let mut at = vec![0.0; map.len()];
+        at[here.index()] = 1.0;
+        for (step, real) in real_support(map, here, path).iter().enumerate() {
+            at = flight.after(&at, path[step], &flight.ends_from(&at));
+            assert!(!real[here.index()], "the arrow can fly back: {path:?}");
+            for r in map.rooms() {
+                assert!(
+                    !real[r.index()] || at[r.index()] > 0.0,
+                    "room {} reachable but not in the model",
+                    r.index()
+                );
+            }
+            let mass: f64 = at.iter().sum();
+            assert!((mass - 1.0).abs() < 1e-9, "the arrow is somewhere: {mass}");
+        }
+    }
+
     #[test]
     fn a_blind_arrow_never_comes_back_and_its_model_covers_every_real_flight() {
         let maps = [
@@ -319,31 +367,7 @@ mod tests {
                 };
                 shots += 1;
                 assert!(shot.known >= 1 && shot.known < shot.path.len());
-                assert!(!shot.path.contains(&here));
-                let crooked = std::iter::once(here)
-                    .chain(shot.path.iter().copied())
-                    .collect::<Vec<_>>();
-                assert!(crooked.windows(3).all(|w| w[0] != w[2]), "doubles back");
-                let flight = Flight::new(&k);
-                let mut at = vec![0.0; map.len()];
-                at[here.index()] = 1.0;
-                for (step, real) in real_support(&map, here, &shot.path).iter().enumerate() {
-                    at = flight.after(&at, shot.path[step], &flight.ends_from(&at));
-                    assert!(
-                        !real[here.index()],
-                        "the arrow can fly back: {:?}",
-                        shot.path
-                    );
-                    for r in map.rooms() {
-                        assert!(
-                            !real[r.index()] || at[r.index()] > 0.0,
-                            "room {} reachable but not in the model",
-                            r.index()
-                        );
-                    }
-                    let mass: f64 = at.iter().sum();
-                    assert!((mass - 1.0).abs() < 1e-9, "the arrow is somewhere: {mass}");
-                }
+                assert_flies_safely(&map, &k, here, &shot.path);
             }
         }
         assert!(shots > 500, "blind shots were planned {shots} times");
@@ -358,5 +382,41 @@ mod tests {
             blind_shot(&k, &k.known_topology(), Place::new(0), &wumpus),
             None
         );
+    }
+
+    #[test]
+    fn a_known_path_flies_on_only_where_it_cannot_come_back() {
+        let maps = [
+            include_str!("../../../worlds/cave-standard.txt"),
+            include_str!("../../../worlds/cave-waterslide.txt"),
+            include_str!("../../../worlds/cave-risk.txt"),
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut tails, mut stops) = (0, 0);
+        for text in maps {
+            let map = parse_map(text).unwrap();
+            for trial in 0..150 {
+                let (k, here) = explore(&map, &mut rng, trial % 6);
+                let known = k.known_topology();
+                let wumpus: Vec<f64> = vec![1.0 / map.len() as f64; map.len()];
+                for path in planner::arrow_paths(&known, here, MAX_ARROW_ROOMS) {
+                    let Some(shot) = with_tail(&k, here, &path, &wumpus) else {
+                        stops += 1;
+                        continue;
+                    };
+                    tails += 1;
+                    assert_eq!(shot.path[..path.len()], path[..]);
+                    assert_eq!(shot.known, path.len());
+                    assert!(shot.path.len() > path.len() && shot.path.len() <= MAX_ARROW_ROOMS);
+                    let last = path[path.len() - 1];
+                    assert!(!k.visited(last) && !k.joined(last, here));
+                    assert_flies_safely(&map, &k, here, &shot.path);
+                }
+            }
+        }
+        assert!(tails > 1000 && stops > 1000, "{tails} tails, {stops} stops");
+        let k = MapKnowledge::known(&parse_map(maps[0]).unwrap());
+        let path = [Place::new(1), Place::new(2)];
+        assert_eq!(with_tail(&k, Place::new(0), &path, &[0.05; 20]), None);
     }
 }

@@ -255,6 +255,7 @@ impl CaveAgent {
             arrows: self.arrows,
             full,
             walk_on: self.walk_on_after_miss(&known, here, &odds),
+            tail_trust: self.config.policy.tail_trust,
         };
         if let Some(s) = best_shot(
             &known,

@@ -37,6 +37,11 @@ pub(super) struct Stakes {
     /// look-ahead takes the better of shooting on and this. 0 where walking on after a miss
     /// is not weighed (the map being discovered: see `CaveAgent::walk_on_after_miss`).
     pub(super) walk_on: f64,
+    /// On a map being discovered, the share of a tail's estimated chance of a kill that the
+    /// first arrow is weighed by ([`super::Policy::tail_trust`]): a path along known tunnels
+    /// that ends in an unvisited room not next to the hunter flies on past them
+    /// ([`super::blind::with_tail`]). 0 leaves tails out of the worth.
+    pub(super) tail_trust: f64,
 }
 
 /// How deep [`best_shot`] weighs every path worth weighing.
@@ -101,7 +106,27 @@ pub(super) fn best_shot(
             && stakes.arrows > 2
             && paths.len() * firsts.len() <= AIM_WORK,
     );
-    let (value, index) = look.value_over(firsts, &odds.wumpus, stakes.arrows, deeper);
+    let (value, index) = if stakes.tail_trust > 0.0 && !map.whole() {
+        // Each first arrow also flies on past the known tunnels where it safely can.
+        let tails = Tails {
+            map,
+            here,
+            wumpus: &odds.wumpus,
+            trust: stakes.tail_trust,
+            full: stakes.full,
+        };
+        let mut best = (-1.0, 0usize);
+        for (index, chance) in firsts {
+            let v = look.value_of(&odds.wumpus, stakes.arrows, index, chance, deeper);
+            let v = tails.with_tail(&paths[index], chance, v);
+            if v > best.0 + 1e-9 {
+                best = (v, index);
+            }
+        }
+        best
+    } else {
+        look.value_over(firsts, &odds.wumpus, stakes.arrows, deeper)
+    };
     let path = paths[index].clone();
     Some(Shot {
         chance: odds.kill_chance(&path),
@@ -109,6 +134,35 @@ pub(super) fn best_shot(
         value,
         path,
     })
+}
+
+/// What a first arrow's tail past the known tunnels adds to its worth.
+struct Tails<'a> {
+    map: &'a MapKnowledge,
+    here: Place,
+    wumpus: &'a [f64],
+    trust: f64,
+    full: f64,
+}
+
+impl Tails<'_> {
+    /// The worth of shooting `path` (chance `chance` along known tunnels, worth `value` with
+    /// no tail) when it flies on into tunnels not yet seen: the tail's estimated chance, times
+    /// `trust`, is a kill more, and the arrows after a miss are weighed as before but only for
+    /// the misses left. (The look-ahead's later arrows and its beliefs after a miss leave the
+    /// tail out: a miss proves nothing about the rooms it may have flown through.)
+    fn with_tail(&self, path: &[Place], chance: f64, value: f64) -> f64 {
+        let Some(tail) = super::blind::with_tail(self.map, self.here, path, self.wumpus) else {
+            return value;
+        };
+        let miss = 1.0 - chance;
+        if miss < 1e-9 {
+            return value;
+        }
+        let extra = ((tail.chance - chance) * self.trust).clamp(0.0, miss);
+        let after_miss = value - chance * self.full;
+        (chance + extra) * self.full + after_miss * (miss - extra) / miss
+    }
 }
 
 /// `paths` without those whose rooms an earlier path all flies through. The look-ahead never

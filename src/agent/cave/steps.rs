@@ -112,6 +112,7 @@ impl CaveAgent {
                             arrows: self.arrows,
                             full,
                             walk_on: self.walk_on_share(risk),
+                            tail_trust: self.config.policy.tail_trust,
                         };
                         best_shot(
                             known,
