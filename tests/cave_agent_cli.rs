@@ -489,27 +489,10 @@ fn a_step_likely_to_kill_waits_for_arrows_into_unseen_tunnels() {
     // safe. The wumpus (room 16) is smelt nowhere, so it cannot be next door; an arrow through
     // 8 and 7 can fly on into tunnels nobody has seen. It flies before the step is taken,
     // each time while two arrows or more are left.
-    let dir = std::env::temp_dir().join(format!("wumpus-gamble-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let hazards = dir.join("hazards.txt");
-    std::fs::write(
-        &hazards,
+    let (run, steps) = trace_hazards(
+        "gamble",
         "ROOMS 20\nHUNTER 8\nWUMPUS 16\nPIT 2\nPIT 7\nBATS 13\nBATS 19\n",
-    )
-    .unwrap();
-    let mut args: Vec<&str> = "trace --rules cave --seed 1 --json --hazards"
-        .split(' ')
-        .collect();
-    args.push(hazards.to_str().unwrap());
-    let run = wumpus(&args, "");
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let steps: Vec<serde_json::Value> = run
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|l| serde_json::from_str(l).unwrap())
-        .filter(|s: &serde_json::Value| s.get("step").is_some())
-        .collect();
+    );
     // The first step is the forced gamble: no arrow from the first room can go on safely.
     assert_eq!(steps[0]["rule"], "gamble", "{}", run.stdout);
     assert_eq!(steps[1]["at"], "1", "{}", run.stdout);
@@ -534,7 +517,30 @@ fn a_step_likely_to_kill_waits_for_arrows_into_unseen_tunnels() {
         // The last arrow is kept: a fifth miss would lose.
         assert_eq!(steps[i]["arrows"], 1, "{}", run.stdout);
     }
+}
+
+/// `trace --json` of the classic agent on the standard map dealt by `hazards` (a hazard file's
+/// text, written to a temporary directory named after `name`): the run and its steps.
+fn trace_hazards(name: &str, hazards: &str) -> (common::Run, Vec<serde_json::Value>) {
+    let dir = std::env::temp_dir().join(format!("wumpus-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hazards.txt");
+    std::fs::write(&file, hazards).unwrap();
+    let mut args: Vec<&str> = "trace --rules cave --seed 1 --json --hazards"
+        .split(' ')
+        .collect();
+    args.push(file.to_str().unwrap());
+    let run = wumpus(&args, "");
     std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let steps = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|s: &serde_json::Value| s.get("step").is_some())
+        .collect();
+    (run, steps)
 }
 
 #[test]
@@ -543,26 +549,13 @@ fn an_arrow_along_known_tunnels_flies_on_into_unseen_ones() {
     // (in 1 or 4, one time in two each), and steps back to 6 so that a woken wumpus cannot
     // walk in. The arrow through 5 into 1 is all the known tunnels give; past 1, which is not
     // next to the hunter, it flies on into tunnels nobody has seen instead of stopping.
-    let dir = std::env::temp_dir().join(format!("wumpus-tail-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let hazards = dir.join("hazards.txt");
-    std::fs::write(
-        &hazards,
+    let (run, steps) = trace_hazards(
+        "tail",
         "ROOMS 20\nHUNTER 6\nWUMPUS 4\nPIT 7\nPIT 12\nBATS 17\nBATS 19\n",
-    )
-    .unwrap();
-    let mut args: Vec<&str> = "trace --rules cave --seed 1 --json --hazards"
-        .split(' ')
-        .collect();
-    args.push(hazards.to_str().unwrap());
-    let run = wumpus(&args, "");
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let shot: serde_json::Value = run
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|l| serde_json::from_str(l).unwrap())
-        .find(|s: &serde_json::Value| s["action"].as_str().is_some_and(|a| a.starts_with("shoot")))
+    );
+    let shot = steps
+        .iter()
+        .find(|s| s["action"].as_str().is_some_and(|a| a.starts_with("shoot")))
         .expect("an arrow is shot");
     assert_eq!(shot["at"], "6", "{}", run.stdout);
     let rooms: Vec<&str> = shot["action"]
@@ -580,5 +573,4 @@ fn an_arrow_along_known_tunnels_flies_on_into_unseen_ones() {
             .contains("flies on into tunnels not yet seen"),
         "{shot}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
