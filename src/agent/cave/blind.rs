@@ -6,7 +6,9 @@
 //! path can go on past the known tunnels. This module plans such a path (a known prefix, then
 //! rooms named in the dark) and estimates its chance of a kill under the agent's model of the
 //! unknown map: each unknown tunnel end leads to any unvisited room alike, the same assumption
-//! the odds make ([`super::layouts`]).
+//! the odds make ([`super::layouts`]). Two rules ask for the best such path ([`blind_shot`]);
+//! every other arrow along known tunnels asks for a tail to its own path ([`with_tail`]), so
+//! it flies on instead of stopping where the known tunnels end.
 //!
 //! Invariant: the arrow can never come back into the hunter's room, whatever the real map is.
 //! The hunter has stood in its room, so every tunnel at that room is known; a random flight
