@@ -5,7 +5,9 @@
 //! The agent's rules ([`super`], rules 1 to 3 and 6) ask this module for the best arrow from
 //! the hunter's room and for its worth: a first arrow weighed among every path worth weighing,
 //! then after each miss (the wumpus wakes, may walk in, and is smelt or not) the path with the
-//! best chance again, until the arrows run out. The step look-ahead ([`super::steps`]) and the
+//! best chance again, until the arrows run out. While the map is being discovered, each first
+//! arrow's worth also counts the tail it flies on with past the known tunnels
+//! ([`super::blind::with_tail`]), at a share of its estimated chance. The step look-ahead ([`super::steps`]) and the
 //! rollouts ([`super::rollout`]) ask the same question from other rooms. It reads the odds
 //! ([`super::layouts`]) and the known tunnels; it decides nothing itself.
 
@@ -155,14 +157,21 @@ impl Tails<'_> {
         let Some(tail) = super::blind::with_tail(self.map, self.here, path, self.wumpus) else {
             return value;
         };
-        let miss = 1.0 - chance;
-        if miss < 1e-9 {
-            return value;
-        }
-        let extra = ((tail.chance - chance) * self.trust).clamp(0.0, miss);
-        let after_miss = value - chance * self.full;
-        (chance + extra) * self.full + after_miss * (miss - extra) / miss
+        worth_with_tail(chance, tail.chance - chance, self.trust, self.full, value)
     }
+}
+
+/// [`Tails::with_tail`]'s sum: a path with chance `chance` along known tunnels, worth `value`
+/// without its tail, whose tail adds an estimated `tail` chance of a kill counted at `trust`,
+/// for a kill worth `full`.
+fn worth_with_tail(chance: f64, tail: f64, trust: f64, full: f64, value: f64) -> f64 {
+    let miss = 1.0 - chance;
+    if miss < 1e-9 {
+        return value;
+    }
+    let extra = (tail * trust).clamp(0.0, miss);
+    let after_miss = value - chance * full;
+    (chance + extra) * full + after_miss * (miss - extra) / miss
 }
 
 /// `paths` without those whose rooms an earlier path all flies through. The look-ahead never
@@ -482,5 +491,19 @@ mod tests {
         // sends the wumpus where the last arrow kills it: 50 + 0.5 * (45 + 55). Room 8 first.
         let (value, first) = look.value_first(&belief, 3, 1);
         assert_eq!((first, (value * 1e6).round() / 1e6), (0, 100.0));
+    }
+
+    #[test]
+    fn a_tail_is_a_kill_more_and_leaves_fewer_misses_to_weigh() {
+        // Half a chance along known tunnels; after a miss the arrows left are worth 30 points.
+        let (chance, full) = (0.5, 90.0);
+        let value = chance * full + (1.0 - chance) * 30.0;
+        assert_eq!(worth_with_tail(chance, 0.2, 0.0, full, value), value);
+        assert_eq!(worth_with_tail(chance, 0.0, 0.75, full, value), value);
+        // 0.15 more to kill: 0.65 × 90 + 0.35 × 30.
+        let with = worth_with_tail(chance, 0.2, 0.75, full, value);
+        assert!((with - (0.65 * 90.0 + 0.35 * 30.0)).abs() < 1e-9, "{with}");
+        // Never more than a sure kill, whatever the estimate.
+        assert!(worth_with_tail(chance, 5.0, 1.0, full, value) <= full + 1e-9);
     }
 }
