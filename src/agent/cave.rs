@@ -1341,9 +1341,8 @@ impl CaveAgent {
     /// the tail can only add a kill (it cannot come back), and a miss proves what the known
     /// part proved.
     fn shoot(&self, path: &[Place], chance: f64, rule: Rule, mut text: String) -> Decision {
-        let tail = match (rule, self.here, &self.odds) {
-            (Rule::BlindShot, ..) => None,
-            (_, Some(here), Some(odds)) => blind::with_tail(&self.map, here, path, &odds.wumpus),
+        let tail = match (self.here, &self.odds) {
+            (Some(here), Some(odds)) => blind::with_tail(&self.map, here, path, &odds.wumpus),
             _ => None,
         };
         let path = match &tail {

@@ -62,7 +62,8 @@ pub fn blind_shot(
 
 /// `path`, a shot along known tunnels from `here`, flown on past them as far as it safely can
 /// ([`blind_shot`]'s tail); `None` when it cannot go on (the map is known, it is already 5
-/// rooms long, or it ends in a visited room or one next to the hunter).
+/// rooms long, a room of it is not reached by known tunnels, or it ends in a visited room or
+/// one next to the hunter).
 pub fn with_tail(
     map: &MapKnowledge,
     here: Place,
@@ -71,6 +72,15 @@ pub fn with_tail(
 ) -> Option<BlindShot> {
     if map.whole() || path.len() >= MAX_ARROW_ROOMS {
         return None;
+    }
+    // The tail is planned from the room the known tunnels surely bring the arrow to: a path
+    // that already flies through the dark (a blind shot) has no such room.
+    let mut at = here;
+    for &room in path {
+        if !map.joined(at, room) {
+            return None;
+        }
+        at = room;
     }
     Flight::new(map).with_tail(here, path, wumpus)
 }
@@ -370,6 +380,10 @@ mod tests {
                 shots += 1;
                 assert!(shot.known >= 1 && shot.known < shot.path.len());
                 assert_flies_safely(&map, &k, here, &shot.path);
+                // Flown through the dark already: no tail is planned on top of it.
+                if shot.path.windows(2).any(|w| !k.joined(w[0], w[1])) {
+                    assert_eq!(with_tail(&k, here, &shot.path, &wumpus), None);
+                }
             }
         }
         assert!(shots > 500, "blind shots were planned {shots} times");
