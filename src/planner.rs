@@ -55,6 +55,42 @@ pub fn nearest(
     Some(route_along(topology, places))
 }
 
+/// [`nearest`], but among the equally near goals only those from which the most other goals
+/// can still be reached over walkable places. Where edges go one way, stepping to one goal
+/// can cut the walker off from the others; where every edge goes both ways, every goal
+/// reached keeps the rest in reach and this is [`nearest`]. Ties left are broken as
+/// [`nearest`] breaks them.
+///
+/// Complexity: one breadth-first search from `from` and one from each nearest goal.
+pub fn nearest_keeping_reach(
+    topology: &Topology,
+    from: Place,
+    walkable: impl Fn(Place) -> bool,
+    is_goal: impl Fn(Place) -> bool,
+) -> Option<Route> {
+    let goal = |p: Place| p != from && walkable(p) && is_goal(p);
+    let here = distances_dense(topology, from, &walkable);
+    let goals: Vec<Place> = (0..topology.len())
+        .map(Place::new)
+        .filter(|&p| here[p.index()].is_some() && goal(p))
+        .collect();
+    let nearest_steps = goals.iter().filter_map(|p| here[p.index()]).min()?;
+    let reach = |g: Place| {
+        let there = distances_dense(topology, g, &walkable);
+        goals
+            .iter()
+            .filter(|&&o| o != g && there[o.index()].is_some())
+            .count()
+    };
+    let reaches: Vec<(Place, usize)> = goals
+        .iter()
+        .filter(|p| here[p.index()] == Some(nearest_steps))
+        .map(|&p| (p, reach(p)))
+        .collect();
+    let most = reaches.iter().map(|&(_, r)| r).max()?;
+    nearest(topology, from, walkable, |p| reaches.contains(&(p, most)))
+}
+
 /// A place waiting in [`Searcher`]'s open set, ordered like petgraph's `MinScored` in its A*:
 /// by cost alone, the cheapest greatest, equal costs equal whatever the place. The heap then
 /// makes exactly A*'s moves, so equally near goals and equally short paths are chosen alike.
@@ -424,6 +460,28 @@ pub fn arrow_paths(topology: &Topology, from: Place, max_rooms: usize) -> Vec<Ve
 mod tests {
     use super::*;
     use crate::topology::Direction;
+
+    #[test]
+    fn the_nearest_goal_kept_is_the_one_that_does_not_cut_off_the_rest() {
+        // Room 0 leads one way to 1 and to 2, both one step away. Room 1 has no way out;
+        // from 2 the walker goes on to 3 or back to 0. Stepping into 1 would cut it off
+        // from 2 and 3.
+        let tunnels = vec![vec![1, 2], vec![], vec![3, 0], vec![2]];
+        let t = Topology::cave(&tunnels, 0, vec![None; 4], vec![None; 4]);
+        let p = Place::new;
+        let goals = |q: Place| q != p(0);
+        let route = nearest_keeping_reach(&t, p(0), |_| true, goals).unwrap();
+        assert_eq!(route.goal(), p(2), "1 would leave 2 and 3 out of reach");
+        // Where every edge goes both ways, it is the nearest goal as `nearest` finds it.
+        let both = vec![vec![1, 2], vec![0], vec![3, 0], vec![2]];
+        let t = Topology::cave(&both, 0, vec![None; 4], vec![None; 4]);
+        assert_eq!(
+            nearest_keeping_reach(&t, p(0), |_| true, goals).map(|r| r.goal()),
+            nearest(&t, p(0), |_| true, goals).map(|r| r.goal())
+        );
+        // Unwalkable goals, and none at all.
+        assert!(nearest_keeping_reach(&t, p(0), |q| q == p(0), goals).is_none());
+    }
 
     #[test]
     fn headed_costs_count_quarter_turns() {

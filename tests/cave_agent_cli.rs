@@ -574,3 +574,53 @@ fn an_arrow_along_known_tunnels_flies_on_into_unseen_ones() {
         "{shot}"
     );
 }
+
+#[test]
+fn a_walk_to_a_better_shooting_room_never_leads_back_to_a_room_it_left() {
+    // While the map is being discovered, each step toward a better shooting room shows new
+    // tunnels and moves the values; rule 3 once walked round in circles after them (in about
+    // one game in five of these, such as seed 3). Since the last arrow, no walk to shoot may
+    // head for a room an earlier such walk left.
+    let mut walks = 0;
+    for seed in 1..=100 {
+        let seed = seed.to_string();
+        let run = wumpus(
+            &[
+                "trace",
+                "--rules",
+                "cave",
+                "--map",
+                "worlds/cave-standard.txt",
+                "--json",
+                "--seed",
+                &seed,
+            ],
+            "",
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let mut left: Vec<String> = Vec::new();
+        for line in run.stdout.lines().skip(1) {
+            let step: serde_json::Value = serde_json::from_str(line).unwrap();
+            let Some(action) = step["action"].as_str() else {
+                continue;
+            };
+            if action.starts_with("move") && step["rule"] == "best_shot" {
+                let reason = step["reason"].as_str().unwrap();
+                let goal = reason
+                    .strip_prefix("walk to room ")
+                    .and_then(|r| r.split(' ').next())
+                    .unwrap_or_else(|| panic!("a walk to shoot names its room: {reason}"));
+                assert!(
+                    !left.iter().any(|r| r == goal),
+                    "seed {seed}, step {}: back to room {goal}, left on the way to shoot: {left:?}",
+                    step["step"]
+                );
+                left.push(step["at"].as_str().unwrap().to_string());
+                walks += 1;
+            } else {
+                left.clear();
+            }
+        }
+    }
+    assert!(walks > 50, "only {walks} walks to shoot were seen");
+}

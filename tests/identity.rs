@@ -18,7 +18,9 @@
 //! discovered, an arrow into unseen tunnels before a step with 15% or more to die (issue 17;
 //! the two cave batches with the map discovered), and, with the map discovered, arrows along
 //! known tunnels flying on into unseen ones, their tails weighed (issue 17; the same two
-//! batches). Every other line is 1083410's.
+//! batches), and, with the map discovered, rule 3 never walking back to a room it left to
+//! find a better shooting room (issue 17; the discovered batch on the standard map). Every
+//! other line is 1083410's.
 
 use assert_cmd::Command;
 use serde_json::{json, Value};

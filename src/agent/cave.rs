@@ -408,6 +408,11 @@ pub struct CaveAgent {
     trust_odds: bool,
     /// A digest of every status seen: seeds the rollouts' draws, so a game replays.
     history: u64,
+    /// The step rule 3 last chose toward a better shooting room: from, to.
+    shooting_walk: Option<(Place, Place)>,
+    /// The rooms the hunter has walked out of toward a better shooting room since its last
+    /// arrow (rule 3 never walks back to one).
+    left_for_a_shot: Vec<Place>,
 }
 
 impl CaveAgent {
@@ -445,6 +450,8 @@ impl CaveAgent {
             known_cache: None,
             trust_odds: false,
             history: 0,
+            shooting_walk: None,
+            left_for_a_shot: Vec::new(),
             config,
         })
     }
@@ -595,6 +602,12 @@ impl CaveAgent {
         status: &Status,
     ) -> Result<Vec<Conclusion>, KbError> {
         self.learned.clear();
+        match (last, self.shooting_walk.take()) {
+            (Some(Action::Move(to)), Some((from, planned))) if *to == planned => {
+                self.left_for_a_shot.push(from);
+            }
+            _ => self.left_for_a_shot.clear(),
+        }
         self.shown_outs = status.outs.clone();
         if self.config.policy.rollouts > 0 {
             self.history = rollout::digest(self.history, status);
@@ -974,6 +987,10 @@ impl CaveAgent {
     /// other choices by playing the game on ([`rollout`]).
     pub fn decide(&mut self) -> Decision {
         let ruled = self.decide_by_rules();
+        self.shooting_walk = match (&ruled.action, ruled.reason.rule, self.here) {
+            (Action::Move(to), Rule::BestShot, Some(here)) => Some((here, *to)),
+            _ => None,
+        };
         if self.rollouts_apply(&ruled) {
             self.weigh_by_rollouts(ruled)
         } else {
@@ -1076,7 +1093,12 @@ impl CaveAgent {
         let value = shot.as_ref().map_or(0.0, |s| s.value);
         let shoot_share = self.shoot_share_now();
         if let Some((route, there)) = self.better_shooting_room(&known, here, &odds, value) {
-            if there.value >= shoot_share * full {
+            // While the map is being discovered, each step shows new tunnels and the values
+            // move with them; a walk that would lead back to a room it left is going round,
+            // spending moves on estimates, so the hunter shoots from here instead (docs/caves.md,
+            // "Walking round to shoot").
+            let going_round = !self.map.whole() && self.left_for_a_shot.contains(&route.goal());
+            if there.value >= shoot_share * full && !going_round {
                 let text = format!(
                     "walk to room {} to shoot {} from there: worth {:.0} points against {:.0} from here",
                     self.label(route.goal()),
@@ -1258,12 +1280,17 @@ impl CaveAgent {
     }
 
     fn explore_route(&self, known: &Topology, here: Place) -> Option<planner::Route> {
-        planner::nearest(
-            known,
-            here,
-            |p| self.is_safe(p),
-            |p| p != here && !self.map.visited(p) && self.is_safe(p),
-        )
+        let safe = |p: Place| self.is_safe(p);
+        let unexplored = |p: Place| p != here && !self.map.visited(p) && self.is_safe(p);
+        // Once a tunnel is seen to go one way, a step can shut the hunter off from the other
+        // proven-safe rooms: among the nearest, explore one that keeps the most in reach. Until
+        // then every known tunnel has been seen both ways and any choice keeps them all. With
+        // the map given this was not measured, and the nearest room is kept.
+        if !self.map.whole() && self.map.one_way_seen() {
+            planner::nearest_keeping_reach(known, here, safe, unexplored)
+        } else {
+            planner::nearest(known, here, safe, unexplored)
+        }
     }
 
     /// A proven-safe room at most [`SHOOTING_WALK`] steps away from which shooting is worth

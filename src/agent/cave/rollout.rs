@@ -117,6 +117,8 @@ impl CaveAgent {
             known_cache: self.known_cache.clone(),
             trust_odds: true,
             history: self.history,
+            shooting_walk: None,
+            left_for_a_shot: self.left_for_a_shot.clone(),
         }
     }
 
