@@ -466,12 +466,16 @@ mod tests {
         // Room 0 leads one way to 1 and to 2, both one step away. Room 1 has no way out;
         // from 2 the walker goes on to 3 or back to 0. Stepping into 1 would cut it off
         // from 2 and 3.
-        let tunnels = vec![vec![1, 2], vec![], vec![3, 0], vec![2]];
-        let t = Topology::cave(&tunnels, 0, vec![None; 4], vec![None; 4]);
         let p = Place::new;
         let goals = |q: Place| q != p(0);
-        let route = nearest_keeping_reach(&t, p(0), |_| true, goals).unwrap();
-        assert_eq!(route.goal(), p(2), "1 would leave 2 and 3 out of reach");
+        // Both orders of room 0's tunnels, so that `nearest`'s own choice among equals is the
+        // trap in one of them.
+        for outs in [vec![1, 2], vec![2, 1]] {
+            let tunnels = vec![outs, vec![], vec![3, 0], vec![2]];
+            let t = Topology::cave(&tunnels, 0, vec![None; 4], vec![None; 4]);
+            let route = nearest_keeping_reach(&t, p(0), |_| true, goals).unwrap();
+            assert_eq!(route.goal(), p(2), "1 would leave 2 and 3 out of reach");
+        }
         // Where every edge goes both ways, it is the nearest goal as `nearest` finds it.
         let both = vec![vec![1, 2], vec![0], vec![3, 0], vec![2]];
         let t = Topology::cave(&both, 0, vec![None; 4], vec![None; 4]);
