@@ -408,8 +408,9 @@ pub struct CaveAgent {
     trust_odds: bool,
     /// A digest of every status seen: seeds the rollouts' draws, so a game replays.
     history: u64,
-    /// The step rule 3 last chose toward a better shooting room: from, to.
-    shooting_walk: Option<(Place, Place)>,
+    /// The room rule 3 last chose to step into toward a better shooting room (the room it
+    /// leaves is `here` until the next status).
+    shooting_step: Option<Place>,
     /// The rooms the hunter has walked out of toward a better shooting room since its last
     /// arrow (rule 3 never walks back to one).
     left_for_a_shot: Vec<Place>,
@@ -450,7 +451,7 @@ impl CaveAgent {
             known_cache: None,
             trust_odds: false,
             history: 0,
-            shooting_walk: None,
+            shooting_step: None,
             left_for_a_shot: Vec::new(),
             config,
         })
@@ -602,9 +603,9 @@ impl CaveAgent {
         status: &Status,
     ) -> Result<Vec<Conclusion>, KbError> {
         self.learned.clear();
-        match (last, self.shooting_walk.take()) {
-            (Some(Action::Move(to)), Some((from, planned))) if *to == planned => {
-                self.left_for_a_shot.push(from);
+        match (last, self.shooting_step.take(), self.here) {
+            (Some(Action::Move(to)), Some(planned), Some(left)) if *to == planned => {
+                self.left_for_a_shot.push(left);
             }
             _ => self.left_for_a_shot.clear(),
         }
@@ -987,8 +988,8 @@ impl CaveAgent {
     /// other choices by playing the game on ([`rollout`]).
     pub fn decide(&mut self) -> Decision {
         let ruled = self.decide_by_rules();
-        self.shooting_walk = match (&ruled.action, ruled.reason.rule, self.here) {
-            (Action::Move(to), Rule::BestShot, Some(here)) => Some((here, *to)),
+        self.shooting_step = match (&ruled.action, ruled.reason.rule) {
+            (Action::Move(to), Rule::BestShot) => Some(*to),
             _ => None,
         };
         if self.rollouts_apply(&ruled) {
@@ -1096,7 +1097,7 @@ impl CaveAgent {
             // While the map is being discovered, each step shows new tunnels and the values
             // move with them; a walk that would lead back to a room it left is going round,
             // spending moves on estimates, so the hunter shoots from here instead (docs/caves.md,
-            // "Walking round to shoot").
+            // "Walking round to shoot, and one-way tunnels").
             let going_round = !self.map.whole() && self.left_for_a_shot.contains(&route.goal());
             if there.value >= shoot_share * full && !going_round {
                 let text = format!(

@@ -117,7 +117,7 @@ impl CaveAgent {
             known_cache: self.known_cache.clone(),
             trust_odds: true,
             history: self.history,
-            shooting_walk: None,
+            shooting_step: None,
             left_for_a_shot: self.left_for_a_shot.clone(),
         }
     }
