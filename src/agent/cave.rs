@@ -126,6 +126,18 @@ pub struct Policy {
     /// step may kill; an arrow that kills first saves it, and one that misses leaves the
     /// same step to take (a fifth miss loses, so the last arrow is kept).
     pub blind_before_gamble: f64,
+    /// What a bat flight costs in the least-risk step (rule 6), as a share of the chance of
+    /// being carried off, on top of the flight's chance of death: the hunter lands anywhere,
+    /// away from the rooms it has proven safe.
+    pub flight_penalty: f64,
+    /// `flight_penalty` once a tunnel is seen to go one way, while the map is being
+    /// discovered. There a step into the unknown may strand the hunter where every way on is
+    /// a gamble, and the rooms it has proven safe may be out of reach whatever it does, so
+    /// being carried off loses less. Paired, the map discovered, against 0.3: waterslide +0.19
+    /// (20,000 training games from seed 1,000,000), +0.04 (from 2,000,000) and +0.11 (100,000
+    /// from seed 0); 20 training one-way maps +0.12, 40 unseen ones +0.16 (`docs/caves.md`,
+    /// "Bat flights where tunnels go one way").
+    pub one_way_flight_penalty: f64,
     /// On a map being discovered, an arrow along known tunnels that ends in an unvisited room
     /// not next to the hunter flies on past them ([`blind::with_tail`]), and the shooting
     /// look-ahead weighs the first arrow's tail at this share of its estimated chance of a
@@ -153,6 +165,8 @@ impl Default for Policy {
             blind_chance: 0.1,
             blind_arrows_kept: 3,
             blind_before_gamble: 0.15,
+            flight_penalty: 0.3,
+            one_way_flight_penalty: 0.1,
             tail_trust: 0.75,
             step_lookahead: false,
             rollouts: 0,
@@ -485,6 +499,18 @@ impl CaveAgent {
             self.config.policy.one_way_explore_share
         } else {
             self.config.policy.explore_share
+        }
+    }
+
+    /// What a bat flight costs the least-risk step now, as a share of the chance of being
+    /// carried off: [`Policy::flight_penalty`], or [`Policy::one_way_flight_penalty`] once a
+    /// tunnel is seen to go one way while the map is being discovered (with the map given the
+    /// one-way value was not measured, and the first is kept).
+    pub(crate) fn flight_penalty_now(&self) -> f64 {
+        if !self.map.whole() && self.map.one_way_seen() {
+            self.config.policy.one_way_flight_penalty
+        } else {
+            self.config.policy.flight_penalty
         }
     }
 
