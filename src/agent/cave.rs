@@ -506,7 +506,7 @@ impl CaveAgent {
     /// carried off: [`Policy::flight_penalty`], or [`Policy::one_way_flight_penalty`] once a
     /// tunnel is seen to go one way while the map is being discovered (with the map given the
     /// one-way value was not measured, and the first is kept).
-    pub(crate) fn flight_penalty_now(&self) -> f64 {
+    fn flight_penalty_now(&self) -> f64 {
         if !self.map.whole() && self.map.one_way_seen() {
             self.config.policy.one_way_flight_penalty
         } else {
