@@ -55,14 +55,16 @@ pub fn nearest(
     Some(route_along(topology, places))
 }
 
-/// [`nearest`], but among the equally near goals only those from which the most other goals
-/// can still be reached over walkable places. Where edges go one way, stepping to one goal
-/// can cut the walker off from the others; where every edge goes both ways, every goal
-/// reached keeps the rest in reach and this is [`nearest`]. Ties left are broken as
-/// [`nearest`] breaks them.
+/// The route to the goal that makes the walk there and on to the next goal shortest, over
+/// walkable places. Where edges go one way the nearest goal can be a trap: stepping into it may
+/// cut the walker off from the other goals, or leave them only a long way round. So each goal
+/// reachable from `from` is weighed by the steps to it plus the fewest steps from it on to
+/// any other goal; a goal from which no other can be reached comes after every goal from which
+/// one can (a lone goal has nothing to walk on to). Among equal sums the nearer goal is taken,
+/// then the one [`nearest`] finds first, then the lowest-numbered.
 ///
-/// Complexity: one breadth-first search from `from` and one from each nearest goal.
-pub fn nearest_keeping_reach(
+/// Complexity: one breadth-first search from `from` and one from each goal it reaches.
+pub fn nearest_with_walk_on(
     topology: &Topology,
     from: Place,
     walkable: impl Fn(Place) -> bool,
@@ -74,21 +76,29 @@ pub fn nearest_keeping_reach(
         .map(Place::new)
         .filter(|&p| here[p.index()].is_some() && goal(p))
         .collect();
-    let nearest_steps = goals.iter().filter_map(|p| here[p.index()]).min()?;
-    let reach = |g: Place| {
-        let there = distances_dense(topology, g, &walkable);
-        goals
+    let first = nearest(topology, from, &walkable, goal)?.goal();
+    // (cut off from every other goal, steps there and on, steps there, not `nearest`'s choice)
+    let mut best: Option<((bool, u32, u32, bool), Place)> = None;
+    for &g in &goals {
+        let there = here[g.index()]?;
+        let from_g = distances_dense(topology, g, &walkable);
+        let on = goals
             .iter()
-            .filter(|&&o| o != g && there[o.index()].is_some())
-            .count()
-    };
-    let reaches: Vec<(Place, usize)> = goals
-        .iter()
-        .filter(|p| here[p.index()] == Some(nearest_steps))
-        .map(|&p| (p, reach(p)))
-        .collect();
-    let most = reaches.iter().map(|&(_, r)| r).max()?;
-    nearest(topology, from, walkable, |p| reaches.contains(&(p, most)))
+            .filter(|&&o| o != g)
+            .map(|o| from_g[o.index()])
+            .min_by_key(|d| d.unwrap_or(u32::MAX));
+        let (cut_off, on) = match on {
+            None => (false, 0),
+            Some(None) => (true, 0),
+            Some(Some(d)) => (false, d),
+        };
+        let key = (cut_off, there + on, there, g != first);
+        if best.is_none_or(|(b, _)| key < b) {
+            best = Some((key, g));
+        }
+    }
+    let (_, chosen) = best?;
+    nearest(topology, from, walkable, |p| p == chosen)
 }
 
 /// A place waiting in [`Searcher`]'s open set, ordered like petgraph's `MinScored` in its A*:
@@ -462,29 +472,54 @@ mod tests {
     use crate::topology::Direction;
 
     #[test]
-    fn the_nearest_goal_kept_is_the_one_that_does_not_cut_off_the_rest() {
-        // Room 0 leads one way to 1 and to 2, both one step away. Room 1 has no way out;
-        // from 2 the walker goes on to 3 or back to 0. Stepping into 1 would cut it off
-        // from 2 and 3.
+    fn the_goal_explored_is_the_one_with_the_shortest_walk_there_and_on() {
         let p = Place::new;
         let goals = |q: Place| q != p(0);
-        // Both orders of room 0's tunnels, so that `nearest`'s own choice among equals is the
-        // trap in one of them.
+        // Room 0 leads one way to 1 and to 2, both one step away. Room 1 has no way out;
+        // from 2 the walker goes on to 3 or back to 0. Stepping into 1 would cut it off from
+        // 2 and 3. Both orders of room 0's tunnels, so that `nearest`'s own choice among
+        // equals is the trap in one of them.
         for outs in [vec![1, 2], vec![2, 1]] {
             let tunnels = vec![outs, vec![], vec![3, 0], vec![2]];
             let t = Topology::cave(&tunnels, 0, vec![None; 4], vec![None; 4]);
-            let route = nearest_keeping_reach(&t, p(0), |_| true, goals).unwrap();
+            let route = nearest_with_walk_on(&t, p(0), |_| true, goals).unwrap();
             assert_eq!(route.goal(), p(2), "1 would leave 2 and 3 out of reach");
         }
-        // Where every edge goes both ways, it is the nearest goal as `nearest` finds it.
-        let both = vec![vec![1, 2], vec![0], vec![3, 0], vec![2]];
-        let t = Topology::cave(&both, 0, vec![None; 4], vec![None; 4]);
+        // The goals are 1, a step away, and 2 and 3, next to each other two and three steps
+        // away. From 1 the way on to them goes round through 7, 8 and 6 (four steps): 1 then
+        // 2 is five steps, 2 then 3 is three. `nearest` takes 1.
+        let only = |q: Place| [p(1), p(2), p(3)].contains(&q);
+        let tunnels = vec![
+            vec![1, 6],
+            vec![7],
+            vec![3],
+            vec![2],
+            vec![],
+            vec![],
+            vec![2],
+            vec![8],
+            vec![6],
+        ];
+        let t = Topology::cave(&tunnels, 0, vec![None; 9], vec![None; 9]);
         assert_eq!(
-            nearest_keeping_reach(&t, p(0), |_| true, goals).map(|r| r.goal()),
-            nearest(&t, p(0), |_| true, goals).map(|r| r.goal())
+            nearest(&t, p(0), |_| true, only).map(|r| r.goal()),
+            Some(p(1))
         );
-        // Unwalkable goals, and none at all.
-        assert!(nearest_keeping_reach(&t, p(0), |q| q == p(0), goals).is_none());
+        let route = nearest_with_walk_on(&t, p(0), |_| true, only).unwrap();
+        assert_eq!(route.goal(), p(2));
+        assert_eq!(
+            route.len(),
+            2,
+            "0, 6, 2: the shortest route to the goal chosen"
+        );
+        // A lone goal is walked to; unwalkable goals, and none at all, give no route.
+        let lone = |q: Place| q == p(3);
+        assert_eq!(
+            nearest_with_walk_on(&t, p(0), |_| true, lone).map(|r| r.goal()),
+            Some(p(3))
+        );
+        assert!(nearest_with_walk_on(&t, p(0), |q| q == p(0), goals).is_none());
+        assert!(nearest_with_walk_on(&t, p(0), |_| true, |_| false).is_none());
     }
 
     #[test]
