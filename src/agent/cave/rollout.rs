@@ -18,8 +18,9 @@
 //! drawn from the odds' assumption alone.
 
 use super::layouts::LayoutSampler;
+use super::rules::reason;
 use super::shoot::{best_shot, Stakes, Weighing};
-use super::{reason, CaveAgent, Decision, Weighed, MOVE_LIMIT};
+use super::{CaveAgent, Decision, Weighed, MOVE_LIMIT};
 use crate::agent::Rule;
 use crate::cave::classic::{Action, ArrowPath, ClassicGame, Status, Variant};
 use crate::rng::seeded;
