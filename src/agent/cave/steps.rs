@@ -193,9 +193,12 @@ impl CaveAgent {
     ) -> Option<(planner::Route, f64, Place)> {
         let mut best: Option<(f64, u32, Place, Place)> = None;
         let penalty = self.flight_penalty_now();
+        let stranding = self.no_way_back_now();
         for (d, from, to) in self.ways_in(known, here) {
             let risk = odds.death_on_entering(to) + penalty * odds.snatch_on_entering(to);
-            let cost = risk + 0.002 * d as f64;
+            // An unvisited room's known out-tunnels are exactly those into visited rooms.
+            let no_way_back = self.map.outs(to).is_empty();
+            let cost = risk + 0.002 * d as f64 + if no_way_back { stranding } else { 0.0 };
             let better = match best {
                 None => true,
                 Some((c, bd, _, bt)) => {
@@ -230,6 +233,11 @@ mod tests {
     /// nothing, room 1 (a draft; its tunnels in and out differ, so a one-way tunnel is seen)
     /// and, back through 0, room 2 (bats). Returns the room its least-risk step goes into.
     fn least_risk_room(policy: Policy) -> Place {
+        least_risk_room_with(policy, &[0, 4, 6, 9, 10, 11], &[0, 7])
+    }
+
+    /// [`least_risk_room`] with the tunnels into room 1 and into room 2 as given.
+    fn least_risk_room_with(policy: Policy, ins_1: &[usize], ins_2: &[usize]) -> Place {
         let mut config = CaveAgentConfig::discovering(20);
         config.policy = policy;
         let mut agent = CaveAgent::new(config).unwrap();
@@ -246,14 +254,14 @@ mod tests {
         let moved = TurnResult::Move(MoveResult::Moved);
         let at_0 = status(0, &[1, 2, 3], &[1, 2, 3], false, false);
         agent.perceive(None, None, &at_0).unwrap();
-        let at_1 = status(1, &[0, 4, 5], &[0, 4, 6, 9, 10, 11], true, false);
+        let at_1 = status(1, &[0, 4, 5], ins_1, true, false);
         agent
             .perceive(Some(&Action::Move(room(1))), Some(&moved), &at_1)
             .unwrap();
         agent
             .perceive(Some(&Action::Move(room(0))), Some(&moved), &at_0)
             .unwrap();
-        let at_2 = status(2, &[0, 7, 8], &[0, 7], false, true);
+        let at_2 = status(2, &[0, 7, 8], ins_2, false, true);
         agent
             .perceive(Some(&Action::Move(room(2))), Some(&moved), &at_2)
             .unwrap();
@@ -277,5 +285,22 @@ mod tests {
         };
         let pit = least_risk_room(two_way_penalty);
         assert!([room(4), room(5)].contains(&pit), "{pit:?}");
+    }
+
+    #[test]
+    fn where_tunnels_go_one_way_a_room_with_a_way_back_beats_one_without() {
+        // Rooms 7 and 8, next to the bats' warning in room 2, are alike in risk; a tunnel is
+        // known from 8 back into 2 and none from 7. The step goes into 8; without the
+        // penalty, into 7 (the lower number among equals).
+        let (ins_1, ins_2) = ([0, 5, 6, 9, 10, 11], [0, 8]);
+        assert_eq!(
+            least_risk_room_with(Policy::default(), &ins_1, &ins_2),
+            room(8)
+        );
+        let no_penalty = Policy {
+            one_way_no_way_back: 0.0,
+            ..Policy::default()
+        };
+        assert_eq!(least_risk_room_with(no_penalty, &ins_1, &ins_2), room(7));
     }
 }
