@@ -508,12 +508,19 @@ impl CaveAgent {
         }
     }
 
+    /// True while the map is being discovered once a tunnel has been seen to go one way: the
+    /// state in which exploring, bat flights and steps with no way back are weighed for
+    /// one-way tunnels (with the map given, those were not measured and are not).
+    fn discovering_one_way(&self) -> bool {
+        !self.map.whole() && self.map.one_way_seen()
+    }
+
     /// What a bat flight costs the least-risk step now, as a share of the chance of being
     /// carried off: [`Policy::flight_penalty`], or [`Policy::one_way_flight_penalty`] once a
     /// tunnel is seen to go one way while the map is being discovered (with the map given the
     /// one-way value was not measured, and the first is kept).
     fn flight_penalty_now(&self) -> f64 {
-        if !self.map.whole() && self.map.one_way_seen() {
+        if self.discovering_one_way() {
             self.config.policy.one_way_flight_penalty
         } else {
             self.config.policy.flight_penalty
@@ -525,7 +532,7 @@ impl CaveAgent {
     /// way while the map is being discovered, else nothing (on a two-way map every tunnel
     /// leads back; with the map given it was not measured).
     fn no_way_back_now(&self) -> f64 {
-        if !self.map.whole() && self.map.one_way_seen() {
+        if self.discovering_one_way() {
             self.config.policy.one_way_no_way_back
         } else {
             0.0

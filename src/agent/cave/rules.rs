@@ -180,10 +180,13 @@ impl CaveAgent {
         // 5. Explore proven-safe rooms.
         if let Some(route) = explore {
             let target = route.goal();
-            let text = format!(
-                "explore room {}, the nearest proven-safe room not yet visited",
-                self.label(target)
-            );
+            let which = if self.discovering_one_way() {
+                "the proven-safe room not yet visited with the shortest walk there and on to \
+                 the next (tunnels go one way)"
+            } else {
+                "the nearest proven-safe room not yet visited"
+            };
+            let text = format!("explore room {}, {which}", self.label(target));
             return self.walk(&route, Rule::Explore, text, None);
         }
         // 6. Nothing safe is left: the best arrow or the step worth most.
@@ -286,8 +289,6 @@ impl CaveAgent {
         }
     }
 
-    /// The walk over proven-safe rooms to the nearest proven-safe room not yet visited (rule
-    /// 5), if there is one.
     /// What a blind shot is, for a reason: its rooms, where the known tunnels end, its
     /// estimated chance.
     fn blind_text(&self, b: &blind::BlindShot) -> String {
@@ -300,6 +301,9 @@ impl CaveAgent {
         )
     }
 
+    /// The walk over proven-safe rooms to the proven-safe room not yet visited that rule 5
+    /// explores (the nearest, or where tunnels go one way the one with the shortest walk there
+    /// and on), if there is one.
     pub(super) fn explore_route(&self, known: &Topology, here: Place) -> Option<planner::Route> {
         let safe = |p: Place| self.is_safe(p);
         let unexplored = |p: Place| p != here && !self.map.visited(p) && self.is_safe(p);
@@ -309,7 +313,7 @@ impl CaveAgent {
         // shortest (docs/caves.md, "Exploring where tunnels go one way"). On the two-way maps
         // this rule changed 1 game in 1,000, by nothing measurable, and the nearest room is
         // kept; with the map given it was not measured.
-        if !self.map.whole() && self.map.one_way_seen() {
+        if self.discovering_one_way() {
             planner::nearest_with_walk_on(known, here, safe, unexplored)
         } else {
             planner::nearest(known, here, safe, unexplored)
