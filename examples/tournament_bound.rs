@@ -1,7 +1,8 @@
 //! Experiment: an upper bound on the best mean score any player can reach under the textbook's
 //! rules (`--rules aima`) on grids too large for the exact solver (`grid_bound ... headed` and
-//! the optimal agent stop at 16 cells), so that issue 18's anchor (283.87 over 4x4 to 7x7) can be
-//! judged against what the game allows.
+//! the optimal agent stop at 16 cells), on square boards dealt as `wumpus` deals them, the size
+//! told. It bounds that square deal only, not the course tournament's (docs/rules.md, "The course
+//! tournament"), which dealt other sizes and pits and hid the size.
 //!
 //! The bound is the value of a game that is easier than the real one in every respect, so no
 //! player of the real game can expect more:

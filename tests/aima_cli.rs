@@ -279,13 +279,13 @@ fn best_possible(size: &str) -> Option<String> {
 
 #[test]
 fn solve_says_what_no_player_can_beat() {
-    // 4x4 is solved exactly; on the tournament's mixed sizes the figure is an upper bound
-    // (examples/tournament_bound.rs), under the course tournament's 283.87.
+    // 4x4 is solved exactly; on square sizes 4x4 to 7x7 dealt alike the figure is an upper
+    // bound (examples/tournament_bound.rs) for that deal only.
     let exact = best_possible("4x4").expect("4x4 is solved");
     assert!(exact.contains("345.57 for any player (exact"), "{exact}");
     let mixed = best_possible("4x4..7x7").expect("4x4..7x7 is bounded");
     assert!(
-        mixed.contains("at most 276.13 for any player (an upper bound"),
+        mixed.contains("at most 276.13 for any player on this deal (an upper bound"),
         "{mixed}"
     );
     // Where nothing is known, nothing is claimed.

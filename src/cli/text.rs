@@ -442,7 +442,7 @@ pub fn summary_text(s: &Summary) -> String {
             ),
             BestScore::AtMost(best) => writeln!(
                 t,
-                "best possible mean score  at most {best:.2} for any player (an upper bound, examples/tournament_bound.rs; this batch is {})",
+                "best possible mean score  at most {best:.2} for any player on this deal (an upper bound, examples/tournament_bound.rs; this batch is {})",
                 sampling_gap(gap)
             ),
         };

@@ -3,8 +3,8 @@
 //! at `0,0` facing east; its actions are `Forward`, `TurnLeft`, `TurnRight`, `Grab`, `Shoot`
 //! and `Climb`, each costing 1 (turns too); the arrow flies the way the agent faces; walking
 //! into a wall gives a bump and costs the action. Scoring is the textbook's (+1000 for climbing
-//! out with the gold, −1000 for dying, −10 for the arrow), and as in the course tournament this
-//! rule set is measured against, a game ends once the score drops below −1000.
+//! out with the gold, −1000 for dying, −10 for the arrow), and as in the course tournament
+//! (docs/rules.md), a game ends once the score drops below −1000.
 //!
 //! An [`AimaSession`] is a [`GridSession`] (the same world, dealing, percepts and scoring) with
 //! a heading: `Forward` is a step the way the agent faces, `Shoot` a shot that way, and a turn

@@ -95,8 +95,8 @@ impl GridSetup {
     }
 }
 
-/// A range of grid sizes, from `smallest` to `largest`: when both ends are square (`4x4..7x7`,
-/// the course tournament's setting) each game is N×N with N uniform over the range; otherwise
+/// A range of grid sizes, from `smallest` to `largest`: when both ends are square (`4x4..7x7`)
+/// each game is N×N with N uniform over the range; otherwise
 /// rows and columns are drawn independently, each uniform over its own range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SizeRange {

@@ -84,8 +84,9 @@ pub fn best_textbook_score(rows: usize, cols: usize, pit_prob: f64) -> Option<Be
         .map(|k| k.2)
 }
 
-/// The same over a range of square sizes dealt alike (`4x4..7x7`, the course tournament's
-/// setting): the mean of the sizes' figures, a bound when any of them is one.
+/// The same over a range of square sizes dealt alike (`4x4..7x7` as `wumpus` deals it, the size
+/// told; not the course tournament's deal): the mean of the sizes' figures, a bound when any of
+/// them is one.
 pub fn best_textbook_range(smallest: usize, largest: usize, pit_prob: f64) -> Option<BestScore> {
     let figures: Vec<BestScore> = (smallest..=largest)
         .map(|n| best_textbook_score(n, n, pit_prob))
