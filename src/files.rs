@@ -2,12 +2,24 @@
 //! or a full disk never leaves half a file behind.
 //!
 //! Parsers elsewhere take `&str` and return typed errors with line numbers; this module adds
-//! the file's name. Saving writes a temporary file beside the target, flushes it to disk and
-//! renames it over the target, so the old file stays whole until the new one is complete.
+//! the file's name. Reading refuses what is not a regular file (`/dev/zero`, a FIFO, a folder)
+//! and anything larger than [`MAX_READ_BYTES`], so an endless input cannot fill memory.
+//! Saving writes a temporary file beside the target, flushes it to disk and renames it over the
+//! target, so the old file stays whole until the new one is complete; the temporary file's name
+//! is unpredictable and it is created exclusively, so a link planted at a guessable name is
+//! never followed. A target that exists and is not a regular file (a device such as
+//! `/dev/null`, a FIFO, a terminal, or a link to one) is written directly, never replaced. A
+//! link to a regular file stays a link: the new text replaces the file it points to.
 
 use std::fmt;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+
+/// The largest file read, 16 MiB. The biggest inputs (a cave map at its room limit, a grid
+/// world of 4096×4096 cells written one hazard a line, a `solve --json` summary) are far
+/// smaller; the cap only stops an endless input (`/dev/zero`, a runaway generator) from being
+/// read into memory.
+pub const MAX_READ_BYTES: u64 = 16 * 1024 * 1024;
 
 /// A failure reading or parsing a file, naming the file and, for a parse error, the line.
 #[derive(Debug, thiserror::Error)]
@@ -46,6 +58,25 @@ pub trait LineError: fmt::Display {
     fn line(&self) -> Option<usize>;
 }
 
+/// Quotes a token from a file for an error message: in single quotes, with invisible and
+/// control characters escaped (`\0`, `\t`, `\u{200b}`), so a line of NUL bytes shows as
+/// `'\0\0\0'` and not as an empty-looking `'   '`.
+pub fn quoted(token: &str) -> String {
+    let mut out = String::with_capacity(token.len() + 2);
+    out.push('\'');
+    for c in token.chars() {
+        // `escape_debug` escapes control characters, NUL and the invisible (grapheme-extending)
+        // ones; quotes stay as they are, since they cannot be confused with the delimiters.
+        if c == '\'' || c == '"' {
+            out.push(c);
+        } else {
+            out.extend(c.escape_debug());
+        }
+    }
+    out.push('\'');
+    out
+}
+
 /// Reads `path` as UTF-8 text and parses it with `parse`, naming the file in any error.
 pub fn read_parsed<T, E: LineError>(
     path: &Path,
@@ -55,9 +86,10 @@ pub fn read_parsed<T, E: LineError>(
     parse(&text).map_err(|e| FileError::new(path, e.line(), e.to_string()))
 }
 
-/// Reads `path` as UTF-8 text.
+/// Reads `path` as UTF-8 text: a regular file (or a link to one) of at most
+/// [`MAX_READ_BYTES`].
 pub fn read_text(path: &Path) -> Result<String, FileError> {
-    let bytes = std::fs::read(path).map_err(|e| FileError::new(path, None, io_reason(&e)))?;
+    let bytes = read_regular(path)?;
     String::from_utf8(bytes).map_err(|e| {
         let line = e.as_bytes()[..e.utf8_error().valid_up_to()]
             .iter()
@@ -68,90 +100,197 @@ pub fn read_text(path: &Path) -> Result<String, FileError> {
     })
 }
 
+/// The whole of the regular file at `path`, refusing anything else and anything larger than
+/// [`MAX_READ_BYTES`].
+fn read_regular(path: &Path) -> Result<Vec<u8>, FileError> {
+    let io_error = |e: std::io::Error| FileError::new(path, None, io_reason(&e));
+    let not_regular = || FileError::new(path, None, "not a regular file");
+    let too_large = || {
+        FileError::new(
+            path,
+            None,
+            format!(
+                "the file is larger than {} MiB, the most read",
+                MAX_READ_BYTES / (1024 * 1024)
+            ),
+        )
+    };
+    // Checked before opening: opening a FIFO for reading blocks until a writer appears.
+    let meta = std::fs::metadata(path).map_err(io_error)?;
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        // Should the path be swapped for a FIFO between the check and the open, the open
+        // returns at once instead of waiting for a writer; the check below then refuses it.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(io_error)?;
+    let meta = file.metadata().map_err(io_error)?;
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    if meta.len() > MAX_READ_BYTES {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // The size above may be stale (a file still growing): read one byte past the cap to know.
+    file.take(MAX_READ_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_error)?;
+    if bytes.len() as u64 > MAX_READ_BYTES {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// True when `path` exists and is not a regular file once links are followed (a device, a
+/// FIFO, a terminal): saving there writes to it directly, so a command that reports "Wrote"
+/// can keep that note off a page going to `/dev/stdout`.
+pub fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
 /// Writes `text` to `path` through a temporary file and a rename, so that `path` holds either
-/// its old content or all of the new, never a part.
+/// its old content or all of the new, never a part (see [`AtomicFile`] for where it goes).
 pub fn save_atomically(path: &Path, text: &str) -> Result<(), FileError> {
-    let tmp = temp_beside(path)?;
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        FileError::new(path, None, io_reason(&e))
-    })
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(text.as_bytes())
+        .map_err(|e| FileError::new(path, None, io_reason(&e)))?;
+    file.commit()
 }
 
 /// A file written bit by bit (e.g. rows as a batch plays) that appears at its path only when
-/// [`AtomicFile::commit`] is called: until then the text goes to a temporary file beside it,
-/// which is removed if the writer is dropped uncommitted.
+/// [`AtomicFile::commit`] is called: until then the text goes to a temporary file beside it
+/// (unpredictably named, created exclusively), which is removed if the writer is dropped
+/// uncommitted.
+///
+/// Where the text goes: a new file or a regular file is replaced by the rename; a link to a
+/// regular file keeps being a link, the file it points to being replaced (the temporary file
+/// sits beside that file, so the rename stays on one file system); a target that exists and is
+/// not a regular file (`/dev/null`, a FIFO, a terminal, a link to one) is written directly, as
+/// a shell's `>` would, since replacing a device by a regular file is never what was meant; a
+/// folder or a link that leads nowhere is refused.
 pub struct AtomicFile {
     path: PathBuf,
-    tmp: PathBuf,
-    file: Option<std::io::BufWriter<std::fs::File>>,
+    sink: Sink,
+}
+
+/// Where an [`AtomicFile`]'s text goes until it is committed.
+enum Sink {
+    /// A temporary file, renamed over `target` (the path, or the file a link leads to).
+    Temp {
+        file: std::io::BufWriter<tempfile::NamedTempFile>,
+        target: PathBuf,
+    },
+    /// A special file, written as the text comes.
+    Direct(std::io::BufWriter<std::fs::File>),
+    /// Committed or failed.
+    Done,
 }
 
 impl AtomicFile {
     /// Starts writing the file at `path`.
     pub fn create(path: &Path) -> Result<AtomicFile, FileError> {
-        let tmp = temp_beside(path)?;
-        let file =
-            std::fs::File::create(&tmp).map_err(|e| FileError::new(path, None, io_reason(&e)))?;
+        let io_error = |e: std::io::Error| FileError::new(path, None, io_reason(&e));
+        let sink = match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => return Err(FileError::new(path, None, "is a folder")),
+            Ok(meta) if !meta.is_file() => {
+                // No truncate and no create: a device, FIFO or terminal takes the bytes as
+                // they come, and a file that vanished since is not made again here.
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .map_err(io_error)?;
+                Sink::Direct(std::io::BufWriter::new(file))
+            }
+            Ok(_) => {
+                // A regular file, or a link to one: replace the file itself.
+                let target = std::fs::canonicalize(path).map_err(io_error)?;
+                Sink::Temp {
+                    file: std::io::BufWriter::new(temp_beside(path, &target)?),
+                    target,
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if std::fs::symlink_metadata(path).is_ok() {
+                    return Err(FileError::new(path, None, "a link that leads nowhere"));
+                }
+                Sink::Temp {
+                    file: std::io::BufWriter::new(temp_beside(path, path)?),
+                    target: path.to_path_buf(),
+                }
+            }
+            Err(e) => return Err(io_error(e)),
+        };
         Ok(AtomicFile {
             path: path.to_path_buf(),
-            tmp,
-            file: Some(std::io::BufWriter::new(file)),
+            sink,
         })
     }
 
-    /// Flushes the text to disk and renames it over the path.
+    /// Flushes the text to disk and renames it over the path (or, for a special file, flushes
+    /// what is left).
     pub fn commit(mut self) -> Result<(), FileError> {
-        let file = self.file.take().expect("committed once");
-        let result = (|| {
-            let file = file.into_inner().map_err(|e| e.into_error())?;
-            file.sync_all()?;
-            std::fs::rename(&self.tmp, &self.path)
-        })();
-        result.map_err(|e| {
-            let _ = std::fs::remove_file(&self.tmp);
-            FileError::new(&self.path, None, io_reason(&e))
-        })
+        let io_error = |e: std::io::Error| FileError::new(&self.path, None, io_reason(&e));
+        match std::mem::replace(&mut self.sink, Sink::Done) {
+            Sink::Temp { file, target } => {
+                let temp = file.into_inner().map_err(|e| io_error(e.into_error()))?;
+                temp.as_file().sync_all().map_err(io_error)?;
+                // A failed rename drops the temporary file, which removes it.
+                temp.persist(&target).map_err(|e| io_error(e.error))?;
+                Ok(())
+            }
+            Sink::Direct(mut file) => file.flush().map_err(io_error),
+            Sink::Done => Ok(()),
+        }
     }
 }
 
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.file.as_mut().expect("not committed").write(buf)
+        match &mut self.sink {
+            Sink::Temp { file, .. } => file.write(buf),
+            Sink::Direct(file) => file.write(buf),
+            Sink::Done => unreachable!("written after commit"),
+        }
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        self.file.as_mut().expect("not committed").flush()
-    }
-}
-
-impl Drop for AtomicFile {
-    fn drop(&mut self) {
-        if self.file.take().is_some() {
-            let _ = std::fs::remove_file(&self.tmp);
+        match &mut self.sink {
+            Sink::Temp { file, .. } => file.flush(),
+            Sink::Direct(file) => file.flush(),
+            Sink::Done => Ok(()),
         }
     }
 }
 
-fn temp_beside(path: &Path) -> Result<PathBuf, FileError> {
-    let dir = match path.parent() {
+/// A new temporary file in `target`'s folder, named `.NAME.` and random letters, created with
+/// `O_EXCL` (an existing file or link at that name is never opened) and the usual permissions
+/// (0666 less the umask, as a file made by `File::create`); `path` names the file in errors.
+fn temp_beside(path: &Path, target: &Path) -> Result<tempfile::NamedTempFile, FileError> {
+    let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let name = path
+    let name = target
         .file_name()
         .ok_or_else(|| FileError::new(path, None, "not a file name"))?;
-    Ok(dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    )))
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder
+        .tempfile_in(&dir)
+        .map_err(|e| FileError::new(path, None, io_reason(&e)))
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -198,6 +337,114 @@ mod tests {
         drop(f);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_link_planted_at_the_old_temporary_name_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim.txt");
+        std::fs::write(&victim, "keep\n").unwrap();
+        // The name the temporary file had before it was made unpredictable.
+        let guess = dir.path().join(format!(".w.txt.tmp{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &guess).unwrap();
+        let path = dir.path().join("w.txt");
+        save_atomically(&path, "new\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep\n");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new\n");
+        assert!(std::fs::symlink_metadata(&guess).unwrap().is_symlink());
+    }
+
+    #[test]
+    fn a_link_to_a_regular_file_stays_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.txt");
+        std::fs::write(&real, "old\n").unwrap();
+        let link = dir.path().join("link.txt");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        save_atomically(&link, "new\n").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new\n");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn a_link_that_leads_nowhere_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("link.txt");
+        std::os::unix::fs::symlink(dir.path().join("gone.txt"), &link).unwrap();
+        let err = save_atomically(&link, "x").unwrap_err();
+        assert!(err.to_string().contains("leads nowhere"), "{err}");
+        assert!(!dir.path().join("gone.txt").exists());
+    }
+
+    #[test]
+    fn a_new_file_gets_the_usual_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let made = dir.path().join("made.txt");
+        std::fs::File::create(&made).unwrap();
+        let saved = dir.path().join("saved.txt");
+        save_atomically(&saved, "x").unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&saved), mode(&made));
+    }
+
+    #[test]
+    fn a_special_file_is_written_directly() {
+        // A device stays a device: it is opened and written, never renamed over. Reached
+        // through links in a folder of the test's own, so that a broken build replaces the
+        // links, not the machine's devices (tests may run as root).
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let null = dir.path().join("null");
+        let full = dir.path().join("full");
+        std::os::unix::fs::symlink("/dev/null", &null).unwrap();
+        std::os::unix::fs::symlink("/dev/full", &full).unwrap();
+        save_atomically(&null, "gone\n").unwrap();
+        assert!(std::fs::symlink_metadata(&null)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert!(std::fs::metadata(&null)
+            .unwrap()
+            .file_type()
+            .is_char_device());
+        let err = save_atomically(&full, "no room\n").unwrap_err();
+        assert!(err.to_string().contains("full: "), "{err}");
+        assert!(std::fs::symlink_metadata(&full)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+    }
+
+    #[test]
+    fn only_regular_files_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        for path in [Path::new("/dev/zero"), dir.path()] {
+            let err = read_text(path).unwrap_err();
+            assert_eq!(err.reason, "not a regular file", "{}", path.display());
+        }
+    }
+
+    #[test]
+    fn a_file_over_the_cap_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.txt");
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(MAX_READ_BYTES + 1).unwrap();
+        let err = read_text(&path).unwrap_err();
+        assert!(err.reason.contains("larger than 16 MiB"), "{err}");
+        file.set_len(MAX_READ_BYTES).unwrap();
+        assert!(read_text(&path).is_ok());
+    }
+
+    #[test]
+    fn quoting_shows_invisible_characters() {
+        assert_eq!(quoted("\0\0\0"), "'\\0\\0\\0'");
+        assert_eq!(quoted("a\tb"), "'a\\tb'");
+        assert_eq!(quoted("GOLD"), "'GOLD'");
+        assert_eq!(quoted("it's"), "'it's'");
+        assert_eq!(quoted("\u{200b}"), "'\\u{200b}'");
     }
 
     #[test]

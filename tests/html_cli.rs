@@ -2,7 +2,9 @@
 //! steps through the game (the page reads `#step=N` from its address on load).
 //!
 //! Needs Debian's `chromium` (`.ci/run` installs it); without it the browser half of the
-//! test is skipped with a message saying so.
+//! test is skipped with a message saying so, except where `CI` is set: there it fails.
+
+mod common;
 
 use assert_cmd::Command;
 use std::path::Path;
@@ -72,15 +74,10 @@ fn the_page_is_self_contained() {
 
 #[test]
 fn chromium_renders_the_board_and_steps_forward() {
-    let found = std::process::Command::new("chromium")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!(
-            "SKIPPED chromium_renders_the_board_and_steps_forward: no `chromium` on PATH \
-             (apt-get install -y chromium; .ci/run does)"
-        );
+    if !common::can_run(
+        &["chromium"],
+        "chromium_renders_the_board_and_steps_forward",
+    ) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -153,12 +150,10 @@ fn cave_and_maze_pages_draw_their_graphs() {
         assert!(text.contains("\"shape\":\"graph\""), "{rules}");
         pages.push((rules, file, steps));
     }
-    let found = std::process::Command::new("chromium")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!("SKIPPED the browser half of cave_and_maze_pages_draw_their_graphs: no chromium");
+    if !common::can_run(
+        &["chromium"],
+        "the browser half of cave_and_maze_pages_draw_their_graphs",
+    ) {
         return;
     }
     for (rules, file, steps) in pages {

@@ -6,108 +6,16 @@
 //! in play and when watching the agent, is what `trace --json` reports for the same seed.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them); without them the
-//! test prints SKIPPED and passes. With `WUMPUS_SCREENSHOTS=DIR` set it saves screenshots of
+//! test prints SKIPPED and passes, except where `CI` is set: there it fails. With `WUMPUS_SCREENSHOTS=DIR` set it saves screenshots of
 //! the page there (`docs/img/` holds the ones in the docs).
 
+mod common;
+
+use common::http::{http, start_server, Killed};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// A child process killed when the test ends, however it ends.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// One HTTP/1.1 request with `Connection: close`; the status and the JSON body.
-fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<(u16, Value), String> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(120)))
-        .map_err(|e| e.to_string())?;
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream
-        .write_all(request.as_bytes())
-        .map_err(|e| e.to_string())?;
-    // Read the head, then exactly the body (a server may keep the connection open).
-    let mut raw = Vec::new();
-    let mut buf = [0u8; 8192];
-    let split = loop {
-        if let Some(at) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
-            break at;
-        }
-        let n = stream.read(&mut buf).map_err(|e| e.to_string())?;
-        if n == 0 {
-            return Err("the connection closed before the head".into());
-        }
-        raw.extend_from_slice(&buf[..n]);
-    };
-    let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
-    let length = head
-        .lines()
-        .find_map(|l| l.strip_prefix("content-length:"))
-        .and_then(|v| v.trim().parse::<usize>().ok());
-    let chunked = head.contains("transfer-encoding: chunked");
-    loop {
-        let body = &raw[split + 4..];
-        let complete = match length {
-            Some(n) => body.len() >= n,
-            None if chunked => body.ends_with(b"0\r\n\r\n"),
-            None => false,
-        };
-        if complete {
-            break;
-        }
-        let n = stream.read(&mut buf).map_err(|e| e.to_string())?;
-        if n == 0 {
-            break;
-        }
-        raw.extend_from_slice(&buf[..n]);
-    }
-    let text = String::from_utf8_lossy(&raw);
-    let (head, rest) = text.split_once("\r\n\r\n").ok_or("no HTTP head")?;
-    let status: u16 = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or("no status")?;
-    let body = if chunked {
-        dechunk(rest)
-    } else {
-        rest.to_string()
-    };
-    let value = if body.trim().is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_str(&body).map_err(|e| format!("{e}: {body}"))?
-    };
-    Ok((status, value))
-}
-
-fn dechunk(mut rest: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, tail)) = rest.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 || tail.len() < n {
-            break;
-        }
-        out.push_str(&tail[..n]);
-        rest = tail[n..].trim_start_matches("\r\n");
-    }
-    out
-}
 
 /// A WebDriver session.
 struct Browser {
@@ -389,41 +297,6 @@ fn free_port() -> u16 {
         .port()
 }
 
-fn found(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// `wumpus serve --port 0`, and the address it prints.
-fn start_server() -> (Killed, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wumpus"))
-        .args(["serve", "--port", "0", "--worlds"])
-        .arg(format!("{}/worlds", env!("CARGO_MANIFEST_DIR")))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("wumpus serve starts");
-    let stdout = child.stdout.take().unwrap();
-    let server = Killed(child);
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let line = rx
-        .recv_timeout(Duration::from_secs(30))
-        .expect("the server prints its address");
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("an address in {line:?}"))
-        .to_string();
-    (server, url)
-}
-
 fn start_browser(profile: &std::path::Path) -> (Killed, Browser) {
     let port = free_port();
     let driver = Killed(
@@ -474,14 +347,15 @@ fn trace_steps(seed: &str) -> Vec<Value> {
 
 #[test]
 fn the_live_page_plays_every_rule_set_in_chromium() {
-    if !found("chromium") || !found("chromedriver") {
-        eprintln!(
-            "SKIPPED the_live_page_plays_every_rule_set_in_chromium: needs `chromium` and \
-             `chromedriver` on PATH (apt-get install -y chromium chromium-driver; .ci/run does)"
-        );
+    if !common::can_run(
+        &["chromium", "chromedriver"],
+        "the_live_page_plays_every_rule_set_in_chromium",
+    ) {
         return;
     }
-    let (_server, url) = start_server();
+    let worlds = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("worlds");
+    let (_server, port) = start_server(&worlds, &[]);
+    let url = format!("http://127.0.0.1:{port}/");
     let profile = tempfile::tempdir().unwrap();
     let (_driver, b) = start_browser(profile.path());
     b.goto(&url);

@@ -249,9 +249,15 @@ mod tests {
         let e = parse_host_line("status 4 0 1 0 3 5", Some(20)).unwrap_err();
         assert!(e.to_string().contains("'out'"), "{e}");
         let e = parse_host_line("game 0", None).unwrap_err();
-        assert!(e.to_string().contains("1 to 100000 rooms"), "{e}");
+        assert!(
+            e.to_string().contains(&format!("1 to {MAX_ROOMS} rooms")),
+            "{e}"
+        );
         let e = parse_host_line("game 18446744073709551615", None).unwrap_err();
-        assert!(e.to_string().contains("1 to 100000 rooms"), "{e}");
+        assert!(
+            e.to_string().contains(&format!("1 to {MAX_ROOMS} rooms")),
+            "{e}"
+        );
         let e = parse_host_line("hello", None).unwrap_err();
         assert!(matches!(e, ProtocolError::UnknownLine { .. }));
         let e = parse_host_line("result exploded", Some(20)).unwrap_err();

@@ -422,7 +422,7 @@ mod tests {
             ("end lost 0", "unknown loss"),
             ("end won 97", "wrong number of words"),
             ("end drawn", "expected 'end won'"),
-            ("maze 0", "1 to 100000 caves"),
+            ("maze 0", "1 to 30 caves"),
             ("game 20", "expected maze, status, result or end"),
         ] {
             let e = parse_host_line(line, Some(20)).unwrap_err();

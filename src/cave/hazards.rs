@@ -27,7 +27,7 @@
 //! the map, so a file saved for one cave is not played by mistake on another.
 
 use super::map::CaveMap;
-use crate::files::LineError;
+use crate::files::{quoted, LineError};
 use crate::topology::Place;
 use rand::Rng;
 use std::fmt::Write as _;
@@ -326,7 +326,10 @@ impl LineError for HazardFileError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HazardFileErrorKind {
     /// The first word is not a keyword.
-    #[error("unknown keyword '{0}' (expected HUNTER, WUMPUS, PIT, BATS, GRENADES or ROOMS)")]
+    #[error(
+        "unknown keyword {} (expected HUNTER, WUMPUS, PIT, BATS, GRENADES or ROOMS)",
+        quoted(.0)
+    )]
     UnknownKeyword(String),
     /// Not exactly one value after the keyword.
     #[error("{keyword} takes one number, found {found} values")]
@@ -337,7 +340,7 @@ pub enum HazardFileErrorKind {
         found: usize,
     },
     /// A value that is not a whole number.
-    #[error("'{0}' is not a whole number")]
+    #[error("{} is not a whole number", quoted(.0))]
     NotANumber(String),
     /// A room the map does not have.
     #[error("no room {room} on this map: rooms are numbered {first} to {last}")]

@@ -19,7 +19,7 @@
 //! Invariant: a `CaveMap`'s topology gives every room exactly [`TUNNELS`] exits, labelled
 //! `Link::Tunnel(1..=3)` in file order, and every tunnel leads to a room of the map.
 
-use crate::files::LineError;
+use crate::files::{quoted, LineError};
 use crate::topology::{Place, Shape, Topology};
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -27,8 +27,13 @@ use std::sync::Arc;
 /// Tunnels out of every room.
 pub const TUNNELS: usize = 3;
 
-/// The most rooms a map may have.
-pub const MAX_ROOMS: usize = 100_000;
+/// The most rooms a map may have: the largest round size on which every agent makes its first
+/// move within a second (release build, 2 cores) on both kinds of random map, the map known
+/// and discovered, under both rule sets. The slowest is the classic cave's agent given a map
+/// of one-way tunnels: 0.9 s at 30 rooms, 1.8 s at 40, 6 s at 60 (two-way maps: 0.5 s at
+/// 100, 5 s at 200). The measurement and how to repeat it are in `docs/caves.md`, "How big a
+/// map can be".
+pub const MAX_ROOMS: usize = 30;
 
 /// Which file format a map was read from (and is written back in).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -80,7 +85,7 @@ pub enum MapErrorKind {
     #[error("the file is empty: a map starts with its room count")]
     Empty,
     /// A value that should be a whole number is not.
-    #[error("'{found}' is not a whole number ({what})")]
+    #[error("{} is not a whole number ({what})", quoted(.found))]
     NotANumber {
         /// What the value is.
         what: &'static str,
@@ -88,7 +93,7 @@ pub enum MapErrorKind {
         found: String,
     },
     /// A drawing position that is not a finite number.
-    #[error("'{0}' is not a drawing position (a number such as 0.25)")]
+    #[error("{} is not a drawing position (a number such as 0.25)", quoted(.0))]
     BadPosition(String),
     /// The warning distance is 0.
     #[error("the warning distance must be at least 1")]
@@ -101,9 +106,16 @@ pub enum MapErrorKind {
         /// How many values were there.
         found: usize,
     },
-    /// The room count is out of range.
+    /// The room count is 0.
     #[error("room count {0} is out of range (1 to {max})", max = MAX_ROOMS)]
     RoomCount(usize),
+    /// More rooms than the agents can serve (see [`MAX_ROOMS`]).
+    #[error(
+        "the map has {0} rooms; at most {max} are played (first move within a second, \
+         docs/caves.md)",
+        max = MAX_ROOMS
+    )]
+    TooManyRooms(usize),
     /// A room line has the wrong number of values.
     #[error("a room line is '{form}', found {found} numbers")]
     RoomFields {
@@ -202,9 +214,7 @@ impl CaveMap {
         positions: Vec<Option<(f64, f64)>>,
     ) -> Result<CaveMap, MapErrorKind> {
         let count = tunnels.len();
-        if !(1..=MAX_ROOMS).contains(&count) {
-            return Err(MapErrorKind::RoomCount(count));
-        }
+        check_room_count(count)?;
         if warning_distance == 0 {
             return Err(MapErrorKind::ZeroWarningDistance);
         }
@@ -454,12 +464,19 @@ fn number(line: usize, word: &str, what: &'static str) -> Result<usize, MapError
     })
 }
 
+/// Refuses a room count of 0 or over [`MAX_ROOMS`].
+fn check_room_count(count: usize) -> Result<(), MapErrorKind> {
+    match count {
+        0 => Err(MapErrorKind::RoomCount(count)),
+        n if n > MAX_ROOMS => Err(MapErrorKind::TooManyRooms(n)),
+        _ => Ok(()),
+    }
+}
+
 /// Reads the room count line.
 fn room_count(line: usize, text: &str) -> Result<usize, MapError> {
     let count = one_number(line, text, "the room count")?;
-    if !(1..=MAX_ROOMS).contains(&count) {
-        return Err(at(line, MapErrorKind::RoomCount(count)));
-    }
+    check_room_count(count).map_err(|kind| at(line, kind))?;
     Ok(count)
 }
 
@@ -528,6 +545,16 @@ pub fn parse_event_map(text: &str) -> Result<CaveMap, MapError> {
         kind: MapErrorKind::Empty,
     })?;
     let distance = one_number(l, t, "the warning distance")?;
+    let Some((count_line, count_text)) = lines.next() else {
+        // One number alone is a room count with no rooms after it (the warning distance, a
+        // line before it, is a detail a map this short cannot be about): say what is wrong
+        // with that count, or that its rooms are missing.
+        let count = room_count(l, t)?;
+        return Err(MapError {
+            line: None,
+            kind: MapErrorKind::MissingRooms { found: 0, count },
+        });
+    };
     let distance = u32::try_from(distance).map_err(|_| {
         at(
             l,
@@ -540,11 +567,7 @@ pub fn parse_event_map(text: &str) -> Result<CaveMap, MapError> {
     if distance == 0 {
         return Err(at(l, MapErrorKind::ZeroWarningDistance));
     }
-    let (l, t) = lines.next().ok_or(MapError {
-        line: None,
-        kind: MapErrorKind::MissingRooms { found: 0, count: 0 },
-    })?;
-    let count = room_count(l, t)?;
+    let count = room_count(count_line, count_text)?;
     let mut rooms = vec![None; count];
     for found in 0..count {
         let (l, t) = lines.next().ok_or(MapError {

@@ -186,6 +186,23 @@ pub fn parse_whole<T: TryFrom<u128> + fmt::Display + num_max::Max>(s: &str) -> R
     T::try_from(n).map_err(|_| too_big())
 }
 
+/// The most worker threads `solve` starts. Each game plays alone on one thread, so more threads
+/// than cores buy nothing; the cap keeps a typo such as `--threads 100000` from starting
+/// thousands of threads (each with its own stack) that never finish.
+pub const MAX_THREADS: usize = 256;
+
+/// `--threads`: a whole number from 1 to [`MAX_THREADS`].
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let n: usize = parse_whole(s)?;
+    if (1..=MAX_THREADS).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "'{s}' threads is not in 1 to {MAX_THREADS} (leave --threads out to use every core)"
+        ))
+    }
+}
+
 /// The largest value of an integer type, for [`parse_whole`]'s message.
 pub mod num_max {
     /// An integer type's largest value.

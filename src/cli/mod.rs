@@ -189,14 +189,16 @@ pub fn bad_input(e: impl Into<anyhow::Error>) -> anyhow::Error {
     anyhow::Error::new(BadInput(e.into()))
 }
 
-/// A runner's error for the command line: a contradiction between what was perceived and the
-/// rules is the user's rule file (or world) at fault, so it is bad input (status 2).
+/// A runner's error for the command line: a game that cannot be dealt (a map too small for its
+/// hazards) and a contradiction between what was perceived and the rules are the user's map,
+/// rule file or world at fault, so they are bad input (status 2), in `solve` as in `trace`.
 pub fn run_error(e: wumpus::run::RunError) -> anyhow::Error {
     use wumpus::agent::AgentError;
     use wumpus::kb::KbError;
     use wumpus::run::RunError;
     match e {
-        e @ (RunError::Contradiction(_)
+        e @ (RunError::Game(_)
+        | RunError::Contradiction(_)
         | RunError::Agent(AgentError::Kb(KbError::Contradiction(_)))) => bad_input(e),
         e => anyhow::Error::new(e),
     }
@@ -230,6 +232,17 @@ pub fn exit_status(err: &anyhow::Error) -> Option<i32> {
         Some(130)
     } else {
         Some(1)
+    }
+}
+
+/// Says that a file was written: on standard output, or on standard error when the file was a
+/// device or pipe (`-o /dev/stdout`), whose content must not end in the note.
+pub fn wrote(path: &std::path::Path, note: String) -> Result<()> {
+    if wumpus::files::is_special(path) {
+        eprint!("{note}");
+        Ok(())
+    } else {
+        out(note)
     }
 }
 

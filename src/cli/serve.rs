@@ -5,16 +5,22 @@
 //!
 //! Each game is an actor on its own thread ([`live`]): it holds the session and the hint agent
 //! (agents are not `Send`) and answers requests that the HTTP handlers send it over a channel.
-//! Games are bounded in number, end when left idle, and a request that fails (an unknown game,
-//! a malformed action, an oversized upload) gets a 4xx answer with a message and harms no other
-//! game. The HTTP API is described in `docs/live-page.md`.
+//! Games are bounded in number, in all and by client, end when left idle, and a request that
+//! fails (an unknown game, a malformed action, an oversized upload) gets a 4xx answer with a
+//! message and harms no other game. Every request is treated as hostile: [`guard`] refuses a
+//! foreign `Host` or `Origin` and bounds its time, [`listen`] bounds connections and their
+//! time, and every limit on a game (its grid's size, a map's rooms) holds whether the game
+//! comes from the form, a file of the worlds folder or an upload. The HTTP API and its limits
+//! are described in `docs/live-page.md`.
 
+mod guard;
+mod listen;
 mod live;
 mod request;
 
 use anyhow::{Context, Result};
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, Path as UrlPath, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path as UrlPath, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -37,6 +43,13 @@ pub const MAX_BODY: usize = 64 * 1024;
 /// The largest grid the page plays.
 pub const MAX_SIDE: usize = 64;
 
+/// A finished game is kept this long after its last request, for its view and the agent's
+/// game, but holds no slot.
+const FINISHED_KEPT: Duration = Duration::from_secs(5 * 60);
+
+/// A game ends this long after it started, however busy it is kept.
+const MAX_GAME_AGE: Duration = Duration::from_secs(4 * 60 * 60);
+
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// The address to listen on (the default takes connections from this machine only).
@@ -51,9 +64,22 @@ pub struct ServeArgs {
     /// The folder whose world, map and hazard files the page offers.
     #[arg(long, value_name = "DIR", default_value = "worlds")]
     worlds: PathBuf,
-    /// At most this many games at once (a new one is refused while all are in use).
+    /// At most this many unfinished games at once (a new one is refused while all are in use).
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=1000))]
     max_games: u64,
+    /// At most this many unfinished games from one client address.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    games_per_client: u64,
+    /// At most this many open connections in all.
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=10000))]
+    max_connections: u64,
+    /// At most this many open connections from one client address.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=10000))]
+    connections_per_client: u64,
+    /// Also answer requests that name this host (the server answers only for loopback names
+    /// and the address it is bound to otherwise); repeat for more names.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
     /// A game left alone this many minutes ends.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     idle_minutes: u64,
@@ -63,16 +89,33 @@ pub struct ServeArgs {
 struct Server {
     games: Mutex<HashMap<String, Entry>>,
     max_games: usize,
+    games_per_client: usize,
     idle: Duration,
     worlds: PathBuf,
     /// The files the page offers, by name: `grid` worlds and cave `map`s.
     files: Vec<(String, &'static str)>,
 }
 
-/// One live game: the way to its actor, and when it was last used.
+/// One live game: the way to its actor, whose it is, and when it was started and last used.
 struct Entry {
     to: std::sync::mpsc::SyncSender<live::Request>,
+    client: IpAddr,
+    started: Instant,
     used: Instant,
+    /// Over: it holds no slot, and is kept only [`FINISHED_KEPT`].
+    finished: bool,
+}
+
+impl Entry {
+    /// True while the game should be kept.
+    fn alive(&self, idle: Duration) -> bool {
+        let idle = if self.finished {
+            idle.min(FINISHED_KEPT)
+        } else {
+            idle
+        };
+        self.used.elapsed() < idle && self.started.elapsed() < MAX_GAME_AGE
+    }
 }
 
 type Shared = Arc<Server>;
@@ -82,6 +125,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     let server = Arc::new(Server {
         games: Mutex::new(HashMap::new()),
         max_games: args.max_games as usize,
+        games_per_client: args.games_per_client as usize,
         idle: Duration::from_secs(60 * args.idle_minutes),
         worlds: args.worlds.clone(),
         files,
@@ -91,18 +135,32 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
+    let caps = listen::ConnectionCaps {
+        total: args.max_connections as usize,
+        per_client: args.connections_per_client as usize,
+    };
     runtime.block_on(serve(
         server,
         SocketAddr::new(args.bind, args.port),
         args.open,
+        caps,
+        args.allow_host,
     ))
 }
 
-async fn serve(server: Shared, addr: SocketAddr, open: bool) -> Result<()> {
+async fn serve(
+    server: Shared,
+    addr: SocketAddr,
+    open: bool,
+    caps: listen::ConnectionCaps,
+    allow_host: Vec<String>,
+) -> Result<()> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| super::bad_input(anyhow::anyhow!("cannot listen on {addr}: {e}")))?;
-    let url = format!("http://{}/", listener.local_addr()?);
+    let bound = listener.local_addr()?;
+    let hosts = Arc::new(guard::Hosts::new(bound.ip(), bound.port(), &allow_host));
+    let url = format!("http://{bound}/");
     super::out(format!(
         "wumpus serve: the live page is at {url} (Ctrl-C stops the server)\n"
     ))?;
@@ -110,12 +168,11 @@ async fn serve(server: Shared, addr: SocketAddr, open: bool) -> Result<()> {
         open_browser(&url);
     }
     let reaper = tokio::spawn(reap(server.clone()));
-    let app = router(server);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    let app = router(server).layer(axum::middleware::from_fn_with_state(hosts, guard::guard));
+    listen::serve(listener, app, caps, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await;
     reaper.abort();
     super::out("wumpus serve: stopped.\n")
 }
@@ -145,11 +202,34 @@ async fn reap(server: Shared) {
 }
 
 impl Server {
-    /// Drops the games idle longer than the limit (their actors then end).
+    /// Drops the games idle longer than the limit, finished a while or too old (their actors
+    /// then end).
     fn expire(&self) {
         let idle = self.idle;
         if let Ok(mut games) = self.games.lock() {
-            games.retain(|_, e| e.used.elapsed() < idle);
+            games.retain(|_, e| e.alive(idle));
+        }
+    }
+
+    /// Marks game `id` over: it no longer holds a slot. Finished games beyond the slots'
+    /// number are dropped, the least recently used first.
+    fn finished(&self, id: &str) {
+        let Ok(mut games) = self.games.lock() else {
+            return;
+        };
+        if let Some(e) = games.get_mut(id) {
+            e.finished = true;
+        }
+        let mut over: Vec<(Instant, String)> = games
+            .iter()
+            .filter(|(_, e)| e.finished)
+            .map(|(k, e)| (e.used, k.clone()))
+            .collect();
+        if over.len() > self.max_games {
+            over.sort();
+            for (_, k) in &over[..over.len() - self.max_games] {
+                games.remove(k);
+            }
         }
     }
 
@@ -175,7 +255,11 @@ impl Server {
     /// Asks game `id` for `job`.
     async fn ask(&self, id: &str, job: Job) -> Result<Value, ApiError> {
         let to = self.actor(id)?;
+        let acting = matches!(job, Job::Act(_));
         let answer = live::ask(&to, job).await;
+        if acting && answer.as_ref().is_ok_and(|v| !v["end"].is_null()) {
+            self.finished(id);
+        }
         if let Err(e) = &answer {
             if e.status == StatusCode::GONE {
                 if let Ok(mut games) = self.games.lock() {
@@ -188,12 +272,19 @@ impl Server {
 }
 
 async fn page() -> Response {
-    let html = super::html::page_with_drawing(include_str!("web/live.html")).replacen(
-        "/*LIVE_JS*/",
-        include_str!("web/live.js"),
-        1,
-    );
-    ([(header::CACHE_CONTROL, "no-store")], Html(html)).into_response()
+    // Only the page's own scripts run: each carries this answer's nonce.
+    let nonce = format!("{:032x}", rand::random::<u128>());
+    let html = super::html::page_with_drawing(include_str!("web/live.html"))
+        .replacen("/*LIVE_JS*/", include_str!("web/live.js"), 1)
+        .replace("<script>", &format!("<script nonce=\"{nonce}\">"));
+    (
+        [
+            (header::CACHE_CONTROL, "no-store".to_string()),
+            (header::CONTENT_SECURITY_POLICY, guard::page_policy(&nonce)),
+        ],
+        Html(html),
+    )
+        .into_response()
 }
 
 /// The choices the page offers: rule sets, agents, files, limits.
@@ -215,6 +306,7 @@ async fn options(State(server): State<Shared>) -> Json<Value> {
             "aima": {"agents": ["risk", "logic"], "worlds": files("grid")},
         },
         "limits": {"max_side": MAX_SIDE, "max_body": MAX_BODY, "max_games": server.max_games,
+                   "games_per_client": server.games_per_client,
                    "idle_minutes": server.idle.as_secs() / 60},
     }))
 }
@@ -222,10 +314,12 @@ async fn options(State(server): State<Shared>) -> Json<Value> {
 /// Starts a game: `201` with its first view, or why not.
 async fn create(
     State(server): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(req) = body.map_err(rejected)?;
     let args = server.rule_args(&req)?;
+    server.check_upload(&req)?;
     let world = match &req.world {
         Some(name) => Some(server.offered(name, "grid")?),
         None => None,
@@ -241,8 +335,21 @@ async fn create(
     {
         let mut games = server.games.lock().map_err(|_| ApiError::internal())?;
         let idle = server.idle;
-        games.retain(|_, e| e.used.elapsed() < idle);
-        if games.len() >= server.max_games {
+        games.retain(|_, e| e.alive(idle));
+        let mine = games
+            .values()
+            .filter(|e| !e.finished && e.client == peer.ip())
+            .count();
+        if mine >= server.games_per_client {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "you already have {mine} unfinished games here, the most one client may \
+                     hold: finish or close one first"
+                ),
+            ));
+        }
+        if games.values().filter(|e| !e.finished).count() >= server.max_games {
             return Err(ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
@@ -257,7 +364,10 @@ async fn create(
             id.clone(),
             Entry {
                 to,
+                client: peer.ip(),
+                started: Instant::now(),
                 used: Instant::now(),
+                finished: false,
             },
         );
     }
@@ -353,7 +463,8 @@ fn rejected(e: JsonRejection) -> ApiError {
     ApiError::new(e.status(), format!("bad request: {}", e.body_text()))
 }
 
-/// The files of `dir` the page offers: grid worlds and cave maps (the others are left out).
+/// The files of `dir` the page offers: grid worlds of sizes the page plays and cave maps (the
+/// others, and anything that is not a regular file, are left out).
 fn world_files(dir: &std::path::Path) -> Vec<(String, &'static str)> {
     let mut files = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -363,10 +474,10 @@ fn world_files(dir: &std::path::Path) -> Vec<(String, &'static str)> {
         let Some(name) = entry.file_name().to_str().map(str::to_string) else {
             continue;
         };
-        let Ok(text) = std::fs::read_to_string(entry.path()) else {
+        let Ok(text) = wumpus::files::read_text(&entry.path()) else {
             continue;
         };
-        if wumpus::grid::parse_world(&text).is_ok() {
+        if wumpus::grid::parse_world_within(&text, MAX_SIDE).is_ok() {
             files.push((name, "grid"));
         } else if wumpus::cave::parse_map(&text).is_ok() {
             files.push((name, "map"));

@@ -20,8 +20,8 @@ pub struct SolveArgs {
     /// Seed of the first game; game i has seed S + i (replay one with `trace --seed`).
     #[arg(long, default_value_t = 0, value_parser = super::args::parse_whole::<u64>, allow_negative_numbers = true)]
     seed: u64,
-    /// Threads (default: all cores). `--threads 1` measures one core.
-    #[arg(long, value_parser = super::args::parse_whole::<usize>, allow_negative_numbers = true)]
+    /// Threads, 1 to 256 (default: all cores). `--threads 1` measures one core.
+    #[arg(long, value_parser = super::args::parse_threads, allow_negative_numbers = true)]
     threads: Option<usize>,
     /// Print one JSON object (schema in docs/trace-json.md) instead of the table.
     #[arg(long)]
@@ -85,11 +85,7 @@ impl OnGame for SolveArgs {
         let games = batch.range();
         let mut sink = BatchCli::new(games.end - games.start, self.csv.as_deref())?;
         let summary = wumpus::run::solve(&game.setup, agents.as_ref(), &batch, id, &mut sink)
-            .map_err(|e| match e {
-                // A contradiction names the game, which is the user's to look at.
-                e @ wumpus::run::RunError::Contradiction(_) => bad_input(e),
-                e => anyhow::Error::new(e),
-            })?;
+            .map_err(super::run_error)?;
         sink.finish()?;
         if self.json {
             super::out(serde_json::to_string(&summary)? + "\n")?;

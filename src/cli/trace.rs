@@ -68,11 +68,14 @@ impl OnGame for TraceArgs {
             let count = steps.len();
             let page = html::trace_page(&start, &board, &steps, &end)?;
             wumpus::files::save_atomically(path, &page).map_err(bad_input)?;
-            return super::out(format!(
-                "Wrote {} ({count} steps): open it in a browser; #step=N in the address opens \
-                 step N.\n",
-                path.display()
-            ));
+            return super::wrote(
+                path,
+                format!(
+                    "Wrote {} ({count} steps): open it in a browser; #step=N in the address \
+                     opens step N.\n",
+                    path.display()
+                ),
+            );
         }
         let stdout = std::io::stdout();
         let mut out = stdout.lock();

@@ -92,8 +92,11 @@ pub fn run(command: WorldCommand) -> Result<()> {
             let world = GridWorld::random(topology, pit_prob, &mut wumpus::rng::seeded(seed));
             match output {
                 Some(path) => {
-                    grid::save_world(&path, &world)?;
-                    super::out(format!("Wrote {} ({size}, seed {seed}).\n", path.display()))?;
+                    grid::save_world(&path, &world).map_err(bad_input)?;
+                    super::wrote(
+                        &path,
+                        format!("Wrote {} ({size}, seed {seed}).\n", path.display()),
+                    )?;
                 }
                 None => {
                     super::out(format!(
@@ -150,11 +153,14 @@ fn new_map(
     let map = cave::random_map(rooms, tunnels, 1, format, &mut seeded(seed)).map_err(bad_input)?;
     match output {
         Some(path) => {
-            cave::save_map(path, &map)?;
-            super::out(format!(
-                "Wrote {} ({rooms} rooms, {kind} tunnels, seed {seed}).\n",
-                path.display()
-            ))
+            cave::save_map(path, &map).map_err(bad_input)?;
+            super::wrote(
+                path,
+                format!(
+                    "Wrote {} ({rooms} rooms, {kind} tunnels, seed {seed}).\n",
+                    path.display()
+                ),
+            )
         }
         None => {
             // Neither map format has comments: the seed goes to standard error.

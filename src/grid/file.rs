@@ -14,7 +14,7 @@
 //! layout; every error names the line at fault. [`format_world`] writes the same format back.
 
 use super::world::{GridWorld, WorldError};
-use crate::files::LineError;
+use crate::files::{quoted, LineError};
 use crate::topology::{Topology, TopologyError};
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -42,7 +42,7 @@ impl LineError for WorldFileError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WorldFileErrorKind {
     /// The first word is not a feature.
-    #[error("unknown keyword '{0}' (expected GOLD, PIT, WUMPUS or SIZE)")]
+    #[error("unknown keyword {} (expected GOLD, PIT, WUMPUS or SIZE)", quoted(.0))]
     UnknownKeyword(String),
     /// The wrong number of values after the keyword.
     #[error("{keyword} takes 2 numbers ({what}), found {found}")]
@@ -55,7 +55,7 @@ pub enum WorldFileErrorKind {
         found: usize,
     },
     /// A value that is not a whole number.
-    #[error("'{0}' is not a whole number")]
+    #[error("{} is not a whole number", quoted(.0))]
     NotANumber(String),
     /// A second `SIZE` line.
     #[error("second SIZE line (the first is on line {first})")]
@@ -87,6 +87,16 @@ pub enum WorldFileErrorKind {
     /// The size is out of range.
     #[error(transparent)]
     Size(#[from] TopologyError),
+    /// A grid larger than the reader takes (the live page plays smaller grids than `trace`).
+    #[error("a {rows}x{cols} grid is larger than the {max}x{max} taken here")]
+    TooLarge {
+        /// The rows asked for.
+        rows: usize,
+        /// The columns asked for.
+        cols: usize,
+        /// The longest side taken.
+        max: usize,
+    },
     /// The layout breaks a rule of valid worlds.
     #[error(transparent)]
     Layout(#[from] WorldError),
@@ -101,6 +111,12 @@ enum Feature {
 
 /// Parses a world file's text.
 pub fn parse_world(text: &str) -> Result<GridWorld, WorldFileError> {
+    parse_world_within(text, crate::topology::MAX_GRID_SIDE)
+}
+
+/// Parses a world file's text, refusing a grid with a side over `max_side` before anything is
+/// built for it.
+pub fn parse_world_within(text: &str, max_side: usize) -> Result<GridWorld, WorldFileError> {
     let err = |line: usize, kind| WorldFileError {
         line: Some(line),
         kind,
@@ -172,6 +188,16 @@ pub fn parse_world(text: &str) -> Result<GridWorld, WorldFileError> {
         }
     }
     let ((rows, cols), size_line) = size.unwrap_or((DEFAULT_SIZE, 0));
+    if rows.max(cols) > max_side {
+        return Err(WorldFileError {
+            line: (size_line > 0).then_some(size_line),
+            kind: WorldFileErrorKind::TooLarge {
+                rows,
+                cols,
+                max: max_side,
+            },
+        });
+    }
     let topology = Topology::grid(rows, cols).map_err(|e| WorldFileError {
         line: (size_line > 0).then_some(size_line),
         kind: e.into(),
@@ -270,6 +296,22 @@ mod tests {
     fn comments_blank_lines_and_case() {
         let w = parse_world("# hi\n\n size 3 4 # small\nwumpus 2 3\nGold 1 1\n").unwrap();
         assert_eq!(w.size(), (3, 4));
+    }
+
+    #[test]
+    fn a_reader_with_a_smaller_limit_refuses_on_the_size_line() {
+        let text = "# big\nSIZE 4096 4096\nWUMPUS 4095 4095\nGOLD 4095 4094\n";
+        let e = parse_world_within(text, 64).unwrap_err();
+        assert_eq!(e.line, Some(2));
+        assert!(matches!(
+            e.kind,
+            WorldFileErrorKind::TooLarge {
+                rows: 4096,
+                cols: 4096,
+                max: 64
+            }
+        ));
+        assert!(parse_world_within("SIZE 64 64\nWUMPUS 1 1\nGOLD 2 2\n", 64).is_ok());
     }
 
     #[test]

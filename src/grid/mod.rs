@@ -14,7 +14,7 @@ pub mod world;
 
 pub use aima::{AimaSession, AimaShown, HeadedAction};
 pub use command::{parse_command, Command, CommandError};
-pub use file::{format_world, parse_world, WorldFileError};
+pub use file::{format_world, parse_world, parse_world_within, WorldFileError};
 pub use game::{Action, GridGame, Message, Outcome, Percepts, Scoring, Turn};
 pub use session::{GridSession, GridSetup, SizeRange};
 pub use world::{GridWorld, WorldError};

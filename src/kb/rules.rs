@@ -315,7 +315,10 @@ fn lex(text: &str) -> Result<Vec<(Tok, usize)>, RuleError> {
             } else {
                 return Err(RuleError {
                     line,
-                    message: format!("unexpected character '{c}'"),
+                    message: format!(
+                        "unexpected character {}",
+                        crate::files::quoted(&c.to_string())
+                    ),
                 });
             }
         }

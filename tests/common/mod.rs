@@ -1,6 +1,11 @@
-//! What the end-to-end tests share: running the real binary in the crate's folder.
+//! What the end-to-end tests share: running the real binary in the crate's folder, the live
+//! server and an HTTP client for it, and whether a browser test can run here.
+
+pub mod http;
+pub mod load;
 
 /// The output of one run of the binary.
+#[allow(dead_code)] // The server's tests run it otherwise.
 pub struct Run {
     /// The exit status (-1 when a signal ended it).
     pub code: i32,
@@ -11,6 +16,7 @@ pub struct Run {
 }
 
 /// Runs `wumpus ARGS` in the crate's folder with `input` on standard input.
+#[allow(dead_code)] // The server's tests run it otherwise.
 pub fn wumpus(args: &[&str], input: &str) -> Run {
     let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_wumpus"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -41,4 +47,35 @@ pub fn weighed(trace: &str) -> Vec<(&str, Vec<&str>)> {
             )
         })
         .collect()
+}
+
+/// True when every one of `programs` runs here (`PROGRAM --version`). When one does not, `what`
+/// (a test, or a part of one) is skipped with a message, except where `CI` is set: there a test
+/// that cannot run fails instead of passing.
+#[allow(dead_code)] // Only the browser tests ask.
+pub fn can_run(programs: &[&str], what: &str) -> bool {
+    let missing: Vec<&str> = programs
+        .iter()
+        .copied()
+        .filter(|p| {
+            !std::process::Command::new(p)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI is set and {what} cannot run: {} not found (apt-get install -y chromium \
+         chromium-driver; .ci/run does)",
+        missing.join(", ")
+    );
+    eprintln!(
+        "SKIPPED {what}: {} not found (apt-get install -y chromium chromium-driver; .ci/run does)",
+        missing.join(", ")
+    );
+    false
 }

@@ -151,19 +151,23 @@ impl OnGame for Spawn {
 impl Spawn {
     /// The game twice: one to play, one kept at its start for watching.
     fn load<S: Playable>(&self, game: &Prepared<S>) -> anyhow::Result<(Loaded<S>, Loaded<S>)> {
+        // An upload is read as a file is: through a temporary file with a name nobody can
+        // guess, created exclusively and removed when dropped.
         let temp = match &self.upload {
             Some((_, text)) => {
-                let path = std::env::temp_dir().join(format!(
-                    "wumpus-serve-{}-{}.txt",
-                    std::process::id(),
-                    self.id
-                ));
-                std::fs::write(&path, text)?;
-                Some(path)
+                let mut file = tempfile::Builder::new()
+                    .prefix("wumpus-upload-")
+                    .suffix(".txt")
+                    .tempfile()?;
+                std::io::Write::write_all(&mut file, text.as_bytes())?;
+                Some(file.into_temp_path())
             }
             None => None,
         };
-        let file = self.world.clone().or_else(|| temp.clone());
+        let file = self
+            .world
+            .clone()
+            .or_else(|| temp.as_ref().map(|t| t.to_path_buf()));
         let args = WorldArgs {
             seed: Some(self.seed),
             world: file,
@@ -180,9 +184,7 @@ impl Spawn {
                 )),
                 _ => e,
             });
-        if let Some(path) = &temp {
-            let _ = std::fs::remove_file(path);
-        }
+        drop(temp);
         let (mut a, mut b) = loaded?;
         // Titles name the upload, or the file of the worlds folder by its name.
         let shown = match (&self.upload, &self.world) {

@@ -6,7 +6,7 @@ use super::{ApiError, Server, MAX_SIDE};
 use crate::cli::args::{AgentArg, GridSize, RuleArgs, RulesArg, ScoringArg, SizeArg, VariantArg};
 use axum::http::StatusCode;
 use serde::Deserialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A new game, as the page asks for it. Every field but `rules` is optional.
 #[derive(Deserialize, Debug, Default)]
@@ -51,6 +51,23 @@ fn pick<T: Copy>(what: &str, given: &str, names: &[(&str, T)]) -> Result<T, ApiE
 }
 
 impl Server {
+    /// Refuses an uploaded grid world larger than the page plays, from its text alone, before
+    /// anything is built for it.
+    pub fn check_upload(&self, req: &NewGame) -> Result<(), ApiError> {
+        let Some(text) = &req.upload else {
+            return Ok(());
+        };
+        if req.rules != "grid" && req.rules != "aima" {
+            return Ok(());
+        }
+        wumpus::grid::parse_world_within(text, MAX_SIDE)
+            .map(drop)
+            .map_err(|e| {
+                let name = req.upload_name.as_deref().unwrap_or("an upload");
+                bad(wumpus::files::FileError::new(Path::new(name), e.line, e).to_string())
+            })
+    }
+
     /// A file of the worlds folder, by name, if the page offers it as `kind`.
     pub fn offered(&self, name: &str, kind: &str) -> Result<PathBuf, ApiError> {
         if self.files.iter().any(|(n, k)| n == name && *k == kind) {

@@ -1,0 +1,371 @@
+//! The file edge through the real binary (issue 38, second pass): writes never follow a link
+//! planted at a guessable name and write special files (devices, FIFOs, `/dev/stdout`)
+//! directly; reads refuse what is not a regular file or is over the size cap, without hanging;
+//! cave maps over the room limit, runaway `--threads`, and the quoting of invisible characters
+//! in parse errors.
+//!
+//! These tests run as root on the build machine, so nothing here writes to a device by its own
+//! name until a harmless stand-in (a link in a temporary folder, which a broken build would
+//! only replace) has shown that devices are written, not replaced.
+
+use assert_cmd::Command;
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn wumpus() -> Command {
+    let mut cmd = Command::cargo_bin("wumpus").unwrap();
+    cmd.timeout(Duration::from_secs(20));
+    cmd
+}
+
+/// Runs `wumpus` with `args` and `stdin`: (status, stdout, stderr).
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let out = wumpus().args(args).write_stdin(stdin).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn text(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// An event-format cave map of `rooms` rooms (even, at least 4): a ring, each room joined to
+/// its two ring neighbours and to the room opposite.
+fn ring_map(rooms: usize) -> String {
+    let mut map = format!("1\n{rooms}\n");
+    for i in 0..rooms {
+        let next = (i + 1) % rooms;
+        let back = (i + rooms - 1) % rooms;
+        let across = (i + rooms / 2) % rooms;
+        map += &format!("{} {} {} {}\n", i + 1, next + 1, back + 1, across + 1);
+    }
+    map
+}
+
+// --- 1. Writes ---
+
+#[test]
+fn world_new_does_not_follow_links_planted_at_guessable_temporary_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = write(dir.path(), "victim.txt", b"keep me\n");
+    // The temporary file used to be `.NAME.tmpPID`: the child's process id is not known here,
+    // so plant a link at every id near this process's, and at other guessable names.
+    let me = std::process::id();
+    let mut names: Vec<String> = (me.saturating_sub(200)..me + 3000)
+        .map(|pid| format!(".out.txt.tmp{pid}"))
+        .collect();
+    names.extend([".out.txt.tmp", "out.txt.tmp", ".out.txt.swp", "out.txt~"].map(String::from));
+    for name in &names {
+        std::os::unix::fs::symlink(&victim, dir.path().join(name)).unwrap();
+    }
+    let out = dir.path().join("out.txt");
+    let (code, stdout, err) = run(&["world", "new", "--seed", "7", "-o", text(&out)], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.starts_with("Wrote "), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n");
+    assert!(std::fs::read_to_string(&out).unwrap().contains("SIZE"));
+    for name in &names {
+        let meta = std::fs::symlink_metadata(dir.path().join(name)).unwrap();
+        assert!(meta.is_symlink(), "{name}");
+    }
+}
+
+#[test]
+fn world_new_through_a_link_to_a_regular_file_replaces_the_file_and_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = write(dir.path(), "real.txt", b"old\n");
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let (code, _, err) = run(&["world", "new", "--seed", "7", "-o", text(&link)], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert!(std::fs::read_to_string(&real).unwrap().contains("SIZE"));
+}
+
+#[test]
+fn world_new_writes_into_a_fifo_and_leaves_it_a_fifo() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("world.fifo");
+    mkfifo(&fifo);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let (code, stdout, err) = run(&["world", "new", "--seed", "7", "-o", text(&fifo)], "");
+    assert_eq!(code, 0, "{err}");
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "replaced: {kind:?}");
+    // Should the command not have opened the FIFO, the reader still waits for a writer: be
+    // one, so the test fails instead of hanging (no reader left: the open fails, ignored).
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo);
+    }
+    let read = reader.join().unwrap();
+    assert!(read.contains("SIZE"), "{read}");
+    // The note goes to standard error, so what was written to the pipe stays the world alone.
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(err.contains("Wrote"), "{err}");
+}
+
+#[test]
+fn devices_are_written_not_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    // First through links, which a build that replaced devices would only replace (the device
+    // itself stays safe), then, once that passed, by the device's own name.
+    let null_link = dir.path().join("null");
+    std::os::unix::fs::symlink("/dev/null", &null_link).unwrap();
+    let (code, _, err) = run(&["world", "new", "--seed", "7", "-o", text(&null_link)], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::symlink_metadata(&null_link).unwrap().is_symlink());
+    let (code, _, err) = run(&["world", "new", "--seed", "7", "-o", "/dev/null"], "");
+    assert_eq!(code, 0, "{err}");
+    let dev_null = std::fs::metadata("/dev/null").unwrap().file_type();
+    assert!(dev_null.is_char_device());
+
+    let full_link = dir.path().join("full");
+    std::os::unix::fs::symlink("/dev/full", &full_link).unwrap();
+    let (code, _, err) = run(&["world", "new", "--seed", "7", "-o", text(&full_link)], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!("{}: no space left on device", full_link.display())),
+        "{err}"
+    );
+    assert!(std::fs::symlink_metadata(&full_link).unwrap().is_symlink());
+}
+
+#[test]
+fn trace_html_to_standard_output_writes_the_page_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("page.html");
+    std::os::unix::fs::symlink("/dev/stdout", &link).unwrap();
+    for target in [text(&link), "/dev/stdout"] {
+        let (code, stdout, err) = run(&["trace", "--seed", "7", "--html", target], "");
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            stdout.contains("<html"),
+            "{target}: {}",
+            &stdout[..stdout.len().min(200)]
+        );
+        assert!(stdout.trim_end().ends_with("</html>"), "{target}");
+        assert!(err.contains("Wrote"), "{err}");
+        // Checked before /dev/stdout is named itself.
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    }
+}
+
+// --- 2. Reads ---
+
+#[test]
+fn world_check_refuses_dev_zero_at_once() {
+    let start = std::time::Instant::now();
+    let (code, _, err) = run(&["world", "check", "/dev/zero"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("/dev/zero: not a regular file"), "{err}");
+    assert!(start.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn a_fifo_or_folder_given_as_an_input_is_refused_without_hanging() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("in.fifo");
+    mkfifo(&fifo);
+    let fifo = text(&fifo);
+    for args in [
+        vec!["world", "check", fifo],
+        vec!["trace", "--world", fifo],
+        vec!["trace", "--rules", "cave", "--map", fifo],
+        vec!["bot", "--map", fifo],
+        vec!["solve", "--kb", fifo, "--worlds", "1"],
+        vec!["world", "check", text(dir.path())],
+    ] {
+        let (code, _, err) = run(&args, "");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(": not a regular file"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn bot_refuses_an_endless_map() {
+    let (code, _, err) = run(&["bot", "--map", "/dev/zero"], "game 20\n");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("/dev/zero: not a regular file"), "{err}");
+}
+
+#[test]
+fn a_file_over_the_size_cap_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.txt");
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(16 * 1024 * 1024 + 1).unwrap();
+    let (code, _, err) = run(&["world", "check", text(&path)], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}: the file is larger than 16 MiB",
+            path.display()
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn play_refuses_to_load_dev_zero_and_goes_on() {
+    let (code, out, err) = run(
+        &["play", "--world", "worlds/seed-example.txt"],
+        "load /dev/zero\nclimb\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Cannot load: /dev/zero: not a regular file"),
+        "{out}"
+    );
+    assert!(out.contains("climb"), "the game goes on: {out}");
+}
+
+// --- 3. Big cave maps ---
+
+#[test]
+fn a_map_over_the_room_limit_is_refused_on_its_count_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = write(dir.path(), "big.txt", ring_map(32).as_bytes());
+    for args in [
+        vec!["world", "check", text(&map)],
+        vec![
+            "trace",
+            "--rules",
+            "cave",
+            "--map",
+            text(&map),
+            "--map-known",
+        ],
+        vec!["bot", "--map", text(&map)],
+    ] {
+        let (code, _, err) = run(&args, "game 32\n");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "{}:2: the map has 32 rooms; at most 30 are played (first move within a \
+                 second, docs/caves.md)",
+                map.display()
+            )),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_map_at_the_room_limit_is_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = write(dir.path(), "limit.txt", ring_map(30).as_bytes());
+    let (code, out, err) = run(&["world", "check", text(&map)], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("30 rooms"), "{out}");
+}
+
+// --- 4. Threads ---
+
+#[test]
+fn solve_refuses_a_runaway_thread_count() {
+    for threads in ["100000", "0"] {
+        let (code, _, err) = run(&["solve", "--threads", threads, "--worlds", "1"], "");
+        assert_eq!(code, 2, "{threads}: {err}");
+        assert!(err.contains("invalid value"), "{err}");
+        assert!(err.contains("1 to 256"), "{err}");
+    }
+    let (code, _, err) = run(&["solve", "--threads", "256", "--worlds", "2"], "");
+    assert_eq!(code, 0, "{err}");
+}
+
+// --- 5. Smaller ones ---
+
+#[test]
+fn a_room_count_over_the_limit_is_said_on_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let alone = write(dir.path(), "alone.txt", b"100001\n");
+    let (code, _, err) = run(&["world", "check", text(&alone)], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!("{}:1: the map has 100001 rooms", alone.display())),
+        "{err}"
+    );
+    let counted = write(dir.path(), "counted.txt", b"1\n100001\n1 2 3 4\n");
+    let (code, _, err) = run(&["world", "check", text(&counted)], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}:2: the map has 100001 rooms",
+            counted.display()
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn solve_and_trace_both_exit_2_on_a_map_too_small_to_deal() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = write(
+        dir.path(),
+        "small.txt",
+        b"1\n4\n1 2 3 4\n2 1 3 4\n3 1 2 4\n4 1 2 3\n",
+    );
+    for command in ["solve", "trace"] {
+        let (code, _, err) = run(&[command, "--rules", "cave", "--map", text(&small)], "");
+        assert_eq!(code, 2, "{command}: {err}");
+        assert!(err.contains("at least 6 rooms"), "{command}: {err}");
+    }
+}
+
+#[test]
+fn invisible_characters_in_a_bad_token_are_shown_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let nul = write(dir.path(), "nul.txt", b"\0\0\0\n");
+    let (code, _, err) = run(&["world", "check", "--rules", "grid", text(&nul)], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(r"unknown keyword '\0\0\0'"), "{err}");
+    let (code, _, err) = run(&["world", "check", "--rules", "cave", text(&nul)], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(r"'\0\0\0' is not a whole number"), "{err}");
+    let grid = write(dir.path(), "grid.txt", b"SIZE 4 4\nPIT 1 \t\x01\n");
+    let (code, _, err) = run(&["world", "check", text(&grid)], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(r"'\u{1}' is not a whole number"), "{err}");
+    let hazards = write(dir.path(), "hazards.txt", b"HUNTER \x7f\n");
+    let (code, _, err) = run(
+        &[
+            "world",
+            "show",
+            "worlds/cave-standard.txt",
+            "--hazards",
+            text(&hazards),
+        ],
+        "",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(r"'\u{7f}' is not a whole number"), "{err}");
+    let rules = write(dir.path(), "rules.kb", b"hidden pit(X).\n\0\n");
+    let (code, _, err) = run(&["solve", "--kb", text(&rules), "--worlds", "1"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(r"unexpected character '\0'"), "{err}");
+}
