@@ -10,7 +10,8 @@ use super::command::{self, CaveCommand, Rules, CLASSIC_HELP, MAZE_HELP};
 use super::map::{CaveMap, MapFormat};
 use super::maze::{MazeAction, MazeEnding, MazeEvent, MazeGame, MazeLoss, MazeResult, MazeView};
 use crate::game::{
-    Board, Command, Ending, Exit, GameError, Hidden, Observation, Percept, RuleSet, Session,
+    Board, Command, Ending, Exit, Files, GameError, Hidden, Observation, Percept, RuleSet, Session,
+    Words,
 };
 use crate::rng::seeded;
 use crate::topology::Place;
@@ -202,23 +203,6 @@ impl Session for ClassicSession {
         Ok(ClassicSession::new(game, &setup.map_name))
     }
 
-    /// A loaded layout starts the generator afresh from `seed`; a dealt game keeps drawing
-    /// from the generator that dealt it, so `--seed` replays it exactly.
-    fn load(setup: &ClassicSetup, path: &Path, seed: u64) -> Result<ClassicSession, GameError> {
-        let hazards = super::read_classic_hazards(path, &setup.map)?;
-        let game =
-            ClassicGame::with_hazards(setup.map.clone(), hazards, setup.variant, seeded(seed));
-        Ok(ClassicSession::new(game, &setup.map_name))
-    }
-
-    fn save(&self, path: &Path) -> Result<(), GameError> {
-        Ok(super::save_classic_hazards(
-            path,
-            self.game.hazards(),
-            self.map(),
-        )?)
-    }
-
     fn start(&self) -> CaveShown {
         CaveShown {
             result: None,
@@ -332,7 +316,31 @@ impl Session for ClassicSession {
             }
         }
     }
+}
 
+impl Files for ClassicSession {
+    const FILE: &'static str = "hazards";
+    const FILE_HOLDS_ALL: bool = false;
+
+    /// A loaded layout starts the generator afresh from `seed`; a dealt game keeps drawing
+    /// from the generator that dealt it, so `--seed` replays it exactly.
+    fn load(setup: &ClassicSetup, path: &Path, seed: u64) -> Result<ClassicSession, GameError> {
+        let hazards = super::read_classic_hazards(path, &setup.map)?;
+        let game =
+            ClassicGame::with_hazards(setup.map.clone(), hazards, setup.variant, seeded(seed));
+        Ok(ClassicSession::new(game, &setup.map_name))
+    }
+
+    fn save(&self, path: &Path) -> Result<(), GameError> {
+        Ok(super::save_classic_hazards(
+            path,
+            self.game.hazards(),
+            self.map(),
+        )?)
+    }
+}
+
+impl Words for ClassicSession {
     fn parse_command(&self, line: &str) -> Result<Command<Action>, String> {
         let parsed = command::parse_command(line, Rules::Classic).map_err(|e| e.to_string())?;
         match command::classic_action(&parsed, self.map()) {
@@ -467,21 +475,6 @@ impl Session for MazeSession {
         Ok(MazeSession::new(game, &setup.map_name))
     }
 
-    /// As [`ClassicSession::load`]: the generator starts afresh from `seed`.
-    fn load(setup: &MazeSetup, path: &Path, seed: u64) -> Result<MazeSession, GameError> {
-        let hazards = super::read_maze_hazards(path, &setup.map)?;
-        let game = MazeGame::with_hazards(setup.map.clone(), hazards, seeded(seed));
-        Ok(MazeSession::new(game, &setup.map_name))
-    }
-
-    fn save(&self, path: &Path) -> Result<(), GameError> {
-        Ok(super::save_maze_hazards(
-            path,
-            self.game.hazards(),
-            self.game.map(),
-        )?)
-    }
-
     fn start(&self) -> MazeShown {
         MazeShown {
             result: None,
@@ -591,7 +584,29 @@ impl Session for MazeSession {
             MazeAction::Toss(t) => format!("toss {t}"),
         }
     }
+}
 
+impl Files for MazeSession {
+    const FILE: &'static str = "hazards";
+    const FILE_HOLDS_ALL: bool = false;
+
+    /// As [`ClassicSession::load`]: the generator starts afresh from `seed`.
+    fn load(setup: &MazeSetup, path: &Path, seed: u64) -> Result<MazeSession, GameError> {
+        let hazards = super::read_maze_hazards(path, &setup.map)?;
+        let game = MazeGame::with_hazards(setup.map.clone(), hazards, seeded(seed));
+        Ok(MazeSession::new(game, &setup.map_name))
+    }
+
+    fn save(&self, path: &Path) -> Result<(), GameError> {
+        Ok(super::save_maze_hazards(
+            path,
+            self.game.hazards(),
+            self.game.map(),
+        )?)
+    }
+}
+
+impl Words for MazeSession {
     fn parse_command(&self, line: &str) -> Result<Command<MazeAction>, String> {
         let parsed = command::parse_command(line, Rules::Maze).map_err(|e| e.to_string())?;
         match command::maze_action(&parsed) {
@@ -621,10 +636,6 @@ impl Session for MazeSession {
             None => lines.extend(Self::view_lines(&shown.view)),
         }
         lines
-    }
-
-    fn shot_name(&self) -> &'static str {
-        "grenade"
     }
 
     /// Seed 000's prompt.

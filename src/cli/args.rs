@@ -16,7 +16,7 @@ use std::sync::Arc;
 use wumpus::agent::{AgentKind, AgentOptions, Roster};
 use wumpus::cave::classic::Variant;
 use wumpus::cave::{self, ClassicSession, ClassicSetup, MazeSession, MazeSetup};
-use wumpus::game::{RuleSet, Session};
+use wumpus::game::{Files, RuleSet, Session, Words};
 use wumpus::grid::{AimaSession, GridSession, GridSetup, Scoring, SizeRange};
 
 /// The most rollouts a decision `--rollouts` allows.
@@ -40,6 +40,18 @@ pub enum RulesArg {
     /// forward, turn left, turn right, grab, shoot (the way you face), climb; every action -1,
     /// the arrow -10, +1000 out with the gold, -1000 for dying.
     Aima,
+}
+
+impl RulesArg {
+    /// The rules of a game on a cave map, with its map format; `None` on the grid.
+    pub fn on_map(self) -> Option<(wumpus::cave::Rules, wumpus::cave::MapFormat)> {
+        use wumpus::cave::{MapFormat, Rules};
+        match self {
+            RulesArg::Cave => Some((Rules::Classic, MapFormat::Event)),
+            RulesArg::Maze => Some((Rules::Maze, MapFormat::CavesDat)),
+            RulesArg::Grid | RulesArg::Aima => None,
+        }
+    }
 }
 
 impl From<RulesArg> for RuleSet {
@@ -503,10 +515,10 @@ pub trait OnGame {
     fn run<S: Playable>(self, game: Prepared<S>) -> Result<Self::Out>;
 }
 
-/// A rule set a command can play: its sessions and its agents.
-pub trait Playable: Roster {}
+/// A rule set a command can play: its sessions (their rules, files and words) and its agents.
+pub trait Playable: Roster + Files + Words {}
 
-impl<S: Roster> Playable for S {}
+impl<S: Roster + Files + Words> Playable for S {}
 
 /// Loads the map a game asks for, or the built-in default for its rules, with a name to show.
 pub fn load_map(path: Option<&Path>, rules: RuleSet) -> Result<(Arc<cave::CaveMap>, String)> {

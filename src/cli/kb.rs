@@ -7,6 +7,7 @@ use super::play::WorldArgs;
 use super::trace::traced;
 use anyhow::Result;
 use clap::Args;
+use wumpus::agent::AgentKind;
 use wumpus::run::{Flow, StepEvent};
 
 #[derive(Args, Debug)]
@@ -72,10 +73,9 @@ impl OnGame for KbArgs {
             }
         }
         let Some(kb) = agent.knowledge_base() else {
-            let hint = if S::RULES == wumpus::game::RuleSet::Maze && !game.options.map_known {
-                ": without the map (the maze's default) it reasons from each cave's senses \
-                 alone (docs/rules.md); add --map-known for the knowledge base of the agent \
-                 given caves.dat"
+            let hint = if game.agent == AgentKind::Logic && !game.options.map_known {
+                ": without the map it reasons from each place's senses alone (docs/caves.md); \
+                 add --map-known for the knowledge base of the agent given the map"
             } else {
                 ""
             };
@@ -93,8 +93,8 @@ impl OnGame for KbArgs {
             at.wumpus_alive
         ));
         text.push_str(&format!(
-            "c proven safe (no pit, no live wumpus{}): {}\n",
-            if S::RULES.on_grid() { "" } else { ", no bats" },
+            "c proven safe ({}): {}\n",
+            S::RULES.safe_means(),
             list(&at.proven_safe)
         ));
         text.push_str(&format!("c proven pit: {}\n", list(&at.proven_pit)));

@@ -12,7 +12,7 @@ use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use wumpus::agent::{Agent, AgentError, AgentFactory, Conclusion};
-use wumpus::game::{Command, RuleSet, Session};
+use wumpus::game::{Command, Files, RuleSet, Session, Words};
 use wumpus::run::event::hint_event;
 
 /// Which game to play: a seed, or a file.
@@ -33,30 +33,20 @@ impl WorldArgs {
     /// These flags, with the rule sets each fits, for [`RuleArgs::check`].
     pub fn fits(&self) -> [(&'static str, bool, &'static [RuleSet]); 2] {
         [
-            (
-                "--world",
-                self.world.is_some(),
-                &[RuleSet::Grid, RuleSet::Aima],
-            ),
-            (
-                "--hazards",
-                self.hazards.is_some(),
-                &[RuleSet::Cave, RuleSet::Maze],
-            ),
+            ("--world", self.world.is_some(), &RuleSet::ON_GRID),
+            ("--hazards", self.hazards.is_some(), &RuleSet::ON_MAP),
         ]
     }
 
     /// The game these flags name, its seed, and the file it came from.
-    pub fn session<S: Session>(&self, setup: &S::Setup) -> Result<Loaded<S>> {
+    pub fn session<S: Files>(&self, setup: &S::Setup) -> Result<Loaded<S>> {
         let file = self.world.as_deref().or(self.hazards.as_deref());
         let seed = self.seed.unwrap_or_else(wumpus::rng::fresh_seed);
         let session = match file {
             Some(path) => S::load(setup, path, seed).map_err(bad_input)?,
             None => S::deal(setup, seed).map_err(bad_input)?,
         };
-        // A grid world file holds the whole game; a cave's hazard file still draws from the
-        // seed (bats, a woken wumpus).
-        let seeded = file.is_none() || !S::RULES.on_grid();
+        let seeded = file.is_none() || !S::FILE_HOLDS_ALL;
         Ok(Loaded {
             session,
             seed: seeded.then_some(seed),
@@ -75,17 +65,12 @@ pub struct Loaded<S> {
     pub file: Option<PathBuf>,
 }
 
-impl<S: Session> Loaded<S> {
+impl<S: Files + Words> Loaded<S> {
     /// The game's first line: what it is, where it came from, and how to replay it.
     pub fn title(&self) -> String {
         let mut t = self.session.title();
         if let Some(f) = &self.file {
-            let what = if S::RULES.on_grid() {
-                "world"
-            } else {
-                "hazards"
-            };
-            t.push_str(&format!(", {what} from {}", f.display()));
+            t.push_str(&format!(", {} from {}", S::FILE, f.display()));
         }
         if let Some(seed) = self.seed {
             t.push_str(&format!(", seed {seed} (replay with --seed {seed})"));
@@ -319,14 +304,7 @@ impl<S: Playable, W: Write> Player<S, W> {
                 }
             }
             Command::Save(file) => match self.session.save(Path::new(&file)) {
-                Ok(()) => {
-                    let what = if S::RULES.on_grid() {
-                        "world"
-                    } else {
-                        "hazards"
-                    };
-                    self.say(&format!("Saved this game's {what} to {file}."))?
-                }
+                Ok(()) => self.say(&format!("Saved this game's {} to {file}.", S::FILE))?,
                 Err(e) => self.say(&format!("Cannot save: {e}"))?,
             },
         }

@@ -2,7 +2,7 @@
 //! player's percepts prove (drawn as a map on a grid), a batch summary, a CSV row.
 
 use wumpus::agent::optimal::BestScore;
-use wumpus::game::{Board, RuleSet};
+use wumpus::game::Board;
 use wumpus::run::event::{ChoiceView, OddsView};
 use wumpus::run::{GameRecord, StepEvent, Summary};
 
@@ -412,11 +412,7 @@ pub fn summary_text(s: &Summary) -> String {
         }
     }
     let _ = writeln!(t, "mean moves                {:.2}", s.mean_moves);
-    let shots = if s.rules == RuleSet::Maze {
-        "grenades"
-    } else {
-        "arrows"
-    };
+    let shots = s.rules.shot_names().1;
     let _ = writeln!(
         t,
         "{shots:<25} {:.2} a game, {:.2} a won game",
@@ -436,8 +432,7 @@ pub fn summary_text(s: &Summary) -> String {
         let _ = match best {
             BestScore::Exact(best) => writeln!(
                 t,
-                "best possible mean score  {best:.2} for any player (exact value of the game under {}; this batch is {})",
-                if s.rules == RuleSet::Aima { "these rules" } else { "this scoring" },
+                "best possible mean score  {best:.2} for any player (exact value of the game in this setting; this batch is {})",
                 sampling_gap(gap)
             ),
             BestScore::AtMost(best) => writeln!(
@@ -489,22 +484,26 @@ fn sampling_gap(gap: f64) -> String {
 
 /// A summary's setup in words: `5x5, pit probability 0.2, standard scoring`.
 fn setup_words(s: &Summary) -> String {
+    // Each parameter a rule set has, in words, in one order for every rule set.
     let get = |k: &str| s.setup.get(k);
-    let text = |k: &str| get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
-    let map = match get("map_known").and_then(|v| v.as_bool()) {
-        Some(true) => "known",
-        _ => "discovered",
-    };
-    match s.rules {
-        RuleSet::Grid | RuleSet::Aima => format!(
-            "{}, pit probability {}, {} scoring",
-            text("size"),
-            get("pit_prob").map_or("?".to_string(), |v| v.to_string()),
-            text("scoring")
-        ),
-        RuleSet::Cave => format!("{} rules on {}, map {map}", text("variant"), text("map")),
-        RuleSet::Maze => format!("on {}, map {map}", text("map")),
+    let text = |k: &str| get(k).and_then(|v| v.as_str()).map(str::to_string);
+    let mut parts: Vec<String> = Vec::new();
+    parts.extend(text("size"));
+    parts.extend(get("pit_prob").map(|p| format!("pit probability {p}")));
+    parts.extend(text("scoring").map(|s| format!("{s} scoring")));
+    let on = text("map").map(|m| format!("on {m}"));
+    match (text("variant"), on) {
+        (Some(v), Some(on)) => parts.push(format!("{v} rules {on}")),
+        (v, on) => parts.extend(v.map(|v| format!("{v} rules")).into_iter().chain(on)),
     }
+    if get("map").is_some() {
+        let known = get("map_known").and_then(|v| v.as_bool()) == Some(true);
+        parts.push(format!(
+            "map {}",
+            if known { "known" } else { "discovered" }
+        ));
+    }
+    parts.join(", ")
 }
 
 #[cfg(test)]

@@ -127,11 +127,8 @@ fn end_text<S: Session>(end: &TraceEnd, stopped: bool) -> String {
     if !end.messages.is_empty() {
         s.push_str(&format!("  the game said: {}\n", end.messages.join(" ")));
     }
-    let shots = if S::RULES == wumpus::game::RuleSet::Maze {
-        text::plural(end.shots as u64, "grenade", "grenades")
-    } else {
-        text::plural(end.shots as u64, "arrow", "arrows")
-    };
+    let (shot, shots) = S::RULES.shot_names();
+    let shots = text::plural(end.shots as u64, shot, shots);
     s.push_str(&format!(
         "\nOutcome: {} after {} {} and {} {shots}.\n",
         end.outcome.words(),

@@ -80,8 +80,14 @@ pub fn run(command: WorldCommand) -> Result<()> {
             output,
         } => {
             let seed = seed.unwrap_or_else(wumpus::rng::fresh_seed);
-            if let Some(rules @ (RulesArg::Cave | RulesArg::Maze)) = rules {
-                return new_map(rules, rooms.unwrap_or(20), one_way, seed, output.as_deref());
+            if let Some((_, format)) = rules.and_then(RulesArg::on_map) {
+                return new_map(
+                    format,
+                    rooms.unwrap_or(20),
+                    one_way,
+                    seed,
+                    output.as_deref(),
+                );
             }
             if rooms.is_some() || one_way {
                 return Err(bad_input(anyhow::anyhow!(
@@ -135,7 +141,7 @@ pub fn run(command: WorldCommand) -> Result<()> {
 
 /// `world new --rules cave|maze`: a random map, printed or saved atomically.
 fn new_map(
-    rules: RulesArg,
+    format: MapFormat,
     rooms: usize,
     one_way: bool,
     seed: u64,
@@ -145,10 +151,6 @@ fn new_map(
         (Tunnels::OneWay, "one-way")
     } else {
         (Tunnels::TwoWay, "two-way")
-    };
-    let format = match rules {
-        RulesArg::Maze => MapFormat::CavesDat,
-        _ => MapFormat::Event,
     };
     let map = cave::random_map(rooms, tunnels, 1, format, &mut seeded(seed)).map_err(bad_input)?;
     match output {
@@ -188,8 +190,7 @@ pub struct ShowFlags {
 /// first line of one number.
 fn is_cave_map(file: &Path, flags: &ShowFlags) -> Result<bool> {
     match flags.rules {
-        Some(RulesArg::Grid) => Ok(false),
-        Some(_) => Ok(true),
+        Some(rules) => Ok(rules.on_map().is_some()),
         None => {
             let text = wumpus::files::read_text(file).map_err(bad_input)?;
             Ok(cave::map::looks_like_cave_map(&text))
@@ -212,9 +213,8 @@ fn show_map(file: &Path, flags: &ShowFlags) -> Result<()> {
     let map = cave::read_map(file).map_err(bad_input)?;
     // Hazards are classic unless the rules say maze, or, with no rules given, the map is a
     // caves.dat.
-    let rules = match flags.rules {
-        Some(RulesArg::Maze) => Rules::Maze,
-        Some(_) => Rules::Classic,
+    let rules = match flags.rules.and_then(RulesArg::on_map) {
+        Some((rules, _)) => rules,
         None if map.format() == MapFormat::CavesDat => Rules::Maze,
         None => Rules::Classic,
     };

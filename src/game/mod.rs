@@ -39,6 +39,12 @@ impl RuleSet {
     /// Every rule set, in the order the help lists them.
     pub const ALL: [RuleSet; 4] = [RuleSet::Grid, RuleSet::Cave, RuleSet::Maze, RuleSet::Aima];
 
+    /// The rule sets played on the grid (they share its world files).
+    pub const ON_GRID: [RuleSet; 2] = [RuleSet::Grid, RuleSet::Aima];
+
+    /// The rule sets played on a cave map (they share its maps and hazard files).
+    pub const ON_MAP: [RuleSet; 2] = [RuleSet::Cave, RuleSet::Maze];
+
     /// The name on the command line and in JSON: `grid`, `cave`, `maze`, `aima`.
     pub fn name(self) -> &'static str {
         match self {
@@ -62,6 +68,24 @@ impl RuleSet {
     /// The rule set named `name`, if any.
     pub fn parse(name: &str) -> Option<RuleSet> {
         RuleSet::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// What the rule set calls a shot, one and many: `arrow`, `arrows` (`grenade` in the
+    /// maze).
+    pub fn shot_names(self) -> (&'static str, &'static str) {
+        match self {
+            RuleSet::Maze => ("grenade", "grenades"),
+            _ => ("arrow", "arrows"),
+        }
+    }
+
+    /// What a place proven safe is free of, in words.
+    pub fn safe_means(self) -> &'static str {
+        if self.on_grid() {
+            "no pit, no live wumpus"
+        } else {
+            "no pit, no live wumpus, no bats"
+        }
     }
 
     /// True for the rule sets played on the grid (with compass moves or the textbook's
@@ -282,8 +306,10 @@ pub struct Exit {
     pub to: Option<Place>,
 }
 
-/// A game in progress under one rule set: it holds the hidden world, takes actions, and says
-/// what the player is shown. Every command and the runner play games through this trait.
+/// A game in progress under one rule set, as its rules define it: it holds the hidden world,
+/// takes actions, and says what the player is shown. The runner and every command play games
+/// through this trait; a game's files are [`Files`], and its words for a person at a terminal
+/// [`Words`].
 ///
 /// Invariant: nothing a session returns but [`Session::hidden`] and [`Session::winnable`]
 /// (which the runner keeps from agents) reveals the hidden world beyond what the rules tell the
@@ -311,13 +337,6 @@ pub trait Session: Sized + Send + 'static {
 
     /// A game dealt from `seed` (the same seed, the same game).
     fn deal(setup: &Self::Setup, seed: u64) -> Result<Self, GameError>;
-
-    /// A game on the world (grid) or hazards (caves) in a file, its later random events drawn
-    /// from `seed`.
-    fn load(setup: &Self::Setup, path: &Path, seed: u64) -> Result<Self, GameError>;
-
-    /// Saves the game's world or hazards, as dealt, atomically.
-    fn save(&self, path: &Path) -> Result<(), GameError>;
 
     /// What the player is shown before the first action.
     fn start(&self) -> Self::Shown;
@@ -363,7 +382,29 @@ pub trait Session: Sized + Send + 'static {
 
     /// An action in the player's words (`north`, `move 5`, `toss 2`).
     fn action_text(&self, action: &Self::Action) -> String;
+}
 
+/// A game's files: the world (grid) or the hazards (caves) it is played on, read and written
+/// in the rule set's own format.
+pub trait Files: Session {
+    /// What the file is called, for messages: `world`, `hazards`.
+    const FILE: &'static str;
+
+    /// True when the file holds the whole game; false when the game still draws later events
+    /// (bats, a woken wumpus) from its seed.
+    const FILE_HOLDS_ALL: bool;
+
+    /// A game on the world (grid) or hazards (caves) in a file, its later random events drawn
+    /// from `seed`.
+    fn load(setup: &Self::Setup, path: &Path, seed: u64) -> Result<Self, GameError>;
+
+    /// Saves the game's world or hazards, as dealt, atomically.
+    fn save(&self, path: &Path) -> Result<(), GameError>;
+}
+
+/// A game's words for a person at a terminal or on the page: its title, its commands and how
+/// it reads them, and what it says after each action.
+pub trait Words: Session {
     /// Reads a line the player typed.
     fn parse_command(&self, line: &str) -> Result<Command<Self::Action>, String>;
 
@@ -383,11 +424,6 @@ pub trait Session: Sized + Send + 'static {
     /// The prompt `play` shows on a terminal.
     fn prompt(&self) -> &'static str {
         "> "
-    }
-
-    /// What the game calls the player's shots (`arrow`, `grenade`).
-    fn shot_name(&self) -> &'static str {
-        "arrow"
     }
 }
 

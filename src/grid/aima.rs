@@ -14,7 +14,7 @@
 use super::game::{Action, Message, Scoring, Turn};
 use super::session::{GridSession, GridSetup};
 use crate::game::{
-    Board, Command, Ending, GameError, Hidden, Observation, Percept, RuleSet, Session,
+    Board, Command, Ending, Files, GameError, Hidden, Observation, Percept, RuleSet, Session, Words,
 };
 use crate::topology::{Direction, Place};
 use std::fmt;
@@ -246,14 +246,6 @@ impl Session for AimaSession {
         Ok(AimaSession::new(GridSession::deal(setup, seed)?))
     }
 
-    fn load(setup: &GridSetup, path: &Path, seed: u64) -> Result<AimaSession, GameError> {
-        Ok(AimaSession::new(GridSession::load(setup, path, seed)?))
-    }
-
-    fn save(&self, path: &Path) -> Result<(), GameError> {
-        self.grid.save(path)
-    }
-
     fn start(&self) -> AimaShown {
         self.shown(self.grid.start())
     }
@@ -349,7 +341,22 @@ impl Session for AimaSession {
     fn action_text(&self, action: &HeadedAction) -> String {
         action.words().to_string()
     }
+}
 
+impl Files for AimaSession {
+    const FILE: &'static str = "world";
+    const FILE_HOLDS_ALL: bool = true;
+
+    fn load(setup: &GridSetup, path: &Path, seed: u64) -> Result<AimaSession, GameError> {
+        Ok(AimaSession::new(GridSession::load(setup, path, seed)?))
+    }
+
+    fn save(&self, path: &Path) -> Result<(), GameError> {
+        self.grid.save(path)
+    }
+}
+
+impl Words for AimaSession {
     fn parse_command(&self, line: &str) -> Result<Command<HeadedAction>, String> {
         parse_headed(line)
     }

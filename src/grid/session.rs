@@ -5,7 +5,7 @@ use super::command::{parse_command as parse_grid_command, Command as GridCommand
 use super::game::{Action, GridGame, Outcome, Scoring, Turn};
 use super::world::GridWorld;
 use crate::game::{
-    Board, Command, Ending, GameError, Hidden, Observation, Percept, RuleSet, Session,
+    Board, Command, Ending, Files, GameError, Hidden, Observation, Percept, RuleSet, Session, Words,
 };
 use crate::rng::seeded;
 use crate::topology::{Place, Topology};
@@ -210,16 +210,6 @@ impl Session for GridSession {
         Ok(GridSession::new(world, setup.scoring, setup.pit_prob))
     }
 
-    fn load(setup: &GridSetup, path: &Path, _seed: u64) -> Result<GridSession, GameError> {
-        // A world file holds its own size; nothing in the grid is random after the deal.
-        let world = super::read_world(path)?;
-        Ok(GridSession::new(world, setup.scoring, setup.pit_prob))
-    }
-
-    fn save(&self, path: &Path) -> Result<(), GameError> {
-        Ok(super::save_world(path, self.game.world())?)
-    }
-
     fn start(&self) -> Turn {
         self.game.start()
     }
@@ -320,7 +310,24 @@ impl Session for GridSession {
     fn action_text(&self, action: &Action) -> String {
         action.to_string()
     }
+}
 
+impl Files for GridSession {
+    const FILE: &'static str = "world";
+    const FILE_HOLDS_ALL: bool = true;
+
+    fn load(setup: &GridSetup, path: &Path, _seed: u64) -> Result<GridSession, GameError> {
+        // A world file holds its own size; nothing in the grid is random after the deal.
+        let world = super::read_world(path)?;
+        Ok(GridSession::new(world, setup.scoring, setup.pit_prob))
+    }
+
+    fn save(&self, path: &Path) -> Result<(), GameError> {
+        Ok(super::save_world(path, self.game.world())?)
+    }
+}
+
+impl Words for GridSession {
     fn parse_command(&self, line: &str) -> Result<Command<Action>, String> {
         Ok(match parse_grid_command(line).map_err(|e| e.to_string())? {
             GridCommand::Act(a) => Command::Act(a),
