@@ -207,12 +207,12 @@ impl GridFactory {
 
     /// The agent of the game dealt from `seed`, on that game's grid.
     fn agent(&self, seed: u64) -> Result<(GridAgent, Labels), AgentError> {
-        let topology = match self.setup.sizes {
-            None => self.setup.topology.clone(),
-            Some(_) => self
-                .setup
+        let topology = if self.setup.varies() {
+            self.setup
                 .topology_of(seed)
-                .map_err(|e| AgentError::Unfit(e.to_string()))?,
+                .map_err(|e| AgentError::Unfit(e.to_string()))?
+        } else {
+            self.setup.topology.clone()
         };
         let grounding = self.grounding(topology)?;
         let insight = Insight::of(self.explain);
@@ -243,7 +243,7 @@ impl Roster for GridSession {
         options: &AgentOptions,
     ) -> Result<Box<dyn AgentFactory<GridSession>>, AgentError> {
         if kind == AgentKind::Optimal {
-            if setup.sizes.is_some() {
+            if setup.varies() {
                 return Err(AgentError::Unfit(
                     "the optimal agent solves one grid size exactly: give --size one size, \
                      not a range"

@@ -65,6 +65,16 @@ impl From<RulesArg> for RuleSet {
     }
 }
 
+/// How grid worlds are dealt.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DealArg {
+    /// Every cell but 0,0 a pit with --pit-prob, the wumpus and the gold uniform off 0,0, on
+    /// --size.
+    Uniform,
+    /// The course tournament's deal (docs/rules.md).
+    Course,
+}
+
 /// The classic cave's rules.
 #[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum VariantArg {
@@ -252,8 +262,13 @@ pub struct RuleArgs {
     pub rules: Option<RulesArg>,
     /// Grid and aima: size, rows x columns, or a range such as 4x4..7x7 that deals each game's
     /// size from its seed (square ends: NxN, N uniform) [default: 5x5; aima: 4x4].
-    #[arg(long)]
+    #[arg(long, conflicts_with = "deal")]
     pub size: Option<SizeArg>,
+    /// Grid and aima: deal worlds as `course` does, the course tournament: its 16 sizes from
+    /// 4x4 to 7x7 in its 2,500:500 proportion, and the pits where its shells put them (only in
+    /// the lower-left square block of a board that is not square; docs/rules.md).
+    #[arg(long, value_enum)]
+    pub deal: Option<DealArg>,
     /// Grid and aima: the chance that a cell other than 0,0 holds a pit [default: 0.2].
     #[arg(long, value_parser = parse_probability, allow_negative_numbers = true)]
     pub pit_prob: Option<f64>,
@@ -311,8 +326,9 @@ impl RuleArgs {
     pub fn check(&self, extra: &[(&str, bool, &[RuleSet])]) -> Result<()> {
         use RuleSet::*;
         let rules = self.rule_set();
-        let shared: [(Given, &[RuleSet]); 9] = [
+        let shared: [(Given, &[RuleSet]); 10] = [
             (g("--size", self.size.is_some()), &[Grid, Aima]),
+            (g("--deal", self.deal.is_some()), &[Grid, Aima]),
             (g("--pit-prob", self.pit_prob.is_some()), &[Grid, Aima]),
             (g("--scoring", self.scoring.is_some()), &[Grid]),
             (g("--depth", self.depth.is_some()), &[Grid, Aima, Cave]),
@@ -412,6 +428,9 @@ impl RuleArgs {
     /// The grid setup of `--size` (or `default`) and `--pit-prob`, scored by `scoring`.
     fn grid_setup(&self, default: GridSize, scoring: Scoring) -> Result<GridSetup> {
         let pit_prob = self.pit_prob.unwrap_or(0.2);
+        if self.deal == Some(DealArg::Course) {
+            return GridSetup::course(pit_prob, scoring).map_err(bad_input);
+        }
         match self.size.unwrap_or(SizeArg::One(default)) {
             SizeArg::One(size) => GridSetup::new(size.rows, size.cols, pit_prob, scoring),
             SizeArg::Range(range) => GridSetup::ranged(range, pit_prob, scoring),

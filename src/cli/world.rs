@@ -1,6 +1,6 @@
 //! `wumpus world`: make, check and draw world files.
 
-use super::args::{GridSize, RulesArg};
+use super::args::{DealArg, GridSize, RulesArg};
 use super::bad_input;
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -20,6 +20,7 @@ pub enum WorldCommand {
 Examples:
   wumpus world new --seed 7 -o worlds/seven.txt
   wumpus world new --size 8x8 --pit-prob 0.1       (prints the file)
+  wumpus world new --deal course --seed 5          (a world as the course dealt them)
   wumpus world new --rules cave --seed 3 -o unseen.txt
   wumpus solve --rules cave --map unseen.txt --worlds 10000")]
     New {
@@ -31,8 +32,11 @@ Examples:
         #[arg(long, value_enum)]
         rules: Option<RulesArg>,
         /// Grid size, rows x columns.
-        #[arg(long, default_value = "5x5")]
+        #[arg(long, default_value = "5x5", conflicts_with = "deal")]
         size: GridSize,
+        /// Deal as `course` does: the course tournament's sizes and pits (docs/rules.md).
+        #[arg(long, value_enum)]
+        deal: Option<DealArg>,
         /// Probability that a cell other than 0,0 holds a pit.
         #[arg(long, default_value = "0.2", value_parser = super::args::parse_probability, allow_negative_numbers = true)]
         pit_prob: f64,
@@ -74,6 +78,7 @@ pub fn run(command: WorldCommand) -> Result<()> {
             seed,
             rules,
             size,
+            deal,
             pit_prob,
             rooms,
             one_way,
@@ -81,6 +86,11 @@ pub fn run(command: WorldCommand) -> Result<()> {
         } => {
             let seed = seed.unwrap_or_else(wumpus::rng::fresh_seed);
             if let Some((_, format)) = rules.and_then(RulesArg::on_map) {
+                if deal.is_some() {
+                    return Err(bad_input(anyhow::anyhow!(
+                        "--deal deals grid worlds; a cave map is dealt by --rooms and --one-way"
+                    )));
+                }
                 return new_map(
                     format,
                     rooms.unwrap_or(20),
@@ -94,8 +104,14 @@ pub fn run(command: WorldCommand) -> Result<()> {
                     "--rooms and --one-way deal cave maps: add --rules cave (or maze)"
                 )));
             }
-            let topology = Arc::new(Topology::grid(size.rows, size.cols).map_err(bad_input)?);
-            let world = GridWorld::random(topology, pit_prob, &mut wumpus::rng::seeded(seed));
+            let world = if deal == Some(DealArg::Course) {
+                grid::course::deal_course_world(pit_prob, &mut wumpus::rng::seeded(seed))
+            } else {
+                let topology = Arc::new(Topology::grid(size.rows, size.cols).map_err(bad_input)?);
+                GridWorld::random(topology, pit_prob, &mut wumpus::rng::seeded(seed))
+            };
+            let (rows, cols) = world.size();
+            let size = format!("{rows}x{cols}");
             match output {
                 Some(path) => {
                     grid::save_world(&path, &world).map_err(bad_input)?;

@@ -100,6 +100,9 @@ pub enum WorldFileErrorKind {
     /// The layout breaks a rule of valid worlds.
     #[error(transparent)]
     Layout(#[from] WorldError),
+    /// A course world file's line is not what its place says (docs/world-files.md).
+    #[error("{0}")]
+    Course(String),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -109,7 +112,8 @@ enum Feature {
     Gold,
 }
 
-/// Parses a world file's text.
+/// Parses a world file's text: the project's own format, or the course tournament's
+/// (recognised by its first line, two numbers; [`super::course`]).
 pub fn parse_world(text: &str) -> Result<GridWorld, WorldFileError> {
     parse_world_within(text, crate::topology::MAX_GRID_SIDE)
 }
@@ -117,6 +121,9 @@ pub fn parse_world(text: &str) -> Result<GridWorld, WorldFileError> {
 /// Parses a world file's text, refusing a grid with a side over `max_side` before anything is
 /// built for it.
 pub fn parse_world_within(text: &str, max_side: usize) -> Result<GridWorld, WorldFileError> {
+    if super::course::looks_like_course_world(text) {
+        return super::course::parse_course_world(text, max_side);
+    }
     let err = |line: usize, kind| WorldFileError {
         line: Some(line),
         kind,

@@ -7,6 +7,7 @@
 
 pub mod aima;
 pub mod command;
+pub mod course;
 pub mod file;
 pub mod game;
 pub mod session;
@@ -16,7 +17,7 @@ pub use aima::{AimaSession, AimaShown, HeadedAction};
 pub use command::{parse_command, Command, CommandError};
 pub use file::{format_world, parse_world, parse_world_within, WorldFileError};
 pub use game::{Action, GridGame, Message, Outcome, Percepts, Scoring, Turn};
-pub use session::{GridSession, GridSetup, SizeRange};
+pub use session::{Deal, GridSession, GridSetup, SizeRange};
 pub use world::{GridWorld, WorldError};
 
 use crate::files::{read_parsed, save_atomically, FileError};

@@ -24,6 +24,20 @@ pub struct GridSetup {
     /// The sizes each game's size is drawn from, by the game's seed (`None`: every game on
     /// `topology`).
     pub sizes: Option<SizeRange>,
+    /// How worlds are dealt.
+    pub deal: Deal,
+}
+
+/// How a grid's worlds are dealt.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Deal {
+    /// Seed 001's deal: every cell but the start a pit with the setup's chance, the wumpus and
+    /// the gold uniform off the start, on the setup's size (or range of sizes).
+    #[default]
+    Uniform,
+    /// The course tournament's ([`super::course`]): its 16 sizes in its proportion, the pits
+    /// where its shells put them.
+    Course,
 }
 
 impl GridSetup {
@@ -39,6 +53,30 @@ impl GridSetup {
             pit_prob,
             scoring,
             sizes: None,
+            deal: Deal::Uniform,
+        })
+    }
+
+    /// Worlds dealt as the course tournament dealt them ([`Deal::Course`]).
+    pub fn course(pit_prob: f64, scoring: Scoring) -> Result<GridSetup, GameError> {
+        let mut setup = GridSetup::new(4, 4, pit_prob, scoring)?;
+        setup.deal = Deal::Course;
+        Ok(setup)
+    }
+
+    /// True when games of this setup differ in size.
+    pub fn varies(&self) -> bool {
+        self.sizes.is_some() || self.deal == Deal::Course
+    }
+
+    /// The world of the game dealt from `rng`.
+    pub fn deal_world(&self, rng: &mut impl rand::Rng) -> Result<GridWorld, GameError> {
+        Ok(match self.deal {
+            Deal::Course => super::course::deal_course_world(self.pit_prob, rng),
+            Deal::Uniform => {
+                let topology = self.draw_topology(rng)?;
+                GridWorld::random(topology, self.pit_prob, rng)
+            }
         })
     }
 
@@ -76,16 +114,20 @@ impl GridSetup {
 
     /// The grid of the game dealt from `seed` (what its agent is prepared for).
     pub fn topology_of(&self, seed: u64) -> Result<Arc<Topology>, GameError> {
-        self.draw_topology(&mut seeded(seed))
+        match self.deal {
+            Deal::Course => Ok(self.deal_world(&mut seeded(seed))?.topology().clone()),
+            Deal::Uniform => self.draw_topology(&mut seeded(seed)),
+        }
     }
 
     /// The setup's parameters for summaries and traces: `size` (`5x5`, or a range `4x4..7x7`),
     /// `pit_prob` and `scoring`.
     pub fn parameters(&self) -> serde_json::Map<String, serde_json::Value> {
         let (rows, cols) = self.size();
-        let size = match &self.sizes {
-            Some(range) => range.to_string(),
-            None => format!("{rows}x{cols}"),
+        let size = match (&self.sizes, self.deal) {
+            (_, Deal::Course) => "course".to_string(),
+            (Some(range), _) => range.to_string(),
+            (None, _) => format!("{rows}x{cols}"),
         };
         let mut m = serde_json::Map::new();
         m.insert("size".into(), size.into());
@@ -196,6 +238,7 @@ impl Session for GridSession {
             pit_prob: self.pit_prob,
             scoring: self.scoring,
             sizes: None,
+            deal: Deal::Uniform,
         }
     }
 
@@ -204,9 +247,7 @@ impl Session for GridSession {
     }
 
     fn deal(setup: &GridSetup, seed: u64) -> Result<GridSession, GameError> {
-        let mut rng = seeded(seed);
-        let topology = setup.draw_topology(&mut rng)?;
-        let world = GridWorld::random(topology, setup.pit_prob, &mut rng);
+        let world = setup.deal_world(&mut seeded(seed))?;
         Ok(GridSession::new(world, setup.scoring, setup.pit_prob))
     }
 

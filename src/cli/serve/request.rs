@@ -3,7 +3,9 @@
 //! things with the same messages.
 
 use super::{ApiError, Server, MAX_SIDE};
-use crate::cli::args::{AgentArg, GridSize, RuleArgs, RulesArg, ScoringArg, SizeArg, VariantArg};
+use crate::cli::args::{
+    AgentArg, DealArg, GridSize, RuleArgs, RulesArg, ScoringArg, SizeArg, VariantArg,
+};
 use axum::http::StatusCode;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -14,6 +16,8 @@ use std::path::{Path, PathBuf};
 pub struct NewGame {
     pub rules: String,
     pub size: Option<String>,
+    /// `course`: the course tournament's deal.
+    pub deal: Option<String>,
     pub pit_prob: Option<f64>,
     pub scoring: Option<String>,
     pub seed: Option<u64>,
@@ -158,9 +162,26 @@ impl Server {
             .as_deref()
             .map(|m| self.offered(m, "map"))
             .transpose()?;
+        let deal = req
+            .deal
+            .as_deref()
+            .map(|s| {
+                pick(
+                    "deal",
+                    s,
+                    &[("uniform", DealArg::Uniform), ("course", DealArg::Course)],
+                )
+            })
+            .transpose()?;
+        if size.is_some() && deal == Some(DealArg::Course) {
+            return Err(bad(
+                "the course's deal draws its own sizes: give a size or the deal",
+            ));
+        }
         let args = RuleArgs {
             rules: Some(rules),
             size,
+            deal,
             pit_prob: req.pit_prob,
             scoring,
             kb: None,
