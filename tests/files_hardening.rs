@@ -292,7 +292,7 @@ fn solve_refuses_a_runaway_thread_count() {
         let (code, _, err) = run(&["solve", "--threads", threads, "--worlds", "1"], "");
         assert_eq!(code, 2, "{threads}: {err}");
         assert!(err.contains("invalid value"), "{err}");
-        assert!(err.contains("1 to 256"), "{err}");
+        assert!(err.contains("1..=256"), "{err}");
     }
     let (code, _, err) = run(&["solve", "--threads", "256", "--worlds", "2"], "");
     assert_eq!(code, 0, "{err}");

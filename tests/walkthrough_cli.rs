@@ -74,12 +74,15 @@ fn numbers_out_of_range_say_what_is_wrong() {
         ),
         (
             &["solve", "--worlds", "99999999999999999999"][..],
-            "'99999999999999999999' is too big",
+            "invalid value '99999999999999999999' for '--worlds <WORLDS>': number too large",
         ),
-        (&["solve", "--worlds", "-1"][..], "'-1' is negative"),
+        (
+            &["solve", "--worlds", "-1"][..],
+            "invalid value '-1' for '--worlds <WORLDS>'",
+        ),
         (
             &["play", "--seed", "1.5"][..],
-            "'1.5' is not a whole number",
+            "invalid value '1.5' for '--seed <SEED>'",
         ),
         (
             &["kb", "--dimacs", "--step", "0"][..],

@@ -189,56 +189,10 @@ impl std::str::FromStr for SizeArg {
     }
 }
 
-/// A whole number of 0 or more that fits in `T`, with a message that says what is wrong:
-/// negative, too big (and the largest allowed), or not a whole number.
-pub fn parse_whole<T: TryFrom<u128> + fmt::Display + num_max::Max>(s: &str) -> Result<T, String> {
-    let t = s.trim();
-    if let Some(rest) = t.strip_prefix('-') {
-        if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
-            return Err(format!(
-                "'{s}' is negative: give a whole number of 0 or more"
-            ));
-        }
-    }
-    if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit()) {
-        return Err(format!("'{s}' is not a whole number"));
-    }
-    let too_big = || format!("'{s}' is too big: at most {}", T::MAX);
-    let n: u128 = t.parse().map_err(|_| too_big())?;
-    T::try_from(n).map_err(|_| too_big())
-}
-
 /// The most worker threads `solve` starts. Each game plays alone on one thread, so more threads
 /// than cores buy nothing; the cap keeps a typo such as `--threads 100000` from starting
 /// thousands of threads (each with its own stack) that never finish.
 pub const MAX_THREADS: usize = 256;
-
-/// `--threads`: a whole number from 1 to [`MAX_THREADS`].
-pub fn parse_threads(s: &str) -> Result<usize, String> {
-    let n: usize = parse_whole(s)?;
-    if (1..=MAX_THREADS).contains(&n) {
-        Ok(n)
-    } else {
-        Err(format!(
-            "'{s}' threads is not in 1 to {MAX_THREADS} (leave --threads out to use every core)"
-        ))
-    }
-}
-
-/// The largest value of an integer type, for [`parse_whole`]'s message.
-pub mod num_max {
-    /// An integer type's largest value.
-    pub trait Max {
-        /// The largest value.
-        const MAX: Self;
-    }
-    impl Max for u64 {
-        const MAX: u64 = u64::MAX;
-    }
-    impl Max for usize {
-        const MAX: usize = usize::MAX;
-    }
-}
 
 /// A probability from 0 to 1.
 pub fn parse_probability(s: &str) -> Result<f64, String> {

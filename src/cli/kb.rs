@@ -21,7 +21,7 @@ pub struct KbArgs {
     world: WorldArgs,
     /// The knowledge base at this step of the traced game (as `trace` numbers them: after
     /// the step's percepts, before its action); default: its last step.
-    #[arg(long, value_name = "N", value_parser = super::args::parse_whole::<u64>, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64), allow_negative_numbers = true)]
     step: Option<u64>,
 }
 

@@ -19,7 +19,7 @@ use wumpus::run::event::hint_event;
 #[derive(Args, Debug, Clone, Default)]
 pub struct WorldArgs {
     /// Seed of the random game (printed when not given, so the game can be replayed).
-    #[arg(long, value_parser = super::args::parse_whole::<u64>, allow_negative_numbers = true)]
+    #[arg(long, value_parser = clap::value_parser!(u64), allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Grid: play on the world in this file instead of a random one.
     #[arg(long, value_name = "FILE", conflicts_with = "seed")]

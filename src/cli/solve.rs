@@ -15,14 +15,14 @@ pub struct SolveArgs {
     #[command(flatten)]
     rules: RuleArgs,
     /// Number of games (random worlds, or random hazards on the map).
-    #[arg(long, default_value_t = 1000, value_parser = super::args::parse_whole::<u64>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64), allow_negative_numbers = true)]
     worlds: u64,
     /// Seed of the first game; game i has seed S + i (replay one with `trace --seed`).
-    #[arg(long, default_value_t = 0, value_parser = super::args::parse_whole::<u64>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64), allow_negative_numbers = true)]
     seed: u64,
     /// Threads, 1 to 256 (default: all cores). `--threads 1` measures one core.
-    #[arg(long, value_parser = super::args::parse_threads, allow_negative_numbers = true)]
-    threads: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=super::args::MAX_THREADS as u64), allow_negative_numbers = true)]
+    threads: Option<u64>,
     /// Print one JSON object (schema in docs/trace-json.md) instead of the table.
     #[arg(long)]
     json: bool,
@@ -71,7 +71,7 @@ impl OnGame for SolveArgs {
         let batch = wumpus::run::Batch {
             worlds: self.worlds,
             seed: self.seed,
-            threads: self.threads,
+            threads: self.threads.map(|t| t as usize),
             shard: self.shard,
         };
         let id = BatchId {

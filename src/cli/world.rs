@@ -25,7 +25,7 @@ Examples:
   wumpus solve --rules cave --map unseen.txt --worlds 10000")]
     New {
         /// Seed of the random world (printed when not given).
-        #[arg(long, value_parser = super::args::parse_whole::<u64>, allow_negative_numbers = true)]
+        #[arg(long, value_parser = clap::value_parser!(u64), allow_negative_numbers = true)]
         seed: Option<u64>,
         /// What to deal: a grid world file (grid and aima, the default), or a cave map (cave: the
         /// event's format; maze: caves.dat, caves named Cave 0, Cave 1, ...).
@@ -198,7 +198,7 @@ pub struct ShowFlags {
     #[arg(long, conflicts_with = "seed")]
     pub hazards: Option<PathBuf>,
     /// Mark the hazards a game with this seed deals on a cave map.
-    #[arg(long, value_parser = super::args::parse_whole::<u64>, allow_negative_numbers = true)]
+    #[arg(long, value_parser = clap::value_parser!(u64), allow_negative_numbers = true)]
     pub seed: Option<u64>,
 }
 
