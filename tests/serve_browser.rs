@@ -11,6 +11,7 @@
 
 mod common;
 
+use base64::Engine as _;
 use common::http::{http, start_server, Killed};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -105,7 +106,9 @@ impl Browser {
             return;
         };
         let b64 = self.call("GET", "/screenshot", None);
-        let png = base64(b64.as_str().expect("base64"));
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(b64.as_str().expect("base64"))
+            .expect("a screenshot in base64");
         std::fs::write(std::path::Path::new(&dir).join(name), png).expect("a screenshot saved");
     }
 
@@ -266,27 +269,6 @@ fn same_as_trace(marks: &[(String, String)], step: &Value, what: &str) {
         vec![step["at"].as_str().unwrap()],
         "{what} player at step {n}"
     );
-}
-
-fn base64(text: &str) -> Vec<u8> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
-    };
-    let (mut out, mut acc, mut bits) = (Vec::new(), 0u32, 0);
-    for v in text.bytes().filter_map(value) {
-        acc = (acc << 6) | v as u32;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    out
 }
 
 fn free_port() -> u16 {
