@@ -27,6 +27,11 @@
 //! on (the solver's failed assumptions, then minimised one by one: with one solver per
 //! component, the failing component's assumptions, each trial solving only that component).
 //! [`Proofs::Fast`] adds observations as plain clauses, which is quicker when no one asks why.
+//!
+//! The files, one concept each: `knowledge.rs` ([`KnowledgeBase`]: atoms, telling, asking),
+//! `grounding.rs` ([`Grounding`], shared by a batch), `counter.rs` (cardinalities),
+//! `epoch.rs` (events and a growing map), `watch.rs` (what changed since), `explain.rs`
+//! (minimal explanations), `dimacs.rs` (the export); `sat.rs` is the only door to varisat.
 
 pub mod ground;
 pub mod odds;

@@ -28,6 +28,10 @@
 //! Parsing checks everything that can be checked without a world: unknown predicates, wrong
 //! arity, unbound ("unsafe") variables, percepts used inside formulas, `next` outside an event's
 //! rules, and duplicate meanings. Every error carries its line.
+//!
+//! The files: `ast.rs` (the syntax tree, [`Rules`]), `lexer.rs` (tokens), `parser.rs`
+//! ([`parse_rules`] and the statements), `formula.rs` (the grammar of formulas), `builtin.rs`
+//! (the built-in rules and [`require`]).
 
 mod ast;
 mod builtin;
