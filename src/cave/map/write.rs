@@ -6,7 +6,8 @@
 use super::{CaveMap, MapFormat};
 use std::fmt::Write as _;
 
-/// Writes a map in the format it was read from; [`parse_map`] reads it back unchanged.
+/// Writes a map in the format it was read from; [`parse_map`](super::parse_map) reads it back
+/// unchanged.
 pub fn format_map(map: &CaveMap) -> String {
     let mut out = String::new();
     let first = map.first_number();
