@@ -6,6 +6,8 @@
 //! - [`game`]: the one game interface every rule set implements ([`game::Session`]);
 //! - [`grid`]: the grid *Wumpus World* rules, simulator, world files and commands;
 //! - [`cave`]: the classic cave and the `caves.dat` maze: maps, hazards, simulators, commands;
+//! - `command` (inside the crate): what both families' prompts share: a typed line cut at its
+//!   first word, and `help`, `hint`, `quit`, `load FILE`, `save FILE`;
 //! - [`kb`]: the propositional knowledge base: rule files, grounding, the SAT solver;
 //! - [`planner`]: shortest paths over proven-safe places (petgraph);
 //! - [`agent`]: players that see only what a player is shown: percept → knowledge base →
@@ -53,6 +55,7 @@
 pub mod agent;
 pub mod bot;
 pub mod cave;
+pub(crate) mod command;
 pub mod files;
 pub mod game;
 pub mod grid;

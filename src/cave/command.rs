@@ -11,6 +11,7 @@
 use super::classic::{Action, ArrowPath, ArrowPathError, MAX_ARROW_ROOMS};
 use super::map::{CaveMap, TUNNELS};
 use super::maze::MazeAction;
+use crate::command::{self, Refusal, Shared, Typed};
 
 /// Which game the command is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -132,24 +133,38 @@ Kill every wumpus before your grenades run out. A blast startles the wumpi next 
 
 /// Reads one line of player input for a game under `rules`.
 pub fn parse_command(line: &str, rules: Rules) -> Result<CaveCommand, CommandError> {
-    let trimmed = line.trim();
-    let Some(first) = trimmed.split_whitespace().next() else {
+    let Some(typed) = Typed::read(line) else {
         return Err(CommandError::Empty);
     };
-    let verb = first.to_ascii_lowercase();
-    let rest = trimmed[first.len()..].trim();
-    let words: Vec<&str> = rest
+    let (first, verb) = (typed.first, &typed.verb);
+    let words: Vec<&str> = typed
+        .rest
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
         .collect();
-    let no_args = |command: &'static str, c: CaveCommand| match words.first() {
-        None => Ok(c),
-        Some(extra) => Err(CommandError::ExtraWords {
-            command,
-            takes: "no argument",
-            extra: extra.to_string(),
-        }),
-    };
+    if let Some(shared) = command::shared(&typed, &words) {
+        return match shared {
+            Ok(Shared::Help) => Ok(CaveCommand::Help),
+            Ok(Shared::Hint) => Ok(CaveCommand::Hint),
+            Ok(Shared::Quit) => Ok(CaveCommand::Quit),
+            Ok(Shared::Load(file)) => Ok(CaveCommand::Load(file)),
+            Ok(Shared::Save(file)) => Ok(CaveCommand::Save(file)),
+            Err(Refusal::ExtraWords { command, extra }) => Err(CommandError::ExtraWords {
+                command,
+                takes: "no argument",
+                extra,
+            }),
+            Err(Refusal::MissingFile(command)) => Err(CommandError::Missing {
+                command,
+                what: "a file name",
+                example: if command == "load" {
+                    "load hazards.txt"
+                } else {
+                    "save hazards.txt"
+                },
+            }),
+        };
+    }
     let number = |w: &str| {
         w.parse::<usize>()
             .map_err(|_| CommandError::NotANumber(w.to_string()))
@@ -204,27 +219,6 @@ pub fn parse_command(line: &str, rules: Rules) -> Result<CaveCommand, CommandErr
             word: first.to_string(),
             why: "in the classic cave you shoot arrows through rooms: 'shoot 5 6' (or 's 5 6')",
         }),
-        ("help", _) => no_args("help", CaveCommand::Help),
-        ("hint", _) => no_args("hint", CaveCommand::Hint),
-        ("quit", _) => no_args("quit", CaveCommand::Quit),
-        ("load" | "save", _) => {
-            if rest.is_empty() {
-                return Err(CommandError::Missing {
-                    command: if verb == "load" { "load" } else { "save" },
-                    what: "a file name",
-                    example: if verb == "load" {
-                        "load hazards.txt"
-                    } else {
-                        "save hazards.txt"
-                    },
-                });
-            }
-            Ok(if verb == "load" {
-                CaveCommand::Load(rest.to_string())
-            } else {
-                CaveCommand::Save(rest.to_string())
-            })
-        }
         _ => Err(CommandError::Unknown(first.to_string())),
     }
 }

@@ -6,6 +6,7 @@
 //! with no direction, `firenorth`, `fn`, `F norbert`, `fire why` and `eat` are all invalid.
 
 use super::game::Action;
+use crate::command::{self, Refusal, Shared, Typed};
 use crate::topology::Direction;
 
 /// A command from the player.
@@ -71,13 +72,26 @@ Every action counts as a move. 'firenorth', 'fn' and 'fire' alone are not comman
 
 /// Reads one line of player input.
 pub fn parse_command(line: &str) -> Result<Command, CommandError> {
-    let trimmed = line.trim();
-    let mut words = trimmed.split_whitespace();
-    let Some(first) = words.next() else {
+    let Some(typed) = Typed::read(line) else {
         return Err(CommandError::Empty);
     };
-    let verb = first.to_ascii_lowercase();
-    let rest: Vec<&str> = words.collect();
+    let (first, verb) = (typed.first, &typed.verb);
+    let rest: Vec<&str> = typed.rest.split_whitespace().collect();
+    if let Some(shared) = command::shared(&typed, &rest) {
+        return match shared {
+            Ok(Shared::Help) => Ok(Command::Help),
+            Ok(Shared::Hint) => Ok(Command::Hint),
+            Ok(Shared::Quit) => Ok(Command::Quit),
+            Ok(Shared::Load(file)) => Ok(Command::Load(file)),
+            Ok(Shared::Save(file)) => Ok(Command::Save(file)),
+            Err(Refusal::ExtraWords { command, extra }) => Err(CommandError::ExtraWords {
+                command: command.to_string(),
+                takes: "no argument",
+                extra,
+            }),
+            Err(Refusal::MissingFile(keyword)) => Err(CommandError::MissingFile(keyword)),
+        };
+    }
     let no_args = |command: Command| match rest.first() {
         None => Ok(command),
         Some(extra) => Err(CommandError::ExtraWords {
@@ -93,9 +107,6 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
         "west" | "w" => no_args(Command::Act(Action::Move(Direction::West))),
         "grab" | "g" => no_args(Command::Act(Action::Grab)),
         "climb" | "c" => no_args(Command::Act(Action::Climb)),
-        "help" => no_args(Command::Help),
-        "hint" => no_args(Command::Hint),
-        "quit" => no_args(Command::Quit),
         "fire" | "f" => match rest.as_slice() {
             [] => Err(CommandError::MissingDirection),
             [word] => Direction::parse(word)
@@ -107,19 +118,6 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
                 extra: extra.to_string(),
             }),
         },
-        "load" | "save" => {
-            let name = trimmed[first.len()..].trim();
-            let (keyword, make): (&'static str, fn(String) -> Command) = if verb == "load" {
-                ("load", Command::Load)
-            } else {
-                ("save", Command::Save)
-            };
-            if name.is_empty() {
-                Err(CommandError::MissingFile(keyword))
-            } else {
-                Ok(make(name.to_string()))
-            }
-        }
         _ => Err(CommandError::Unknown(first.to_string())),
     }
 }

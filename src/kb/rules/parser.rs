@@ -1,354 +1,31 @@
-//! The rule-file language: readable schemas over a world's graph, parsed into a checked [`Rules`].
+//! The rule language's parser: declarations first (so formulas may mention predicates
+//! declared further down), then each statement, checked as it is read.
 //!
-//! A rule file declares what the world hides, states facts and cardinalities about it, and
-//! gives each percept its meaning. The language is small on purpose: propositional formulas
-//! over atoms `name(X)` or `name`, `not`, `&`, `|`, `->`, `<->`, neighbour sets `any N in
-//! adj(X): ...` / `all N in adj(X): ...`, and counting over all places. `docs/kb.md` is the
-//! reference; `kb/grid.kb` is the example.
-//!
-//! ```text
-//! hidden pit(X).                                     # a per-place secret
-//! not pit(start).                                    # a fact
-//! exactly 1 X: wumpus(X).                            # a cardinality over all places
-//! percept breeze(X) <-> any N in adj(X): pit(N).     # what observing breeze at X means
-//! ```
-//!
-//! Worlds that change (a wumpus that wanders) declare **events**: `event wake.` or
-//! `event blast(B).` (an event at a place). An event's rules, `wake: FORMULA.`, relate the
-//! world before the event to the world after it, where `next p(X)` is `p` after the event and
-//! plain `p(X)` is `p` before; the knowledge base gives every predicate that appears under
-//! `next` a fresh set of atoms (an *epoch*) each time the event happens. Conditions on places,
-//! `X in out(Y)` and `X = Y`, ground to true or false.
-//!
-//! ```text
-//! event wake.
-//! wake: next wumpus(X) -> wumpus(X) | any N in in(X): wumpus(N).
-//! ```
-//!
-//! Parsing checks everything that can be checked without a world: unknown predicates, wrong
-//! arity, unbound ("unsafe") variables, percepts used inside formulas, `next` outside an event's
-//! rules, and duplicate meanings. Every error carries its line.
+//! Every error carries its line; the parser must never panic or overflow its stack, whatever
+//! the text (formulas nest at most [`MAX_NESTING`] deep). The formulas' grammar is in
+//! `formula.rs`.
 
-use crate::files::LineError;
-use std::collections::HashMap;
-use std::fmt;
-
-/// Index of a predicate in [`Rules::predicates`].
-pub type PredId = usize;
-
-/// Whether a predicate is part of the hidden world or something the player observes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PredKind {
-    /// A secret of the world, solved for.
-    Hidden,
-    /// An observation; its meaning is given by a `percept` rule.
-    Percept,
-}
-
-/// A declared predicate.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Predicate {
-    /// Its name.
-    pub name: String,
-    /// Hidden or percept.
-    pub kind: PredKind,
-    /// True when it takes a place argument; false for a proposition.
-    pub per_place: bool,
-    /// Line of its declaration.
-    pub line: usize,
-}
-
-/// A term: a variable or the start place.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Term {
-    /// A variable, bound by a rule head, a quantifier or a fact's free variable.
-    Var(String),
-    /// The start place of the game.
-    Start,
-}
-
-/// A neighbour set of a place.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NeighbourSet {
-    /// Places joined by an edge either way.
-    Adj,
-    /// Targets of outgoing edges.
-    Out,
-    /// Sources of incoming edges.
-    In,
-}
-
-/// A formula over atoms.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Formula {
-    /// `pred(term)` or `pred`.
-    Atom(PredId, Option<Term>),
-    /// `next pred(term)`: the predicate after the event (only in an event's rules).
-    Next(PredId, Option<Term>),
-    /// `item in set(of)`: true when `item` is among `of`'s neighbours; grounds to a constant.
-    Member {
-        /// The place tested.
-        item: Term,
-        /// Which neighbours.
-        set: NeighbourSet,
-        /// Whose neighbours.
-        of: Term,
-    },
-    /// `a = b`: the same place; grounds to a constant.
-    Equal(Term, Term),
-    /// `not f`.
-    Not(Box<Formula>),
-    /// `f & g & ...`.
-    And(Vec<Formula>),
-    /// `f | g | ...`.
-    Or(Vec<Formula>),
-    /// `f -> g`.
-    Implies(Box<Formula>, Box<Formula>),
-    /// `f <-> g`.
-    Iff(Box<Formula>, Box<Formula>),
-    /// `any V in set(T): f` (a disjunction) or `all V in set(T): f` (a conjunction).
-    Quant {
-        /// True for `all`.
-        all: bool,
-        /// The bound variable.
-        var: String,
-        /// Which neighbours.
-        set: NeighbourSet,
-        /// Whose neighbours.
-        of: Term,
-        /// The body.
-        body: Box<Formula>,
-    },
-}
-
-/// The meaning of a percept: observing it at a place adds `body` (and, for `<->`, observing
-/// it absent adds `not body`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PerceptRule {
-    /// The percept predicate.
-    pub pred: PredId,
-    /// The head's variable, for a per-place percept.
-    pub var: Option<String>,
-    /// `<->` (absence is informative) rather than `->`.
-    pub iff: bool,
-    /// The meaning, over hidden predicates.
-    pub body: Formula,
-    /// Line of the rule.
-    pub line: usize,
-}
-
-/// A fact that holds in every world: ground, or for every place when it has a free variable.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fact {
-    /// The free variable, when the fact is a schema over all places.
-    pub var: Option<String>,
-    /// The formula, over hidden predicates.
-    pub formula: Formula,
-    /// Line of the fact.
-    pub line: usize,
-}
-
-/// A bound in a cardinality constraint.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Count {
-    /// A fixed number.
-    Fixed(usize),
-    /// The number of places divided by this (rounded down), e.g. `places/4`.
-    PlacesOver(usize),
-}
-
-impl Count {
-    /// The bound for a world of `places` places.
-    pub fn value(self, places: usize) -> usize {
-        match self {
-            Count::Fixed(n) => n,
-            Count::PlacesOver(d) => places / d,
-        }
-    }
-}
-
-/// `exactly K X: p(X)`, `atmost K X: p(X)` or `atleast K X: p(X)` over all places.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cardinality {
-    /// The predicate counted.
-    pub pred: PredId,
-    /// The least count, if bounded below.
-    pub at_least: Option<Count>,
-    /// The greatest count, if bounded above.
-    pub at_most: Option<Count>,
-    /// Line of the constraint.
-    pub line: usize,
-}
-
-/// Index of an event in [`Rules::events`].
-pub type EventId = usize;
-
-/// A declared event: something that changes the hidden world, `event wake.` or
-/// `event blast(B).`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EventDecl {
-    /// Its name.
-    pub name: String,
-    /// The variable naming where it happens, for an event at a place.
-    pub param: Option<String>,
-    /// The predicates it changes: those its rules mention under `next`, in declaration order.
-    pub changes: Vec<PredId>,
-    /// Line of its declaration.
-    pub line: usize,
-}
-
-/// One rule of an event, `wake: FORMULA.`: it holds between the world before and after each
-/// time the event happens; a free variable other than the event's place ranges over all places.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Transition {
-    /// The event.
-    pub event: EventId,
-    /// The free variable, when the rule is a schema over all places.
-    pub var: Option<String>,
-    /// The formula, over hidden predicates before (`p(X)`) and after (`next p(X)`).
-    pub formula: Formula,
-    /// Line of the rule.
-    pub line: usize,
-}
-
-/// A parsed and checked rule file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rules {
-    /// Every declared predicate.
-    pub predicates: Vec<Predicate>,
-    /// Facts.
-    pub facts: Vec<Fact>,
-    /// Cardinality constraints.
-    pub cardinalities: Vec<Cardinality>,
-    /// Percept meanings, indexed by nothing in particular; see [`Rules::percept_rule`].
-    pub percepts: Vec<PerceptRule>,
-    /// Declared events.
-    pub events: Vec<EventDecl>,
-    /// The events' rules.
-    pub transitions: Vec<Transition>,
-}
-
-impl Rules {
-    /// The predicate called `name`.
-    pub fn predicate(&self, name: &str) -> Option<PredId> {
-        self.predicates.iter().position(|p| p.name == name)
-    }
-
-    /// The meaning of percept `pred`.
-    pub fn percept_rule(&self, pred: PredId) -> Option<&PerceptRule> {
-        self.percepts.iter().find(|r| r.pred == pred)
-    }
-
-    /// The event called `name`.
-    pub fn event(&self, name: &str) -> Option<EventId> {
-        self.events.iter().position(|e| e.name == name)
-    }
-
-    /// True when some event changes `pred` (it has epochs).
-    pub fn changes(&self, pred: PredId) -> bool {
-        self.events.iter().any(|e| e.changes.contains(&pred))
-    }
-}
-
-/// A rule-file error with its line.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct RuleError {
-    /// The 1-based line.
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl LineError for RuleError {
-    fn line(&self) -> Option<usize> {
-        Some(self.line)
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    Word(String),
-    Int(usize),
-    Punct(&'static str),
-}
-
-impl fmt::Display for Tok {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Tok::Word(w) => write!(f, "'{w}'"),
-            Tok::Int(n) => write!(f, "'{n}'"),
-            Tok::Punct(p) => write!(f, "'{p}'"),
-        }
-    }
-}
-
-fn lex(text: &str) -> Result<Vec<(Tok, usize)>, RuleError> {
-    const PUNCT: [&str; 11] = ["<->", "->", "(", ")", ".", ":", "|", "&", "/", ",", "="];
-    let mut toks = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let content = raw.split('#').next().unwrap_or("");
-        let mut rest = content;
-        while let Some(c) = rest.chars().next() {
-            if c.is_whitespace() {
-                rest = &rest[c.len_utf8()..];
-            } else if let Some(p) = PUNCT.iter().find(|p| rest.starts_with(**p)) {
-                toks.push((Tok::Punct(p), line));
-                rest = &rest[p.len()..];
-            } else if c.is_ascii_digit() {
-                let end = rest
-                    .find(|c: char| !c.is_ascii_digit())
-                    .unwrap_or(rest.len());
-                let n = rest[..end].parse().map_err(|_| RuleError {
-                    line,
-                    message: format!("number '{}' is too large", &rest[..end]),
-                })?;
-                toks.push((Tok::Int(n), line));
-                rest = &rest[end..];
-            } else if c.is_ascii_alphabetic() || c == '_' {
-                let end = rest
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .unwrap_or(rest.len());
-                toks.push((Tok::Word(rest[..end].to_string()), line));
-                rest = &rest[end..];
-            } else {
-                return Err(RuleError {
-                    line,
-                    message: format!(
-                        "unexpected character {}",
-                        crate::files::quoted(&c.to_string())
-                    ),
-                });
-            }
-        }
-    }
-    Ok(toks)
-}
-
-const KEYWORDS: [&str; 13] = [
-    "hidden", "percept", "not", "any", "all", "in", "exactly", "atmost", "atleast", "start",
-    "places", "event", "next",
-];
-
-fn is_var(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_uppercase())
-}
+use super::ast::{
+    Cardinality, Count, EventDecl, EventId, Fact, PerceptRule, PredId, PredKind, Predicate, Rules,
+    Transition,
+};
+use super::lexer::{is_var, lex, Tok, KEYWORDS};
+use super::RuleError;
 
 /// How deeply formulas may nest (`not`, parentheses, quantifiers). Real rules nest a few
 /// levels; the limit turns a pathological file into an error instead of a stack overflow in
 /// the parser or the grounder, which both recurse over the formula.
 pub const MAX_NESTING: usize = 64;
 
-struct Parser {
-    toks: Vec<(Tok, usize)>,
-    pos: usize,
-    last_line: usize,
-    preds: Vec<Predicate>,
-    depth: usize,
-    events: Vec<EventDecl>,
+pub(super) struct Parser {
+    pub(super) toks: Vec<(Tok, usize)>,
+    pub(super) pos: usize,
+    pub(super) last_line: usize,
+    pub(super) preds: Vec<Predicate>,
+    pub(super) depth: usize,
+    pub(super) events: Vec<EventDecl>,
     /// The event whose rule is being parsed (`next` is allowed only there).
-    in_event: Option<EventId>,
+    pub(super) in_event: Option<EventId>,
 }
 
 /// Parses and checks a rule file.
@@ -402,39 +79,39 @@ pub fn parse_rules(text: &str) -> Result<Rules, RuleError> {
 }
 
 impl Parser {
-    fn peek(&self) -> Option<&Tok> {
+    pub(super) fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos).map(|t| &t.0)
     }
 
-    fn line(&self) -> usize {
+    pub(super) fn line(&self) -> usize {
         self.toks
             .get(self.pos)
             .map(|t| t.1)
             .unwrap_or(self.last_line)
     }
 
-    fn err<T>(&self, message: impl Into<String>) -> Result<T, RuleError> {
+    pub(super) fn err<T>(&self, message: impl Into<String>) -> Result<T, RuleError> {
         Err(RuleError {
             line: self.line(),
             message: message.into(),
         })
     }
 
-    fn next(&mut self) -> Option<Tok> {
+    pub(super) fn next(&mut self) -> Option<Tok> {
         let t = self.toks.get(self.pos).map(|t| t.0.clone());
         self.pos += 1;
         t
     }
 
-    fn is_punct(&self, p: &str) -> bool {
+    pub(super) fn is_punct(&self, p: &str) -> bool {
         matches!(self.peek(), Some(Tok::Punct(q)) if *q == p)
     }
 
-    fn is_word(&self, w: &str) -> bool {
+    pub(super) fn is_word(&self, w: &str) -> bool {
         matches!(self.peek(), Some(Tok::Word(v)) if v == w)
     }
 
-    fn expect_punct(&mut self, p: &'static str) -> Result<(), RuleError> {
+    pub(super) fn expect_punct(&mut self, p: &'static str) -> Result<(), RuleError> {
         if self.is_punct(p) {
             self.pos += 1;
             Ok(())
@@ -443,14 +120,14 @@ impl Parser {
         }
     }
 
-    fn unexpected<T>(&self, wanted: &str) -> Result<T, RuleError> {
+    pub(super) fn unexpected<T>(&self, wanted: &str) -> Result<T, RuleError> {
         match self.peek() {
             Some(t) => self.err(format!("expected {wanted}, found {t}")),
             None => self.err(format!("expected {wanted}, found the end of the file")),
         }
     }
 
-    fn word(&mut self, wanted: &str) -> Result<String, RuleError> {
+    pub(super) fn word(&mut self, wanted: &str) -> Result<String, RuleError> {
         match self.peek() {
             Some(Tok::Word(w)) => {
                 let w = w.clone();
@@ -461,7 +138,7 @@ impl Parser {
         }
     }
 
-    fn collect_declarations(&mut self) -> Result<(), RuleError> {
+    pub(super) fn collect_declarations(&mut self) -> Result<(), RuleError> {
         let mut at_start = true;
         while self.pos < self.toks.len() {
             if at_start && (self.is_word("hidden") || self.is_word("percept")) {
@@ -546,7 +223,7 @@ impl Parser {
     }
 
     /// The event a statement's first word names, if any.
-    fn event_named(&self) -> Option<EventId> {
+    pub(super) fn event_named(&self) -> Option<EventId> {
         match self.peek() {
             Some(Tok::Word(w)) => self.events.iter().position(|e| &e.name == w),
             _ => None,
@@ -554,7 +231,7 @@ impl Parser {
     }
 
     /// `event NAME.` or `event NAME(V).` (already collected; checked here).
-    fn event_declaration(&mut self) -> Result<(), RuleError> {
+    pub(super) fn event_declaration(&mut self) -> Result<(), RuleError> {
         self.pos += 1;
         self.word("an event name")?;
         if self.is_punct("(") {
@@ -571,7 +248,11 @@ impl Parser {
     }
 
     /// `NAME: FORMULA.` or `NAME(V): FORMULA.`: a rule of an event.
-    fn transition(&mut self, event: EventId, rules: &mut Rules) -> Result<(), RuleError> {
+    pub(super) fn transition(
+        &mut self,
+        event: EventId,
+        rules: &mut Rules,
+    ) -> Result<(), RuleError> {
         let line = self.line();
         let name = self.word("an event name")?;
         let mut bound = Vec::new();
@@ -611,7 +292,7 @@ impl Parser {
         Ok(())
     }
 
-    fn statement(&mut self, rules: &mut Rules) -> Result<(), RuleError> {
+    pub(super) fn statement(&mut self, rules: &mut Rules) -> Result<(), RuleError> {
         let line = self.line();
         if self.is_word("event") {
             return self.event_declaration();
@@ -740,7 +421,7 @@ impl Parser {
 
     /// The first variable in a fact that is not bound by a quantifier (nor in `bound`): the
     /// fact's free one.
-    fn free_var_of_fact(&self, bound: &[String]) -> Option<String> {
+    pub(super) fn free_var_of_fact(&self, bound: &[String]) -> Option<String> {
         let mut quantified = bound.to_vec();
         let mut i = self.pos;
         while let Some((tok, _)) = self.toks.get(i) {
@@ -759,7 +440,7 @@ impl Parser {
         None
     }
 
-    fn count(&mut self) -> Result<Count, RuleError> {
+    pub(super) fn count(&mut self) -> Result<Count, RuleError> {
         match self.peek() {
             Some(Tok::Int(n)) => {
                 let n = *n;
@@ -781,280 +462,17 @@ impl Parser {
         }
     }
 
-    fn lookup(&self, name: &str) -> Result<PredId, RuleError> {
+    pub(super) fn lookup(&self, name: &str) -> Result<PredId, RuleError> {
         self.preds
             .iter()
             .position(|p| p.name == name)
             .map_or_else(|| self.err(format!("unknown predicate '{name}'")), Ok)
     }
-
-    fn formula(&mut self, bound: &mut Vec<String>) -> Result<Formula, RuleError> {
-        let left = self.disjunction(bound)?;
-        if self.is_punct("->") {
-            self.pos += 1;
-            let right = self.disjunction(bound)?;
-            return Ok(Formula::Implies(Box::new(left), Box::new(right)));
-        }
-        if self.is_punct("<->") {
-            self.pos += 1;
-            let right = self.disjunction(bound)?;
-            return Ok(Formula::Iff(Box::new(left), Box::new(right)));
-        }
-        Ok(left)
-    }
-
-    fn disjunction(&mut self, bound: &mut Vec<String>) -> Result<Formula, RuleError> {
-        let mut parts = vec![self.conjunction(bound)?];
-        while self.is_punct("|") {
-            self.pos += 1;
-            parts.push(self.conjunction(bound)?);
-        }
-        Ok(if parts.len() == 1 {
-            parts.pop().expect("one")
-        } else {
-            Formula::Or(parts)
-        })
-    }
-
-    fn conjunction(&mut self, bound: &mut Vec<String>) -> Result<Formula, RuleError> {
-        let mut parts = vec![self.unary(bound)?];
-        while self.is_punct("&") {
-            self.pos += 1;
-            parts.push(self.unary(bound)?);
-        }
-        Ok(if parts.len() == 1 {
-            parts.pop().expect("one")
-        } else {
-            Formula::And(parts)
-        })
-    }
-
-    fn unary(&mut self, bound: &mut Vec<String>) -> Result<Formula, RuleError> {
-        if self.depth >= MAX_NESTING {
-            return self.err(format!(
-                "the formula nests more than {MAX_NESTING} levels deep (not, parentheses, quantifiers)"
-            ));
-        }
-        self.depth += 1;
-        let result = self.unary_inner(bound);
-        self.depth -= 1;
-        result
-    }
-
-    fn unary_inner(&mut self, bound: &mut Vec<String>) -> Result<Formula, RuleError> {
-        if self.is_word("not") {
-            self.pos += 1;
-            return Ok(Formula::Not(Box::new(self.unary(bound)?)));
-        }
-        if self.is_punct("(") {
-            self.pos += 1;
-            let f = self.formula(bound)?;
-            self.expect_punct(")")?;
-            return Ok(f);
-        }
-        if self.is_word("any") || self.is_word("all") {
-            let all = self.is_word("all");
-            self.pos += 1;
-            let var = self.word("a variable")?;
-            if !is_var(&var) {
-                return self.err(format!("'{var}' is not a variable"));
-            }
-            if bound.contains(&var) {
-                return self.err(format!("'{var}' is already bound"));
-            }
-            if !self.is_word("in") {
-                return self.unexpected("'in'");
-            }
-            self.pos += 1;
-            let (set, of) = self.neighbour_set(bound)?;
-            self.expect_punct(":")?;
-            bound.push(var.clone());
-            let body = self.unary(bound);
-            bound.pop();
-            return Ok(Formula::Quant {
-                all,
-                var,
-                set,
-                of,
-                body: Box::new(body?),
-            });
-        }
-        if matches!(self.peek(), Some(Tok::Word(w)) if is_var(w) || w == "start") {
-            return self.condition(bound);
-        }
-        let next = self.is_word("next");
-        if next {
-            if self.in_event.is_none() {
-                return self.err(
-                    "'next' speaks of the world after an event: use it only in an event's rules",
-                );
-            }
-            self.pos += 1;
-        }
-        let name = self.word("a formula")?;
-        if KEYWORDS.contains(&name.as_str()) {
-            self.pos -= 1;
-            return self.err(format!("'{name}' cannot start a formula here"));
-        }
-        self.pos -= 1;
-        let pred = self.lookup(&name)?;
-        self.pos += 1;
-        if self.preds[pred].kind == PredKind::Percept {
-            self.pos -= 1;
-            return self.err(format!(
-                "percept '{name}' cannot appear inside a formula; formulas speak of hidden predicates"
-            ));
-        }
-        let term = if self.is_punct("(") {
-            self.pos += 1;
-            let t = self.term(bound)?;
-            self.expect_punct(")")?;
-            Some(t)
-        } else {
-            None
-        };
-        match (self.preds[pred].per_place, &term) {
-            (true, None) => self.err(format!("'{name}' takes a place: write {name}(X)")),
-            (false, Some(_)) => self.err(format!("'{name}' takes no place argument")),
-            _ if next => {
-                let event = self.in_event.expect("checked above");
-                let changes = &mut self.events[event].changes;
-                if !changes.contains(&pred) {
-                    changes.push(pred);
-                }
-                Ok(Formula::Next(pred, term))
-            }
-            _ => Ok(Formula::Atom(pred, term)),
-        }
-    }
-
-    /// `set(T)` after `in`: a neighbour set of a place.
-    fn neighbour_set(&mut self, bound: &[String]) -> Result<(NeighbourSet, Term), RuleError> {
-        let set = match self.word("adj, out or in")?.as_str() {
-            "adj" => NeighbourSet::Adj,
-            "out" => NeighbourSet::Out,
-            "in" => NeighbourSet::In,
-            other => {
-                self.pos -= 1;
-                return self.err(format!(
-                    "unknown neighbour set '{other}' (expected adj, out or in)"
-                ));
-            }
-        };
-        self.expect_punct("(")?;
-        let of = self.term(bound)?;
-        self.expect_punct(")")?;
-        Ok((set, of))
-    }
-
-    /// A condition on places: `T in set(U)` or `T = U`.
-    fn condition(&mut self, bound: &[String]) -> Result<Formula, RuleError> {
-        let item = self.term(bound)?;
-        if self.is_word("in") {
-            self.pos += 1;
-            let (set, of) = self.neighbour_set(bound)?;
-            return Ok(Formula::Member { item, set, of });
-        }
-        if self.is_punct("=") {
-            self.pos += 1;
-            let other = self.term(bound)?;
-            return Ok(Formula::Equal(item, other));
-        }
-        self.pos -= 1;
-        let name = self.word("a term")?;
-        self.err(format!(
-            "'{name}' is a place, not a formula: compare it with 'in adj(Y)' or '= Y'"
-        ))
-    }
-
-    fn term(&mut self, bound: &[String]) -> Result<Term, RuleError> {
-        let w = self.word("a variable or 'start'")?;
-        if w == "start" {
-            return Ok(Term::Start);
-        }
-        if !is_var(&w) {
-            self.pos -= 1;
-            return self.err(format!(
-                "'{w}' is not a variable (variables start with a capital) or 'start'"
-            ));
-        }
-        if !bound.contains(&w) {
-            self.pos -= 1;
-            return self.err(format!("variable '{w}' is not bound (unsafe)"));
-        }
-        Ok(Term::Var(w))
-    }
-}
-
-/// The built-in rules of the grid Wumpus World (`kb/grid.kb`).
-pub const GRID_RULES: &str = include_str!("../../kb/grid.kb");
-
-/// The built-in rules of the classic cave (`kb/cave.kb`).
-pub const CAVE_RULES: &str = include_str!("../../kb/cave.kb");
-
-/// Names of the predicates in a rule set, for checking that a rule file offers what an agent
-/// needs.
-pub fn require(
-    rules: &Rules,
-    needs: &[(&str, PredKind, bool)],
-) -> Result<HashMap<String, PredId>, RuleError> {
-    let mut found = HashMap::new();
-    for &(name, kind, per_place) in needs {
-        let id = rules.predicate(name).ok_or_else(|| RuleError {
-            line: 1,
-            message: format!(
-                "the agent needs a {} predicate '{name}{}', which the rules do not declare",
-                if kind == PredKind::Hidden {
-                    "hidden"
-                } else {
-                    "percept"
-                },
-                if per_place { "(X)" } else { "" }
-            ),
-        })?;
-        let p = &rules.predicates[id];
-        if p.kind != kind || p.per_place != per_place {
-            return Err(RuleError {
-                line: p.line,
-                message: format!(
-                    "'{name}' must be a {} predicate{}",
-                    if kind == PredKind::Hidden {
-                        "hidden"
-                    } else {
-                        "percept"
-                    },
-                    if per_place {
-                        " of a place"
-                    } else {
-                        " without a place"
-                    }
-                ),
-            });
-        }
-        found.insert(name.to_string(), id);
-    }
-    Ok(found)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn cave_rules_parse() {
-        let r = parse_rules(CAVE_RULES).unwrap();
-        let wumpus = r.predicate("wumpus").unwrap();
-        assert_eq!(r.events[r.event("wake").unwrap()].changes, [wumpus]);
-        assert_eq!(r.cardinalities.len(), 3);
-    }
-
-    #[test]
-    fn grid_rules_parse() {
-        let r = parse_rules(GRID_RULES).unwrap();
-        assert!(r.predicate("pit").is_some());
-        assert!(r.percept_rule(r.predicate("breeze").unwrap()).unwrap().iff);
-        assert_eq!(r.cardinalities.len(), 1);
-    }
 
     fn error(text: &str) -> RuleError {
         parse_rules(text).unwrap_err()
@@ -1202,13 +620,5 @@ mod tests {
         assert_eq!(e.line, 2);
         let e = error("hidden w(X).\nw(X) -> X = Y.\n");
         assert!(e.message.contains("not bound"), "{e}");
-    }
-
-    #[test]
-    fn require_checks_kind_and_arity() {
-        let r = parse_rules(GRID_RULES).unwrap();
-        assert!(require(&r, &[("pit", PredKind::Hidden, true)]).is_ok());
-        assert!(require(&r, &[("pit", PredKind::Percept, true)]).is_err());
-        assert!(require(&r, &[("gold", PredKind::Hidden, true)]).is_err());
     }
 }

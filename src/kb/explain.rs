@@ -1,0 +1,187 @@
+//! Explanations: the observations a conclusion rests on, as a subset-minimal unsatisfiable
+//! core of the observations' selectors (the solver's failed assumptions, then minimised one by
+//! one).
+//!
+//! Only a knowledge base built with `Proofs::Explained` explains; an explanation must never
+//! name an observation the conclusion can do without.
+
+use varisat::Lit;
+
+use super::ground::GroundLit;
+use super::sat::Sat;
+use super::{KbError, KnowledgeBase, Proofs};
+
+impl KnowledgeBase {
+    /// The observations (as indices into [`KnowledgeBase::observations`]) that make `conj`
+    /// impossible: a set from which no observation can be dropped (empty when the rules alone
+    /// rule it out). `None` when `conj` is possible.
+    pub fn explain(&mut self, conj: &[GroundLit]) -> Result<Option<Vec<usize>>, KbError> {
+        if self.proofs != Proofs::Explained {
+            return Err(KbError::NotExplaining);
+        }
+        if self.possible(conj)? {
+            return Ok(None);
+        }
+        // In explained mode only the rules fix atoms, so a fixed atom needs no observation.
+        match self.question(conj) {
+            None => Ok(Some(Vec::new())),
+            Some(lits) => Ok(Some(self.minimal_core(&lits))),
+        }
+    }
+
+    /// A subset-minimal set of observations that, with the rules and `extra`, is unsatisfiable.
+    pub(super) fn minimal_core(&mut self, extra: &[Lit]) -> Vec<usize> {
+        let solve = |sat: &mut Sat, selectors: &[Lit]| {
+            let mut a = selectors.to_vec();
+            a.extend_from_slice(extra);
+            if sat.solve(&a, false) {
+                None
+            } else {
+                Some(sat.failed_core())
+            }
+        };
+        let Some(core) = solve(&mut self.sat, &self.selectors) else {
+            return Vec::new();
+        };
+        let mut keep: Vec<Lit> = self
+            .selectors
+            .iter()
+            .copied()
+            .filter(|s| core.contains(s))
+            .collect();
+        // Deletion-based minimisation: drop each observation the rest can do without.
+        let mut i = 0;
+        while i < keep.len() {
+            let mut trial = keep.clone();
+            trial.remove(i);
+            match solve(&mut self.sat, &trial) {
+                Some(smaller) => {
+                    keep = trial.into_iter().filter(|s| smaller.contains(s)).collect();
+                }
+                None => i += 1,
+            }
+        }
+        let mut ids: Vec<usize> = keep
+            .iter()
+            .filter_map(|s| self.selectors.iter().position(|t| t == s))
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ground::GroundLit;
+    use super::super::rules::{parse_rules, GRID_RULES};
+    use super::super::sat::Sat;
+    use super::super::{Grounding, KnowledgeBase, Observation, Proofs};
+    use crate::topology::{Place, Topology};
+    use std::sync::Arc;
+
+    /// Explained mode on one solver per component answers as on one solver, and each of its
+    /// explanations is checked from scratch: the observations it names rule the conclusion
+    /// out, and without any one of them they do not.
+    #[test]
+    fn explanations_split_by_component_are_sound_and_minimal() {
+        use rand::Rng;
+        let rules = Arc::new(parse_rules(GRID_RULES).unwrap());
+        let id = |name: &str| rules.predicate(name).unwrap();
+        let (pit, wumpus) = (id("pit"), id("wumpus"));
+        let (breeze, stench, visited, unharmed) =
+            (id("breeze"), id("stench"), id("visited"), id("unharmed"));
+        let (mut explained, mut contradicted) = (0, 0);
+        for seed in 0..48u64 {
+            let (rows, cols) = [(4, 4), (5, 5), (3, 6), (6, 6)][seed as usize % 4];
+            let topo = Arc::new(Topology::grid(rows, cols).unwrap());
+            let start = topo.cell(0, 0);
+            let grounding = Grounding::new(rules.clone(), topo.clone(), start).unwrap();
+            // Split from the start or after a few variables; solvers dropped often or kept.
+            let split_at = [0, 8, 40][seed as usize % 3];
+            let max_solvers = if seed % 2 == 0 { 2 } else { 1024 };
+            let mut split = KnowledgeBase::on(
+                grounding.clone(),
+                Proofs::Explained,
+                Sat::splitting_at(split_at, max_solvers),
+            );
+            let mut whole =
+                KnowledgeBase::from_grounding_unsplit(grounding.clone(), Proofs::Explained);
+            let mut rng = crate::rng::seeded(seed);
+            let n = topo.len();
+            let pits: Vec<bool> = (0..n).map(|i| i != 0 && rng.random_bool(0.2)).collect();
+            let w = rng.random_range(1..n);
+            let near = |p: usize, f: &dyn Fn(usize) -> bool| {
+                topo.neighbours(Place::new(p)).any(|q| f(q.index()))
+            };
+            // The observations that, with the rules, must make `conj` impossible: checked on a
+            // fresh knowledge base told only those.
+            let impossible_from = |obs: &[Observation], conj: &[GroundLit]| {
+                let mut kb = KnowledgeBase::from_grounding_unsplit(grounding.clone(), Proofs::Fast);
+                for o in obs {
+                    kb.tell(o.pred, o.place, o.present).unwrap();
+                }
+                !kb.possible(conj).unwrap()
+            };
+            'game: for _ in 0..30 {
+                let p = rng.random_range(0..n);
+                let mut told = vec![
+                    (breeze, near(p, &|q| pits[q])),
+                    (stench, p == w || near(p, &|q| q == w)),
+                ];
+                if !pits[p] && p != w {
+                    told.push((visited, true));
+                    told.push((unharmed, true));
+                }
+                for (pred, mut present) in told {
+                    // Now and then a false report, to make contradictions.
+                    if rng.random_bool(0.03) {
+                        present = !present;
+                    }
+                    split.tell(pred, Some(Place::new(p)), present).unwrap();
+                    whole.tell(pred, Some(Place::new(p)), present).unwrap();
+                }
+                for _ in 0..4 {
+                    let pred = if rng.random_bool(0.5) { pit } else { wumpus };
+                    let atom = split.atom(pred, Some(Place::new(rng.random_range(0..n))));
+                    let conj = [(atom, rng.random_bool(0.5))];
+                    let answer = split.possible(&conj);
+                    match (&answer, whole.possible(&conj)) {
+                        (Ok(a), Ok(b)) => assert_eq!(*a, b, "seed {seed}: {conj:?}"),
+                        (Err(_), Err(_)) => {
+                            contradicted += 1;
+                            break 'game;
+                        }
+                        (a, b) => panic!("seed {seed}: {a:?} against {b:?}"),
+                    }
+                    if answer == Ok(true) {
+                        assert_eq!(split.explain(&conj).unwrap(), None);
+                        continue;
+                    }
+                    let ids = split.explain(&conj).unwrap().expect("impossible");
+                    let obs: Vec<Observation> =
+                        ids.iter().map(|&i| split.observations()[i]).collect();
+                    assert!(
+                        impossible_from(&obs, &conj),
+                        "seed {seed}: {obs:?} {conj:?}"
+                    );
+                    for i in 0..obs.len() {
+                        let mut fewer = obs.clone();
+                        fewer.remove(i);
+                        assert!(
+                            !impossible_from(&fewer, &conj),
+                            "seed {seed}: {:?} is not needed for {conj:?}",
+                            obs[i]
+                        );
+                    }
+                    explained += 1;
+                }
+            }
+            if split_at == 0 {
+                assert!(split.is_split());
+            }
+        }
+        // The games reach both kinds of ending, and explain plenty.
+        assert!(explained > 500, "{explained}");
+        assert!(contradicted > 3, "{contradicted}");
+    }
+}

@@ -1,0 +1,595 @@
+//! The knowledge base of one game: its atoms (each gets a solver variable when a clause first
+//! mentions it, or a value when a unit clause fixes it), the observations told, and the
+//! questions asked of it (`possible`, `entails`).
+//!
+//! Every "no" comes from the solver, every "yes" from a model. It must never answer a
+//! question before checking that the rules and the observations are consistent, and it never
+//! talks to varisat but through `sat.rs`.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use varisat::Lit;
+
+use super::counter::Counter;
+use super::ground::{Atom, GroundClause, GroundLit};
+use super::odds;
+use super::rules::{PredId, PredKind, Rules};
+use super::sat::Sat;
+use super::{Grounding, KbError, Observation, Proofs};
+use crate::topology::{Place, Topology};
+
+/// What the knowledge base holds of one ground atom.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct AtomState {
+    /// Its solver variable, once a clause in the solver mentions it.
+    pub(super) lit: Option<Lit>,
+    /// Its value, once a unit clause fixed it. Fixed atoms are simplified out of later clauses
+    /// and need no solver call; most observations on the grid fix atoms ("no breeze here: no
+    /// pit next door"), so the solver sees only what is genuinely uncertain.
+    pub(super) fixed: Option<bool>,
+    /// When it was fixed.
+    pub(super) fixed_at: u64,
+}
+
+/// Clauses grouped by the component (representative variable) they belong to.
+pub(super) type ComponentClauses = HashMap<usize, Arc<odds::SharedClauses>>;
+
+/// The knowledge base of one game.
+pub struct KnowledgeBase {
+    pub(super) grounding: Arc<Grounding>,
+    pub(super) proofs: Proofs,
+    pub(super) sat: Sat,
+    pub(super) atoms: Vec<Vec<AtomState>>,
+    pub(super) mentioned: Vec<Vec<Option<Place>>>,
+    /// Per predicate, the mentioned atoms fixed true.
+    pub(super) fixed_true: Vec<Vec<Option<Place>>>,
+    /// Per predicate, mentioned atoms that may still be unfixed (fixed ones are dropped
+    /// lazily), so that [`KnowledgeBase::true_in_model`] need not scan every mentioned atom:
+    /// on a big grid nearly all of them are fixed false by the observations.
+    pub(super) unfixed: Vec<Vec<Option<Place>>>,
+    pub(super) counted: Vec<bool>,
+    pub(super) counters: Vec<Counter>,
+    pub(super) observations: Vec<Observation>,
+    pub(super) told: HashSet<Observation>,
+    pub(super) selectors: Vec<Lit>,
+    pub(super) consistent_at: Option<u64>,
+    /// For each predicate of the rules, the knowledge base's predicate of its current epoch.
+    pub(super) current: Vec<PredId>,
+    /// For each predicate of the knowledge base: the rules' predicate and its epoch.
+    pub(super) epoch_of: Vec<(PredId, u32)>,
+    /// For each predicate of the rules, its epochs' predicates, oldest first.
+    pub(super) epochs: Vec<Vec<PredId>>,
+    /// Events told so far.
+    pub(super) time: u32,
+    /// Clauses grouped by component for odds, at a time, over this many clauses.
+    pub(super) by_component: Option<(u64, ComponentClauses)>,
+    pub(super) grouped: usize,
+    /// Counts kept between odds questions about the same state.
+    pub(super) odds_cache: Option<odds::OddsCache>,
+    /// Watches on atoms no clause mentions yet and no counter constrains: they wait here
+    /// until the atom gets a variable (the watch moves to its component) or is fixed (it
+    /// fires). See [`KnowledgeBase::watch`].
+    pub(super) atom_watches: rustc_hash::FxHashMap<Atom, Vec<(u32, u64)>>,
+    /// Watches that fired and are not yet taken by [`KnowledgeBase::take_changed`].
+    pub(super) fired: Vec<u32>,
+}
+
+impl KnowledgeBase {
+    /// A knowledge base for `rules` on `topology`; `start` is what the rules call `start`.
+    pub fn new(
+        rules: Arc<Rules>,
+        topology: Arc<Topology>,
+        start: Option<Place>,
+        proofs: Proofs,
+    ) -> Result<KnowledgeBase, KbError> {
+        Ok(KnowledgeBase::from_grounding(
+            Grounding::new(rules, topology, start)?,
+            proofs,
+        ))
+    }
+
+    /// A knowledge base on a shared grounding (cheaper when many games share a world's shape).
+    pub fn from_grounding(grounding: Arc<Grounding>, proofs: Proofs) -> KnowledgeBase {
+        // One solver per component once the formula is big (see sat.rs), in both modes:
+        // explanations only ever need the one part that fails.
+        KnowledgeBase::on(grounding, proofs, Sat::growing())
+    }
+
+    /// [`KnowledgeBase::from_grounding`] keeping one solver over the whole formula, for
+    /// tests that compare the two ways of solving.
+    #[cfg(test)]
+    pub(crate) fn from_grounding_unsplit(
+        grounding: Arc<Grounding>,
+        proofs: Proofs,
+    ) -> KnowledgeBase {
+        KnowledgeBase::on(grounding, proofs, Sat::whole())
+    }
+
+    pub(super) fn on(grounding: Arc<Grounding>, proofs: Proofs, sat: Sat) -> KnowledgeBase {
+        let rules = grounding.rules.clone();
+        let places = grounding.topology.len();
+        let atoms = rules
+            .predicates
+            .iter()
+            .map(|p| match (p.kind, p.per_place) {
+                (PredKind::Hidden, true) => vec![AtomState::default(); places],
+                (PredKind::Hidden, false) => vec![AtomState::default()],
+                (PredKind::Percept, _) => Vec::new(),
+            })
+            .collect();
+        let mut counted = vec![false; rules.predicates.len()];
+        let counters = rules
+            .cardinalities
+            .iter()
+            .map(|c| {
+                counted[c.pred] = true;
+                Counter::new(c, c.pred, places)
+            })
+            .collect();
+        let n = rules.predicates.len();
+        let mut kb = KnowledgeBase {
+            grounding: grounding.clone(),
+            proofs,
+            sat,
+            mentioned: vec![Vec::new(); rules.predicates.len()],
+            fixed_true: vec![Vec::new(); rules.predicates.len()],
+            unfixed: vec![Vec::new(); rules.predicates.len()],
+            atoms,
+            counted,
+            counters,
+            observations: Vec::new(),
+            told: HashSet::new(),
+            selectors: Vec::new(),
+            consistent_at: None,
+            current: (0..n).collect(),
+            epoch_of: (0..n).map(|p| (p, 0)).collect(),
+            epochs: (0..n).map(|p| vec![p]).collect(),
+            time: 0,
+            by_component: None,
+            grouped: 0,
+            odds_cache: None,
+            atom_watches: rustc_hash::FxHashMap::default(),
+            fired: Vec::new(),
+        };
+        for i in 0..kb.counters.len() {
+            kb.start_counter(i);
+        }
+        for clause in &grounding.facts {
+            kb.add_ground(clause, None);
+        }
+        kb
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.grounding.rules
+    }
+
+    /// The world's graph.
+    pub fn topology(&self) -> &Arc<Topology> {
+        &self.grounding.topology
+    }
+
+    /// Everything told so far, in order.
+    pub fn observations(&self) -> &[Observation] {
+        &self.observations
+    }
+
+    /// Solver calls made so far.
+    pub fn solver_calls(&self) -> u64 {
+        self.sat.calls
+    }
+
+    /// True once the knowledge base solves one component at a time (see sat.rs).
+    #[cfg(test)]
+    pub(crate) fn is_split(&self) -> bool {
+        self.sat.is_split()
+    }
+
+    /// Solver variables allocated so far.
+    pub fn variables(&self) -> usize {
+        self.sat.var_count()
+    }
+
+    /// An observation in words: `breeze at 1,1`, `no stench at 0,0`, `scream`.
+    pub fn describe(&self, obs: &Observation) -> String {
+        let name = &self.rules().predicates[obs.pred].name;
+        let not = if obs.present { "" } else { "no " };
+        let when = if obs.time > 0 {
+            format!(" (after event {})", obs.time)
+        } else {
+            String::new()
+        };
+        match obs.place {
+            Some(p) => format!("{not}{name} at {}{when}", self.topology().label(p)),
+            None => format!("{not}{name}{when}"),
+        }
+    }
+
+    pub(super) fn state(&self, atom: Atom) -> AtomState {
+        self.atoms[atom.pred][atom.place.map_or(0, |p| p.index())]
+    }
+
+    pub(super) fn state_mut(&mut self, atom: Atom) -> &mut AtomState {
+        let state = &mut self.atoms[atom.pred][atom.place.map_or(0, |p| p.index())];
+        if state.lit.is_none() && state.fixed.is_none() {
+            self.mentioned[atom.pred].push(atom.place);
+            self.unfixed[atom.pred].push(atom.place);
+        }
+        state
+    }
+
+    /// The places where `pred` is true in the most recent model, among the atoms mentioned so
+    /// far (unmentioned atoms are unconstrained but for their counters), in no particular
+    /// order.
+    ///
+    /// Complexity: the atoms fixed true plus those not fixed, not every mentioned atom.
+    pub fn true_in_model(&mut self, pred: PredId) -> Vec<Option<Place>> {
+        let pred = self.current[pred];
+        let atoms = &self.atoms[pred];
+        self.unfixed[pred].retain(|&place| atoms[place.map_or(0, |p| p.index())].fixed.is_none());
+        let open = self.unfixed[pred]
+            .iter()
+            .copied()
+            .filter(|&place| self.model_value(Atom { pred, place }) == Some(true));
+        self.fixed_true[pred].iter().copied().chain(open).collect()
+    }
+
+    /// The places of a per-place predicate that no clause mentions yet, if there is exactly
+    /// one (by counting, such a place can still be forced).
+    pub fn sole_unmentioned(&self, pred: PredId) -> Option<Place> {
+        let pred = self.current[pred];
+        let places = self.topology().len();
+        if places - self.mentioned[pred].len() != 1 {
+            return None;
+        }
+        (0..places).map(Place::new).find(|&p| {
+            self.state(Atom {
+                pred,
+                place: Some(p),
+            })
+            .lit
+            .is_none()
+                && self
+                    .state(Atom {
+                        pred,
+                        place: Some(p),
+                    })
+                    .fixed
+                    .is_none()
+        })
+    }
+
+    /// Adds a ground clause (guarded by `selector` in explained mode), simplified against the
+    /// fixed atoms; an unguarded unit clause fixes its atom.
+    pub(super) fn add_ground(&mut self, clause: &[GroundLit], selector: Option<Lit>) {
+        let mut open: Vec<GroundLit> = Vec::with_capacity(clause.len());
+        for &(atom, value) in clause {
+            match self.state(atom).fixed {
+                Some(v) if v == value => return,
+                Some(_) => {}
+                None => open.push((atom, value)),
+            }
+        }
+        match (selector, open.as_slice()) {
+            (None, []) => self.sat.add_clause(&[]),
+            (None, &[(atom, value)]) => self.fix(atom, value),
+            _ => {
+                let mut lits: Vec<Lit> = open.iter().map(|&l| self.lit(l)).collect();
+                if let Some(s) = selector {
+                    lits.push(!s);
+                }
+                self.sat.add_clause(&lits);
+            }
+        }
+    }
+
+    /// Fixes `atom` to `value` (a unit clause).
+    pub(super) fn fix(&mut self, atom: Atom, value: bool) {
+        let now = self.sat.tick();
+        let state = self.state_mut(atom);
+        state.fixed = Some(value);
+        state.fixed_at = now;
+        let lit = state.lit;
+        // A watched atom without a variable changes now; one with a variable is reached
+        // through its component, which the unit clause below stamps.
+        if let Some(watches) = self.atom_watches.remove(&atom) {
+            self.fired
+                .extend(watches.iter().filter(|w| now > w.1).map(|w| w.0));
+        }
+        if value {
+            self.fixed_true[atom.pred].push(atom.place);
+        }
+        match lit {
+            Some(l) => self.sat.add_clause(&[if value { l } else { !l }]),
+            None => {
+                for i in 0..self.counters.len() {
+                    if self.counters[i].pred == atom.pred {
+                        self.count_fixed(i, value);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The solver literal of a ground literal, allocating the atom's variable (and extending
+    /// its counters) on first mention.
+    pub(super) fn lit(&mut self, (atom, positive): GroundLit) -> Lit {
+        let state = self.state(atom);
+        let lit = match state.lit {
+            Some(l) => l,
+            None => {
+                let l = self.sat.new_lit();
+                self.state_mut(atom).lit = Some(l);
+                if let Some(watches) = self.atom_watches.remove(&atom) {
+                    for (token, since) in watches {
+                        self.sat.watch(l, token, since, &mut self.fired);
+                    }
+                }
+                match state.fixed {
+                    // Already counted when it was fixed.
+                    Some(v) => self.sat.add_clause(&[if v { l } else { !l }]),
+                    None => {
+                        for i in 0..self.counters.len() {
+                            if self.counters[i].pred == atom.pred {
+                                self.extend_counter(i, l);
+                            }
+                        }
+                    }
+                }
+                l
+            }
+        };
+        if positive {
+            lit
+        } else {
+            !lit
+        }
+    }
+
+    /// The ground atom of the rules' predicate `pred` at `place` (or the proposition `pred`),
+    /// in its current epoch.
+    pub fn atom(&self, pred: PredId, place: Option<Place>) -> Atom {
+        Atom {
+            pred: self.current[pred],
+            place,
+        }
+    }
+
+    /// Tells the knowledge base that percept `pred` was observed present or absent at `place`.
+    /// Telling the same observation twice changes nothing.
+    pub fn tell(
+        &mut self,
+        pred: PredId,
+        place: Option<Place>,
+        present: bool,
+    ) -> Result<(), KbError> {
+        let grounding = self.grounding.clone();
+        let p = &grounding.rules.predicates[pred];
+        let rule = grounding
+            .rules
+            .percept_rule(pred)
+            .filter(|_| p.kind == PredKind::Percept && p.per_place == place.is_some())
+            .ok_or_else(|| KbError::NotObservable(p.name.clone()))?;
+        if place.is_some_and(|at| at.index() >= grounding.topology.len()) {
+            return Err(KbError::NotObservable(p.name.clone()));
+        }
+        let obs = Observation {
+            pred,
+            place,
+            present,
+            time: self.time,
+        };
+        if !self.told.insert(obs) {
+            return Ok(());
+        }
+        self.observations.push(obs);
+        let selector = match self.proofs {
+            Proofs::Explained => {
+                let s = self.sat.new_lit();
+                self.selectors.push(s);
+                Some(s)
+            }
+            Proofs::Fast => None,
+        };
+        // Absence of a one-way percept says nothing.
+        if present || rule.iff {
+            let clauses = grounding.percept(pred, place, present)?;
+            let remap = self.time > 0;
+            for clause in clauses.iter() {
+                if remap {
+                    let mapped: GroundClause = clause
+                        .iter()
+                        .map(|&(a, v)| {
+                            (
+                                Atom {
+                                    pred: self.current[a.pred],
+                                    place: a.place,
+                                },
+                                v,
+                            )
+                        })
+                        .collect();
+                    self.add_ground(&mapped, selector);
+                } else {
+                    self.add_ground(clause, selector);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that the rules and the observations can all be true together.
+    pub fn check_consistent(&mut self) -> Result<(), KbError> {
+        if self.consistent_at == Some(self.sat.now()) {
+            return Ok(());
+        }
+        let assumptions = self.selectors.clone();
+        if self.sat.solve(&assumptions, true) {
+            self.consistent_at = Some(self.sat.now());
+            return Ok(());
+        }
+        let why = match self.proofs {
+            Proofs::Explained => {
+                let core = self.minimal_core(&[]);
+                if core.is_empty() {
+                    "the rules alone cannot all hold, whatever is observed".to_string()
+                } else {
+                    let words: Vec<String> = core
+                        .iter()
+                        .map(|&i| self.describe(&self.observations[i]))
+                        .collect();
+                    format!("these cannot all hold: {}", words.join("; "))
+                }
+            }
+            Proofs::Fast if self.observations.is_empty() => {
+                "the rules alone cannot all hold, whatever is observed".to_string()
+            }
+            Proofs::Fast => format!(
+                "the {} observations of this game cannot all hold",
+                self.observations.len()
+            ),
+        };
+        Err(KbError::Contradiction(why))
+    }
+
+    /// The solver literals for a question, with fixed and unconstrained atoms taken out;
+    /// `None` when a fixed atom already makes it impossible.
+    pub(super) fn question(&mut self, conj: &[GroundLit]) -> Option<Vec<Lit>> {
+        let mut lits = Vec::with_capacity(conj.len());
+        for (i, &(atom, value)) in conj.iter().enumerate() {
+            let state = self.state(atom);
+            match state.fixed {
+                Some(v) if v != value => return None,
+                Some(_) => continue,
+                None => {}
+            }
+            if state.lit.is_none() && !self.counted[atom.pred] {
+                // Nothing constrains this atom: either value will do, unless the question
+                // asks for both at once.
+                if conj[..i].contains(&(atom, !value)) {
+                    return None;
+                }
+                continue;
+            }
+            lits.push(self.lit((atom, value)));
+        }
+        Some(lits)
+    }
+
+    /// True when the ground literals can all hold together with everything known.
+    pub fn possible(&mut self, conj: &[GroundLit]) -> Result<bool, KbError> {
+        let Some(lits) = self.question(conj) else {
+            // Fixed atoms answer this, but a contradictory knowledge base answers nothing.
+            self.check_consistent()?;
+            return Ok(false);
+        };
+        self.check_consistent()?;
+        if lits.is_empty() || self.sat.known_possible(&lits) {
+            return Ok(true);
+        }
+        let mut assumptions = self.selectors.clone();
+        assumptions.extend_from_slice(&lits);
+        Ok(self.sat.solve(&assumptions, true))
+    }
+
+    /// True when everything known entails the ground literal.
+    pub fn entails(&mut self, (atom, positive): GroundLit) -> Result<bool, KbError> {
+        Ok(!self.possible(&[(atom, !positive)])?)
+    }
+
+    /// The value of `atom` in the most recent model, if known.
+    pub fn model_value(&self, atom: Atom) -> Option<bool> {
+        let state = self.state(atom);
+        if let Some(v) = state.fixed {
+            return Some(v);
+        }
+        self.sat.model_value(state.lit?)
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::super::rules::{parse_rules, GRID_RULES};
+    use super::*;
+
+    pub(in crate::kb) fn grid_kb(rows: usize, cols: usize, proofs: Proofs) -> KnowledgeBase {
+        let topo = Arc::new(Topology::grid(rows, cols).unwrap());
+        let start = topo.cell(0, 0);
+        KnowledgeBase::new(
+            Arc::new(parse_rules(GRID_RULES).unwrap()),
+            topo,
+            start,
+            proofs,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn seed_example_reasoning_locates_the_wumpus() {
+        let mut kb = grid_kb(5, 5, Proofs::Explained);
+        let r = kb.rules().clone();
+        let (breeze, stench, visited, unharmed) = (
+            r.predicate("breeze").unwrap(),
+            r.predicate("stench").unwrap(),
+            r.predicate("visited").unwrap(),
+            r.predicate("unharmed").unwrap(),
+        );
+        let (pit, wumpus) = (r.predicate("pit").unwrap(), r.predicate("wumpus").unwrap());
+        let t = kb.topology().clone();
+        let c = |r, c| t.cell(r, c);
+        for (at, b, s) in [
+            ((0, 0), false, false),
+            ((0, 1), true, false),
+            ((1, 0), false, true),
+        ] {
+            let place = c(at.0, at.1);
+            kb.tell(visited, place, true).unwrap();
+            kb.tell(unharmed, place, true).unwrap();
+            kb.tell(breeze, place, b).unwrap();
+            kb.tell(stench, place, s).unwrap();
+        }
+        let w20 = kb.atom(wumpus, c(2, 0));
+        assert!(kb.entails((w20, true)).unwrap());
+        let p02 = kb.atom(pit, c(0, 2));
+        assert!(kb.entails((p02, true)).unwrap());
+        let why = kb.explain(&[(w20, false)]).unwrap().unwrap();
+        let words: Vec<String> = why
+            .iter()
+            .map(|&i| kb.describe(&kb.observations()[i]))
+            .collect();
+        assert!(words.contains(&"stench at 1,0".to_string()), "{words:?}");
+        assert!(words.contains(&"no stench at 0,1".to_string()), "{words:?}");
+        assert!(!words.iter().any(|w| w.contains("breeze")), "{words:?}");
+        // Unrelated: nothing is known of 3,3.
+        let p33 = kb.atom(pit, c(3, 3));
+        assert!(kb.possible(&[(p33, true)]).unwrap());
+        assert!(kb.possible(&[(p33, false)]).unwrap());
+    }
+
+    #[test]
+    fn contradictions_are_reported_not_believed() {
+        let mut kb = grid_kb(3, 3, Proofs::Explained);
+        let r = kb.rules().clone();
+        let breeze = r.predicate("breeze").unwrap();
+        let pit = r.predicate("pit").unwrap();
+        let t = kb.topology().clone();
+        // A breeze at the start whose only neighbours are told pit-free by their own breezes.
+        kb.tell(breeze, t.cell(0, 0), true).unwrap();
+        kb.tell(breeze, t.cell(1, 1), false).unwrap();
+        let p22 = kb.atom(pit, t.cell(2, 2));
+        let err = kb.possible(&[(p22, true)]).unwrap_err();
+        assert!(matches!(err, KbError::Contradiction(_)), "{err}");
+        assert!(err.to_string().contains("breeze at 0,0"), "{err}");
+    }
+
+    #[test]
+    fn telling_a_hidden_predicate_is_refused() {
+        let mut kb = grid_kb(3, 3, Proofs::Fast);
+        let pit = kb.rules().predicate("pit").unwrap();
+        assert!(matches!(
+            kb.tell(pit, Some(Place::new(1)), true),
+            Err(KbError::NotObservable(_))
+        ));
+    }
+}
