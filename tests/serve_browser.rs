@@ -398,6 +398,14 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         turns += 1;
         assert!(turns < 60, "the hinted game goes on too long");
         let action = b.hint();
+        if ["north", "south", "east", "west"].contains(&action.as_str()) {
+            // The hint's target is ringed on the board.
+            assert_eq!(
+                b.run("return document.querySelectorAll('#board .hinttarget').length"),
+                json!(1),
+                "the hint's target marked"
+            );
+        }
         if turns == 5 {
             b.screenshot("live-grid.png");
         }

@@ -291,7 +291,7 @@ const WumpusDraw = (() => {
         pit: "proven pit", wumpus: k.dead.has(i) ? "the wumpus, dead" : "proven wumpus",
         bats: "proven bats", odds: "not proven either way"})[st];
       const o = k.odds.get(i);
-      if (o) t += "\nchance of a pit " + pct(o.pit) + ", a live wumpus " + pct(o.wumpus) +
+      if (o) t += "\ndanger " + pct(Math.max(o.pit, o.wumpus)) + ": chance of a pit " + pct(o.pit) + ", a live wumpus " + pct(o.wumpus) +
         (isGrid ? "" : ", bats " + pct(o.bats));
       const seen = k.percepts.get(i);
       if (seen && seen.length) t += "\nperceived here: " + seen.join(", ");
@@ -299,7 +299,8 @@ const WumpusDraw = (() => {
       return t;
     }
 
-    function drawBoard(svg, steps, n, hidden, showTruth, picked) {
+    // `target`: a place to ring (the live page's hint names it).
+    function drawBoard(svg, steps, n, hidden, showTruth, picked, target) {
       const k = knowledge(steps, n);
       svg.setAttribute("viewBox", "0 0 " + (W + 2 * PAD) + " " + (H + 2 * PAD));
       const s = k.s;
@@ -421,6 +422,16 @@ const WumpusDraw = (() => {
             pct(w) + "</title></circle>";
         }
       });
+      for (const i of indices(target)) {
+        if (hiddenPlace(i)) continue;
+        const [x, y] = pos[i];
+        const h = isGrid ? CELL / 2 - 14 : R + 14;
+        over += (isGrid
+          ? "<rect class=\"hinttarget\" x=\"" + (x - h) + "\" y=\"" + (y - h) + "\" width=\"" + 2 * h +
+            "\" height=\"" + 2 * h + "\" rx=\"10\""
+          : "<circle class=\"hinttarget\" cx=\"" + x.toFixed(1) + "\" cy=\"" + y.toFixed(1) + "\" r=\"" + h.toFixed(1) + "\"") +
+          " data-target=\"" + esc(places[i].label) + "\"><title>the hint's target</title>" + (isGrid ? "</rect>" : "</circle>");
+      }
       // The move into this step.
       let move = "";
       if (prev && prev.at !== null && s.at !== null && prev.at !== s.at) {
@@ -539,7 +550,7 @@ const WumpusDraw = (() => {
         sw(FILL.wumpus, "proven wumpus W (crossed out: dead)") + (grid ? "" : sw(FILL.bats, "proven bats B")) +
         sw(FILL.unknown, "unknown ?") +
         "<span><span class=\"sw\" style=\"background:linear-gradient(90deg," + heat(0.05) + "," + heat(0.5) + "," + heat(1) +
-        ")\"></span>chance of death where logic runs out</span>" +
+        ")\"></span>danger where logic runs out: the greater of the chances of a pit and of a live wumpus</span>" +
         "<span><span class=\"sw\" style=\"border:3px solid #f0a400\"></span>proved this step</span>";
       const ps = grid ? ["breeze", "stench", "glitter"] : ["draft", "stench", "bats"];
       l += "<span>perceived: " + ps.map((p) => "<span class=\"pill\" style=\"background:" + PERCEPT[p][1] + "\">" +

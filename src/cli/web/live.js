@@ -122,7 +122,7 @@
     Object.assign(game, {id: view.id, rules: view.start.rules, start: view.start,
       drawing: WumpusDraw.Drawing(view.board, view.start.rules), steps: view.steps,
       end: view.end, picked: null, aim: [], armed: null, replay: null, hintError: view.hint_error,
-      queue: []});
+      queue: [], target: null});
     // The form shows this game's rule set, so that New game starts another of its kind.
     if ($("rules").value !== game.rules) {
       $("rules").value = game.rules;
@@ -155,7 +155,8 @@
     if (!game.drawing) return;
     const n = game.steps.length, over = game.end !== null;
     if (n) {
-      game.drawing.draw($("board"), game.steps, n, over ? game.end.hidden : null, over, game.picked);
+      game.drawing.draw($("board"), game.steps, n, over ? game.end.hidden : null, over, game.picked,
+        over ? null : game.target);
       $("now").innerHTML = game.drawing.panel(game.steps, n, {action: false, messages: false});
       $("playerstatus").textContent = playerStatus(game.steps[n - 1]);
     }
@@ -215,6 +216,7 @@
       }
       game.end = r.end;
       game.hintError = r.hint_error;
+      game.target = null;
       $("hintbox").innerHTML = "";
       status("");
     } catch (e) {
@@ -226,6 +228,24 @@
     }
     const next = game.queue.shift();
     if (next !== undefined) act(next);
+  }
+
+  // The place a hinted action goes to or aims at, if it names one.
+  function hintTarget(s) {
+    const w = s.action.split(" ");
+    const step = (dir) => {
+      const m = /^(\d+),(\d+)$/.exec(s.at || "");
+      const d = {n: [1, 0], s: [-1, 0], e: [0, 1], w: [0, -1]}[(dir || "").toLowerCase()[0]];
+      return m && d ? (Number(m[1]) + d[0]) + "," + (Number(m[2]) + d[1]) : null;
+    };
+    if (game.rules === "grid") return step(w[0] === "fire" ? w[1] : w[0]);
+    if (game.rules === "aima") return ["forward", "shoot"].includes(w[0]) ? step(s.facing) : null;
+    if (game.rules === "cave") return w.length < 2 ? null : w[0] === "move" ? w.slice(1).join(" ") : w[1];
+    if (game.rules === "maze" && w.length === 2) {
+      const e = s.exits.find((x) => String(x.tunnel) === w[1]);
+      return e ? e.to : null;
+    }
+    return null;
   }
 
   async function hint() {
@@ -240,6 +260,8 @@
           game.drawing.panel([s], 1, {}).split("<h2>Choices weighed</h2>")[1].split("<details>")[0] + "</details>";
       }
       $("hintbox").innerHTML = h;
+      game.target = hintTarget(s);
+      render();
     } catch (e) {
       $("hintbox").innerHTML = "<div class=\"warn\">" + esc(e.message) + "</div>";
     }
