@@ -155,6 +155,28 @@ impl Browser {
         );
     }
 
+    /// Reloads the page, as the browser's reload button does.
+    fn reload(&self) {
+        self.call("POST", "/refresh", Some(json!({})));
+    }
+
+    /// The game's id, from the address.
+    fn game_id(&self) -> String {
+        self.run("return location.hash.replace('#game=', '')")
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    /// The tunnels drawn on the board in `svg` (both ways and one way).
+    fn edges(&self, svg: &str) -> u64 {
+        self.run(&format!(
+            "return document.querySelectorAll('#{svg} line.edge').length"
+        ))
+        .as_u64()
+        .unwrap()
+    }
+
     /// The marks of the board in `svg`: place → class.
     fn marks(&self, svg: &str) -> Vec<(String, String)> {
         let v = self.run(&format!(
@@ -346,6 +368,29 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         "return document.body.dataset.state === 'playing'",
     );
 
+    // The page states the goal, the player's state, and not the command line; the size field
+    // says the page's own limit; live regions for what changes; no favicon request.
+    let title = b.run("return document.getElementById('title').textContent");
+    assert!(!title.as_str().unwrap().contains("--seed"), "{title}");
+    let goal = b.run("return document.getElementById('goal').textContent");
+    assert!(
+        goal.as_str().unwrap().contains("climb out at 0,0"),
+        "{goal}"
+    );
+    let state = b.run("return document.getElementById('playerstatus').textContent");
+    assert!(state.as_str().unwrap().contains("Arrows: 1"), "{state}");
+    assert_eq!(
+        b.run("return ['log', 'hintbox', 'outcome'].every((id) => document.getElementById(id).getAttribute('aria-live') === 'polite') && !!document.querySelector('link[rel=icon]')"),
+        json!(true)
+    );
+    b.run("document.getElementById('size').value = '1x1'");
+    b.click("#new");
+    b.wait(
+        "the size refused",
+        "return document.getElementById('status').textContent.includes('from 2x2 to 64x64')",
+    );
+    b.run("document.getElementById('size').value = '5x5'");
+
     // A grid world won by following hints, with keys and buttons.
     b.new_game(&[("rules", "grid"), ("world", "seed-example.txt")]);
     let mut turns = 0;
@@ -353,6 +398,14 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         turns += 1;
         assert!(turns < 60, "the hinted game goes on too long");
         let action = b.hint();
+        if ["north", "south", "east", "west"].contains(&action.as_str()) {
+            // The hint's target is ringed on the board.
+            assert_eq!(
+                b.run("return document.querySelectorAll('#board .hinttarget').length"),
+                json!(1),
+                "the hint's target marked"
+            );
+        }
         if turns == 5 {
             b.screenshot("live-grid.png");
         }
@@ -404,7 +457,67 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         same_as_trace(&b.marks("w-board"), step, "watch");
     }
     b.screenshot("live-watch.png");
+    // Each board's arrowheads are its own: the page's ids are unique, and every line's marker
+    // is in the line's own board.
+    assert_eq!(
+        b.run(
+            "const ids = Array.from(document.querySelectorAll('[id]')).map((e) => e.id); \
+             const mine = Array.from(document.querySelectorAll('[marker-end]')).every((l) => { \
+               const m = /url\\(#(.+)\\)/.exec(l.getAttribute('marker-end')); \
+               return !m || document.getElementById(m[1]).closest('svg') === l.closest('svg'); }); \
+             return new Set(ids).size === ids.length && mine && \
+               !!document.querySelector('#w-board marker') && !!document.querySelector('#board marker')"
+        ),
+        json!(true),
+        "marker ids unique per board"
+    );
     b.click("#tab-play");
+
+    // A game lost to a pit: started by Enter in the seed field (the keys then move the player),
+    // it ends with the player drawn on the pit, and the panel counts the moves the outcome
+    // counts.
+    b.run(
+        "const set = (id, v) => { const e = document.getElementById(id); e.value = v; \
+         e.dispatchEvent(new Event('change')); }; set('rules', 'grid'); set('world', ''); \
+         set('size', '4x4'); set('pitprob', '0.2'); set('seed', '');",
+    );
+    let before = b.game_id();
+    b.click("#seed");
+    b.press("1");
+    b.press("\u{E007}");
+    b.wait(
+        "the game of seed 1",
+        &format!(
+            "return location.hash !== '#game={before}' && document.body.dataset.state === 'playing'"
+        ),
+    );
+    let mut turns = 0;
+    while !b.over() {
+        turns += 1;
+        assert!(turns < 40, "the 4x4 game goes on too long");
+        let action = b.hint();
+        play_grid(&b, &action);
+    }
+    assert_eq!(b.run("return document.body.dataset.outcome"), json!("pit"));
+    let marks = b.marks("board");
+    let at: Vec<&(String, String)> = marks
+        .iter()
+        .filter(|(_, c)| c.ends_with(" agent"))
+        .collect();
+    assert_eq!(at.len(), 1, "{marks:?}");
+    assert!(
+        at[0].1.starts_with("pit"),
+        "the player drawn on the pit: {at:?}"
+    );
+    let counts = b.run(
+        "const now = /(\\d+) moves? so far/.exec(document.getElementById('now').textContent); \
+         const out = /after (\\d+) move/.exec(document.getElementById('outcome').textContent); \
+         return [now && now[1], out && out[1]]",
+    );
+    assert!(
+        counts[0] == counts[1] && !counts[0].is_null(),
+        "the panel's moves and the outcome's: {counts}"
+    );
 
     // The textbook's rules on the same world: won by following hints in its own actions, with
     // the keys (up forward, left turn left, F shoot) and the buttons (turn right, grab, climb);
@@ -462,12 +575,88 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
             _ => panic!("a cave hint: {action}"),
         }
         b.wait_turn(before);
+        if turns == 3 && !b.over() {
+            // A reload keeps the game, and the form says its rule set.
+            let (id, steps) = (b.game_id(), b.steps());
+            b.reload();
+            b.wait(
+                "the reloaded cave",
+                "return document.body.dataset.state === 'playing'",
+            );
+            assert_eq!(b.game_id(), id);
+            assert_eq!(b.steps(), steps);
+            assert_eq!(
+                b.run("return document.getElementById('rules').value"),
+                json!("cave")
+            );
+        }
     }
+    assert_eq!(
+        b.run("return document.querySelectorAll('#board text.odds').length"),
+        json!(0),
+        "no odds left once the wumpus is dead"
+    );
     let said = b.run("return document.getElementById('log').textContent");
     assert!(
         said.as_str().unwrap().contains("AHA! You got the wumpus!"),
         "{said}"
     );
+
+    // The maze remembers: after 10 hinted moves the visited caves and the tunnels seen are
+    // drawn in Play as in Watch at the same step, and a reload keeps them.
+    b.new_game(&[("rules", "maze"), ("seed", "5")]);
+    for _ in 0..10 {
+        let action = b.hint();
+        let before = b.steps();
+        let t = action.split_whitespace().nth(1).unwrap().to_string();
+        if action.starts_with("toss") {
+            b.click("#toss");
+        }
+        b.click(&format!("button[data-tunnel=\"{t}\"]"));
+        b.wait_turn(before);
+    }
+    let (play_marks, play_edges, n) = (b.marks("board"), b.edges("board"), b.steps());
+    let stood: BTreeSet<String> = labels(&b.run(
+        "return Array.from(document.querySelectorAll('#board text.agent, #board text.visited')).map((t) => t.getAttribute('data-cell'))",
+    ));
+    assert!(
+        stood.len() >= 4,
+        "the caves stood in are drawn visited: {play_marks:?}"
+    );
+    assert!(
+        play_edges > 3,
+        "the tunnels seen earlier are drawn: {play_edges}"
+    );
+    b.reload();
+    b.wait(
+        "the reloaded maze",
+        "return document.body.dataset.state === 'playing'",
+    );
+    assert_eq!(b.marks("board"), play_marks, "the reloaded maze");
+    assert_eq!(b.edges("board"), play_edges, "the reloaded maze's tunnels");
+    b.click("#tab-watch");
+    b.wait(
+        "the agent's maze",
+        "return document.body.dataset.view === 'watch' && !!document.querySelector('#w-board text[data-cell]')",
+    );
+    b.run(&format!(
+        "const s = document.getElementById('w-step'); s.value = {n}; s.dispatchEvent(new Event('input'));"
+    ));
+    b.wait(
+        "the watched step",
+        &format!("return document.body.dataset.step === '{n}'"),
+    );
+    assert_eq!(
+        b.marks("w-board"),
+        play_marks,
+        "the maze in Watch and in Play"
+    );
+    assert_eq!(
+        b.edges("w-board"),
+        play_edges,
+        "the maze's tunnels in Watch and Play"
+    );
+    b.click("#tab-play");
 
     // The maze, played to its end by tunnel numbers.
     b.new_game(&[("rules", "maze"), ("seed", "3")]);
@@ -523,5 +712,35 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     let (status, v) = game(json!({"rules": "cave", "depth": 2}));
     assert_eq!(status, 400, "{v}");
     assert!(v["error"].as_str().unwrap().contains("--map-known"), "{v}");
+
+    // Closing the tab (here: leaving for another page) frees its game, after the few seconds
+    // a reload would take to ask for it again.
+    let id = b.game_id();
+    assert_eq!(
+        http(port, "GET", &format!("/api/games/{id}"), None)
+            .unwrap()
+            .0,
+        200
+    );
+    b.goto("about:blank");
+    std::thread::sleep(Duration::from_millis(6500));
+    let (status, v) = http(port, "GET", &format!("/api/games/{id}"), None).unwrap();
+    assert_eq!(status, 404, "a closed tab's game is freed: {v}");
+
+    // A full server: the page says so and offers nothing to press.
+    let (_full, full) = start_server(&worlds, &["--max-games", "1"]);
+    let (status, v) = http(full, "POST", "/api/games", Some(&json!({"rules": "grid"}))).unwrap();
+    assert_eq!(status, 201, "{v}");
+    b.goto(&format!("http://127.0.0.1:{full}/"));
+    b.wait(
+        "the full server's message",
+        "return document.body.dataset.state === 'none'",
+    );
+    let said = b.run("return document.getElementById('outcome').textContent");
+    assert!(said.as_str().unwrap().contains("already holds"), "{said}");
+    assert_eq!(
+        b.run("return Array.from(document.querySelectorAll('#actions button, #tab-watch')).every((x) => x.disabled)"),
+        json!(true)
+    );
     b.call("DELETE", "", None);
 }

@@ -20,7 +20,7 @@ mod request;
 
 use anyhow::{Context, Result};
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path as UrlPath, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path as UrlPath, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -447,13 +447,40 @@ async fn watch(
     server.ask(&id, Job::Watch).await.map(Json)
 }
 
+/// The longest `grace` a `DELETE` may ask for, in seconds.
+const MAX_GRACE: u64 = 30;
+
+/// `DELETE /api/games/{id}?grace=S`: the page closing (or reloading) its tab. The game ends
+/// after S seconds (at most [`MAX_GRACE`]) unless it is asked for in the meantime, as a reloaded
+/// page asks for its game.
+#[derive(Deserialize, Debug)]
+struct Grace {
+    grace: Option<u64>,
+}
+
 async fn end_game(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
+    Query(q): Query<Grace>,
 ) -> Result<StatusCode, ApiError> {
     server.actor(&id)?;
-    if let Ok(mut games) = server.games.lock() {
-        games.remove(&id);
+    match q.grace.filter(|&s| s > 0) {
+        None => {
+            if let Ok(mut games) = server.games.lock() {
+                games.remove(&id);
+            }
+        }
+        Some(s) => {
+            let asked = Instant::now();
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_secs(s.min(MAX_GRACE))).await;
+                if let Ok(mut games) = server.games.lock() {
+                    if games.get(&id).is_some_and(|e| e.used <= asked) {
+                        games.remove(&id);
+                    }
+                }
+            });
+        }
     }
     Ok(StatusCode::NO_CONTENT)
 }

@@ -356,6 +356,11 @@ pub trait Session: Sized + Send + 'static {
     /// Arrows shot or grenades tossed so far.
     fn shots(&self) -> u32;
 
+    /// Whether the player carries the gold, for rule sets with gold to carry.
+    fn carries_gold(&self) -> Option<bool> {
+        None
+    }
+
     /// After this many actions the runner stops an agent that will not end the game.
     fn action_limit(&self) -> u32;
 

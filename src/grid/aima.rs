@@ -298,6 +298,10 @@ impl Session for AimaSession {
         self.grid.shots()
     }
 
+    fn carries_gold(&self) -> Option<bool> {
+        self.grid.carries_gold()
+    }
+
     fn action_limit(&self) -> u32 {
         self.grid.action_limit()
     }

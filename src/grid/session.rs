@@ -280,6 +280,10 @@ impl Session for GridSession {
         self.game.fired() as u32
     }
 
+    fn carries_gold(&self) -> Option<bool> {
+        Some(self.game.has_gold())
+    }
+
     /// More actions than any sensible play of the world needs.
     fn action_limit(&self) -> u32 {
         let cells = self.game.world().topology().len() as u64;

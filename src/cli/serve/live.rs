@@ -215,6 +215,8 @@ struct Live<S: Playable> {
     event: Option<StepEvent>,
     /// Earlier moments, only what the drawing needs of them.
     history: Vec<Value>,
+    /// Once the game is over, its last moment: where the last action left the player.
+    last: Option<Value>,
     start: TraceStart,
     seed: Option<u64>,
     said: Vec<String>,
@@ -228,7 +230,11 @@ impl<S: Playable> Live<S> {
         played: Loaded<S>,
         pristine: Loaded<S>,
     ) -> Result<Live<S>, ApiError> {
-        let title = played.title();
+        // The page's title does not speak the command line ("replay with --seed 42").
+        let mut title = played.title();
+        if let Some(i) = title.find(" (replay with --seed") {
+            title.truncate(i);
+        }
         let session = played.session;
         let factory = S::prepare(game.agent, &session.setup(), &game.options)
             .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
@@ -256,6 +262,7 @@ impl<S: Playable> Live<S> {
             steps: 0,
             event: None,
             history: Vec::new(),
+            last: None,
             start,
             said,
             watched: None,
@@ -292,10 +299,14 @@ impl<S: Playable> Live<S> {
     /// now knows and would do.
     fn tell(&mut self, action: Option<&S::Action>) {
         self.steps += 1;
+        let mut before = None;
         if let Some(old) = self.event.take() {
-            self.history.push(compact(hidden_action(&old)));
+            let full = hidden_action(&old);
+            self.history.push(compact(full.clone()));
+            before = Some(full);
         }
         if self.session.ending().is_some() {
+            self.last = Some(final_step(&self.session, self.steps, &self.shown, before));
             return;
         }
         if let Ok(agent) = &mut self.agent {
@@ -326,8 +337,8 @@ impl<S: Playable> Live<S> {
     /// Everything the page draws, from the start.
     fn view(&self) -> Value {
         let mut steps = self.history.clone();
-        if let Some(e) = &self.event {
-            steps.push(hidden_action(e));
+        if let Some(e) = self.current() {
+            steps.push(e);
         }
         json!({
             "id": self.id,
@@ -369,10 +380,25 @@ impl<S: Playable> Live<S> {
         self.tell(Some(&action));
         Ok(json!({
             "said": said,
-            "step": self.event.as_ref().map(hidden_action),
+            "step": self.current(),
             "end": self.end(),
             "hint_error": self.agent.as_ref().err(),
         }))
+    }
+
+    /// This moment as the page draws it: the hint agent's view with its action kept back, or
+    /// the last moment once the game is over; with the score and the gold carried.
+    fn current(&self) -> Option<Value> {
+        let mut v = match (&self.event, &self.last) {
+            (Some(e), _) => hidden_action(e),
+            (None, Some(last)) => last.clone(),
+            (None, None) => return None,
+        };
+        if let Some(map) = v.as_object_mut() {
+            map.insert("score".into(), json!(self.session.score()));
+            map.insert("gold".into(), json!(self.session.carries_gold()));
+        }
+        Some(v)
     }
 
     fn hint(&mut self) -> Result<Value, ApiError> {
@@ -424,6 +450,11 @@ impl<S: Playable> Live<S> {
         )
         .map_err(|e| failed(&e))?;
         let cut = done.is_none();
+        let mut steps: Vec<Value> = steps.iter().map(|e| json!(e)).collect();
+        if let Some(d) = &done {
+            let before = steps.last().cloned();
+            steps.push(final_step(&session, steps.len() + 1, &d.last, before));
+        }
         let end = match &done {
             Some(d) => trace_end(&session, d.steps, Some(&d.last)),
             None => trace_end(&session, steps.len(), None),
@@ -464,13 +495,80 @@ fn hidden_action(e: &StepEvent) -> Value {
     v
 }
 
+/// The moment after the game's last action: where it left the player (the pit, the wumpus's
+/// room, the cave out), what the player perceived and was told, the counts as the end gives
+/// them. What the player had proven stays, with the place of death now known, and nothing is
+/// left open (no odds); `final` marks it. `before` is the step before, in full.
+fn final_step<S: Playable>(
+    session: &S,
+    step: usize,
+    shown: &S::Shown,
+    before: Option<Value>,
+) -> Value {
+    let label = |p| session.label(p);
+    let obs = session.observation(shown);
+    let at = obs.at.map(label);
+    let mut v = before.unwrap_or_else(|| {
+        json!({"learned": [], "visited": [], "proven_safe": [],
+        "proven_pit": [], "proven_wumpus": [], "proven_bats": [], "depth": null})
+    });
+    let ending = json!(session.ending());
+    let hidden = session.hidden();
+    if let Some(map) = v.as_object_mut() {
+        if let Some(place) = &at {
+            let proven = match ending.as_str() {
+                Some("pit") => Some("proven_pit"),
+                Some("wumpus") if !hidden.wumpus.is_empty() => Some("proven_wumpus"),
+                _ => None,
+            };
+            if let Some(Value::Array(list)) = proven.and_then(|k| map.get_mut(k)) {
+                if !list.iter().any(|l| l == place) {
+                    list.push(json!(place));
+                }
+            }
+        }
+        let exits: Vec<Value> = obs
+            .exits
+            .iter()
+            .map(|e| json!({"tunnel": e.number, "to": e.to.map(label)}))
+            .collect();
+        let entries: Vec<String> = obs.entries.iter().map(|&p| label(p)).collect();
+        for (k, x) in [
+            ("step", json!(step)),
+            ("at", json!(at)),
+            ("facing", json!(obs.facing)),
+            ("percepts", json!(obs.percepts)),
+            ("messages", json!(obs.messages)),
+            ("arrows", json!(obs.arrows)),
+            ("moves", json!(obs.moves)),
+            ("exits", json!(exits)),
+            ("entries", json!(entries)),
+            ("learned", json!([])),
+            ("odds", json!([])),
+            ("whereabouts", json!([])),
+            ("proven_ways", json!([])),
+            ("choices", json!([])),
+            ("wumpus_alive", json!(!hidden.wumpus.is_empty())),
+            ("action", Value::Null),
+            ("rule", Value::Null),
+            ("reason", Value::Null),
+            ("final", json!(true)),
+        ] {
+            map.insert(k.into(), x);
+        }
+    }
+    v
+}
+
 /// An earlier step, only what the drawing reads of it: where the player stood and perceived
-/// what, what it proved (for explanations), and the wumpus it had proven (to draw it dead).
+/// what, the tunnels seen from there (the maze's map as discovered), what it proved (for
+/// explanations), and the wumpus it had proven (to draw it dead).
 fn compact(v: Value) -> Value {
     let keep = [
         "step",
         "at",
         "percepts",
+        "exits",
         "learned",
         "proven_wumpus",
         "wumpus_alive",

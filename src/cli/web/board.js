@@ -153,14 +153,15 @@ const WumpusDraw = (() => {
     return out;
   }
 
-  function arrowLine(a, b, shortenA, shortenB, cls) {
+  // Marker ids carry the board's own id (`uid`): a page with two boards holds two sets.
+  function arrowLine(a, b, shortenA, shortenB, cls, uid) {
     const dx = b[0] - a[0], dy = b[1] - a[1], d = Math.hypot(dx, dy) || 1;
     const ux = dx / d, uy = dy / d;
     const x1 = a[0] + ux * shortenA, y1 = a[1] + uy * shortenA;
     const x2 = b[0] - ux * shortenB, y2 = b[1] - uy * shortenB;
     return "<line class=\"" + cls + "\" x1=\"" + x1.toFixed(1) + "\" y1=\"" + y1.toFixed(1) +
-      "\" x2=\"" + x2.toFixed(1) + "\" y2=\"" + y2.toFixed(1) + "\" marker-end=\"url(#" +
-      (cls.startsWith("movehalo") ? "none" : cls.startsWith("move") ? "head-move" : "head-edge") + ")\"/>";
+      "\" x2=\"" + x2.toFixed(1) + "\" y2=\"" + y2.toFixed(1) + "\" marker-end=\"" +
+      (cls.startsWith("movehalo") ? "none" : "url(#" + (cls.startsWith("move") ? "head-move-" : "head-edge-") + uid + ")") + "\"/>";
   }
 
   function percepts(list) {
@@ -246,6 +247,9 @@ const WumpusDraw = (() => {
         const t = steps[j];
         const seen = t.percepts.filter((p) => p !== "bump" && p !== "scream");
         for (const i of indices(t.at)) k.percepts.set(i, seen);
+        // A place the player stood in and lived is visited, whatever the agent's lists say
+        // (the maze's agent keeps none); the place of a fatal move (`final`) is not.
+        if (!t.final) for (const i of indices(t.at)) k.visited.add(i);
       }
       // A wumpus the agent proved and then killed: the last place it was proven.
       if (!s.wumpus_alive) {
@@ -287,7 +291,7 @@ const WumpusDraw = (() => {
         pit: "proven pit", wumpus: k.dead.has(i) ? "the wumpus, dead" : "proven wumpus",
         bats: "proven bats", odds: "not proven either way"})[st];
       const o = k.odds.get(i);
-      if (o) t += "\nchance of a pit " + pct(o.pit) + ", a live wumpus " + pct(o.wumpus) +
+      if (o) t += "\ndanger " + pct(Math.max(o.pit, o.wumpus)) + ": chance of a pit " + pct(o.pit) + ", a live wumpus " + pct(o.wumpus) +
         (isGrid ? "" : ", bats " + pct(o.bats));
       const seen = k.percepts.get(i);
       if (seen && seen.length) t += "\nperceived here: " + seen.join(", ");
@@ -295,16 +299,18 @@ const WumpusDraw = (() => {
       return t;
     }
 
-    function drawBoard(svg, steps, n, hidden, showTruth, picked) {
+    // `target`: a place to ring (the live page's hint names it).
+    function drawBoard(svg, steps, n, hidden, showTruth, picked, target) {
       const k = knowledge(steps, n);
       svg.setAttribute("viewBox", "0 0 " + (W + 2 * PAD) + " " + (H + 2 * PAD));
       const s = k.s;
       const prev = n > 1 ? steps[n - 2] : null;
       let shapes = "", texts = "", over = "", tags = "", badges = "";
+      const uid = svg.id || "board";
       let defs = "<defs>" +
-        "<marker id=\"head-edge\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" " +
+        "<marker id=\"head-edge-" + uid + "\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" " +
         "markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#b06a2b\"/></marker>" +
-        "<marker id=\"head-move\" viewBox=\"0 0 10 10\" refX=\"6\" refY=\"5\" markerWidth=\"3.2\" " +
+        "<marker id=\"head-move-" + uid + "\" viewBox=\"0 0 10 10\" refX=\"6\" refY=\"5\" markerWidth=\"3.2\" " +
         "markerHeight=\"3.2\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#1f3fbf\"/></marker></defs>";
       // The maze's fog of war: while the game goes on, only the caves the player has been
       // shown (stood in, or seen named through a tunnel) and the tunnels seen to join them.
@@ -335,7 +341,7 @@ const WumpusDraw = (() => {
             edges += "<line class=\"edge\" x1=\"" + a[0].toFixed(1) + "\" y1=\"" + a[1].toFixed(1) +
               "\" x2=\"" + b[0].toFixed(1) + "\" y2=\"" + b[1].toFixed(1) + "\"/>";
           } else {
-            edges += arrowLine(a, b, R, R + 3, "edge oneway").replace("<line", "<line data-oneway=\"" +
+            edges += arrowLine(a, b, R, R + 3, "edge oneway", uid).replace("<line", "<line data-oneway=\"" +
               esc(places[e.from].label) + " to " + esc(places[e.to].label) + "\"");
           }
         }
@@ -416,6 +422,16 @@ const WumpusDraw = (() => {
             pct(w) + "</title></circle>";
         }
       });
+      for (const i of indices(target)) {
+        if (hiddenPlace(i)) continue;
+        const [x, y] = pos[i];
+        const h = isGrid ? CELL / 2 - 14 : R + 14;
+        over += (isGrid
+          ? "<rect class=\"hinttarget\" x=\"" + (x - h) + "\" y=\"" + (y - h) + "\" width=\"" + 2 * h +
+            "\" height=\"" + 2 * h + "\" rx=\"10\""
+          : "<circle class=\"hinttarget\" cx=\"" + x.toFixed(1) + "\" cy=\"" + y.toFixed(1) + "\" r=\"" + h.toFixed(1) + "\"") +
+          " data-target=\"" + esc(places[i].label) + "\"><title>the hint's target</title>" + (isGrid ? "</rect>" : "</circle>");
+      }
       // The move into this step.
       let move = "";
       if (prev && prev.at !== null && s.at !== null && prev.at !== s.at) {
@@ -425,7 +441,7 @@ const WumpusDraw = (() => {
           const joined = isGrid || board.edges.some((e) =>
             (e.from === from[0] && e.to === to[0]) || (e.from === to[0] && e.to === from[0]));
           const gap = isGrid ? CELL * 0.24 : R + 12;
-          move = arrowLine(a, b, gap, gap + 14, "movehalo") + arrowLine(a, b, gap, gap + 14, "move" + (joined ? "" : " jump"));
+          move = arrowLine(a, b, gap, gap + 14, "movehalo", uid) + arrowLine(a, b, gap, gap + 14, "move" + (joined ? "" : " jump"), uid);
         }
       }
       // The player.
@@ -479,7 +495,7 @@ const WumpusDraw = (() => {
       if (s.messages.length && opts.messages !== false) {
         h += "<h2>The game said</h2><div class=\"said\">" + s.messages.map(esc).join("<br>") + "</div>";
       }
-      if (opts.action !== false) {
+      if (opts.action !== false && s.action !== null && s.action !== undefined) {
       h += "<h2>The agent's action</h2><div class=\"action\"><b>" + esc(s.action) + "</b> <span class=\"rule\">(" +
         esc(s.rule.replace(/_/g, " ")) + ")</span></div>";
       h += "<div class=\"why\">Why: " + esc(s.reason) + "</div>";
@@ -520,7 +536,7 @@ const WumpusDraw = (() => {
           top.map((o) => "<tr><td>" + esc(o.place) + "</td><td>" + pct(o.pit) + "</td><td>" + pct(o.wumpus) + "</td>" +
             (grid ? "" : "<td>" + pct(o.bats) + "</td>") + "</tr>").join("") + "</table></details>";
       }
-      if (opts.end && n === steps.length && opts.end.messages.length) {
+      if (opts.end && n === steps.length && !s.final && opts.end.messages.length) {
         h += "<h2>Then the game said</h2><div class=\"said\">" + opts.end.messages.map(esc).join("<br>") + "</div>";
       }
       return h;
@@ -534,13 +550,13 @@ const WumpusDraw = (() => {
         sw(FILL.wumpus, "proven wumpus W (crossed out: dead)") + (grid ? "" : sw(FILL.bats, "proven bats B")) +
         sw(FILL.unknown, "unknown ?") +
         "<span><span class=\"sw\" style=\"background:linear-gradient(90deg," + heat(0.05) + "," + heat(0.5) + "," + heat(1) +
-        ")\"></span>chance of death where logic runs out</span>" +
+        ")\"></span>danger where logic runs out: the greater of the chances of a pit and of a live wumpus</span>" +
         "<span><span class=\"sw\" style=\"border:3px solid #f0a400\"></span>proved this step</span>";
       const ps = grid ? ["breeze", "stench", "glitter"] : ["draft", "stench", "bats"];
       l += "<span>perceived: " + ps.map((p) => "<span class=\"pill\" style=\"background:" + PERCEPT[p][1] + "\">" +
         (grid ? PERCEPT[p][0] : PERCEPT[p][2]) + "</span>" + (grid ? "" : p)).join(" ") + "</span>";
       l += "<span><span class=\"sw\" style=\"border:2px dashed #c01818\"></span>the hidden world (revealed)</span>";
-      if (!grid && board.edges.some((e) => !e.both_ways)) l += "<span style=\"color:#b06a2b\">- - &#9654; one-way tunnel</span>";
+      if (!grid && board.edges.some((e) => !e.both_ways)) l += "<span style=\"color:#8f5220\">- - &#9654; one-way tunnel</span>";
       return l;
     }
 

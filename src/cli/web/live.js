@@ -7,7 +7,16 @@
   const $ = (id) => document.getElementById(id);
   const {esc} = WumpusDraw;
   const game = {id: null, rules: "grid", start: null, drawing: null, steps: [], end: null,
-    picked: null, aim: [], armed: null, busy: false, view: "play", replay: null};
+    picked: null, aim: [], armed: null, busy: false, view: "play", replay: null, queue: []};
+  // What each rule set asks of the player.
+  const GOAL = {
+    grid: "Goal: find the gold, grab it, and climb out at 0,0.",
+    aima: "Goal: find the gold, grab it, and climb out at 0,0.",
+    cave: "Goal: shoot the wumpus with a crooked arrow.",
+    maze: "Goal: kill every wumpus with your grenades.",
+  };
+  // Seconds a closed tab's game is kept, in case the tab was only reloaded.
+  const GRACE = 5;
   let options = null;
 
   async function api(method, path, body) {
@@ -59,6 +68,12 @@
     }
     if (rules === "grid" || rules === "aima") {
       req.size = $("size").value.trim() || undefined;
+      const most = options ? options.limits.max_side : 64;
+      const m = /^\s*(\d+)\s*x\s*(\d+)\s*$/i.exec(req.size || "5x5");
+      if (!m || [m[1], m[2]].some((v) => Number(v) < 2 || Number(v) > most)) {
+        status("The size is rows x columns, from 2x2 to " + most + "x" + most + ".");
+        return;
+      }
       const p = parseFloat($("pitprob").value);
       if ($("pitprob").value.trim() && !(p >= 0 && p <= 1)) { status("The pit chance is from 0 to 1."); return; }
       if ($("pitprob").value.trim()) req.pit_prob = p;
@@ -80,16 +95,41 @@
       if (game.id) api("DELETE", "/api/games/" + game.id).catch(() => {});
       load(view);
       status("");
+      // The keys go to the board, not to the field last typed in.
+      if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
     } catch (e) {
       status(e.message);
+      if (!game.id) noGame(e.message);
     }
+  }
+
+  // No game to play (the server is full, or out of reach): say why, and nothing plays.
+  function noGame(why) {
+    document.body.dataset.state = "none";
+    $("board").innerHTML = "";
+    $("now").innerHTML = "";
+    $("playerstatus").textContent = "";
+    const out = $("outcome");
+    out.hidden = false;
+    out.className = "outcome lost";
+    out.textContent = "No game: " + why;
+    for (const b of $("actions").querySelectorAll("button")) b.disabled = true;
+    $("tab-watch").disabled = true;
   }
 
   // A game from the server's view of it.
   function load(view) {
     Object.assign(game, {id: view.id, rules: view.start.rules, start: view.start,
       drawing: WumpusDraw.Drawing(view.board, view.start.rules), steps: view.steps,
-      end: view.end, picked: null, aim: [], armed: null, replay: null, hintError: view.hint_error});
+      end: view.end, picked: null, aim: [], armed: null, replay: null, hintError: view.hint_error,
+      queue: [], target: null});
+    // The form shows this game's rule set, so that New game starts another of its kind.
+    if ($("rules").value !== game.rules) {
+      $("rules").value = game.rules;
+      fillForm();
+    }
+    $("tab-watch").disabled = false;
+    $("goal").textContent = GOAL[game.rules] || "";
     if (location.hash !== "#game=" + view.id) history.replaceState(null, "", "#game=" + view.id);
     $("title").textContent = view.start.title;
     $("subtitle").textContent = WumpusDraw.subtitle(view.start).replace(" agent playing", " agent giving hints");
@@ -115,8 +155,10 @@
     if (!game.drawing) return;
     const n = game.steps.length, over = game.end !== null;
     if (n) {
-      game.drawing.draw($("board"), game.steps, n, over ? game.end.hidden : null, over, game.picked);
+      game.drawing.draw($("board"), game.steps, n, over ? game.end.hidden : null, over, game.picked,
+        over ? null : game.target);
       $("now").innerHTML = game.drawing.panel(game.steps, n, {action: false, messages: false});
+      $("playerstatus").textContent = playerStatus(game.steps[n - 1]);
     }
     $("explain").innerHTML = game.picked === null || !n ? "" : game.drawing.explain(game.steps, n, game.picked);
     const out = $("outcome");
@@ -138,9 +180,27 @@
     if (game.hintError && !over) $("hintbox").innerHTML = "<div class=\"warn\">No hints: " + esc(game.hintError) + "</div>";
   }
 
-  // Plays an action in the player's words.
+  // The player's state in a line: score, arrows (or grenades), the gold.
+  function playerStatus(s) {
+    const parts = [];
+    if (s.score !== null && s.score !== undefined) parts.push("Score: " + s.score);
+    else if (game.rules === "grid") parts.push("Score: counted at the end");
+    if (s.arrows !== null && s.arrows !== undefined) {
+      parts.push((game.rules === "maze" ? "Grenades: " : "Arrows: ") + s.arrows);
+    }
+    if (s.gold !== null && s.gold !== undefined) parts.push("Gold: " + (s.gold ? "carried" : "not carried"));
+    return parts.join(" · ");
+  }
+
+  // Plays an action in the player's words; one asked for while another is on its way waits
+  // its turn (a few at most).
   async function act(words) {
-    if (!game.id || game.end || game.busy) return;
+    if (!game.id || game.end) return;
+    if (game.busy) {
+      if (game.queue.length < 4) game.queue.push(words);
+      status("a move is in progress…");
+      return;
+    }
     game.busy = true;
     game.armed = null;
     game.aim = [];
@@ -151,19 +211,41 @@
         // Earlier steps keep only what the drawing reads of them (big grids stay light).
         const last = game.steps[game.steps.length - 1];
         if (last) for (const k of ["visited", "proven_safe", "proven_pit", "proven_bats", "odds",
-          "whereabouts", "choices", "exits", "entries"]) delete last[k];
+          "whereabouts", "choices", "entries"]) delete last[k];
         game.steps.push(r.step);
       }
       game.end = r.end;
       game.hintError = r.hint_error;
+      game.target = null;
       $("hintbox").innerHTML = "";
       status("");
     } catch (e) {
       status(e.message);
+      game.queue = [];
     } finally {
       game.busy = false;
       render();
     }
+    const next = game.queue.shift();
+    if (next !== undefined) act(next);
+  }
+
+  // The place a hinted action goes to or aims at, if it names one.
+  function hintTarget(s) {
+    const w = s.action.split(" ");
+    const step = (dir) => {
+      const m = /^(\d+),(\d+)$/.exec(s.at || "");
+      const d = {n: [1, 0], s: [-1, 0], e: [0, 1], w: [0, -1]}[(dir || "").toLowerCase()[0]];
+      return m && d ? (Number(m[1]) + d[0]) + "," + (Number(m[2]) + d[1]) : null;
+    };
+    if (game.rules === "grid") return step(w[0] === "fire" ? w[1] : w[0]);
+    if (game.rules === "aima") return ["forward", "shoot"].includes(w[0]) ? step(s.facing) : null;
+    if (game.rules === "cave") return w.length < 2 ? null : w[0] === "move" ? w.slice(1).join(" ") : w[1];
+    if (game.rules === "maze" && w.length === 2) {
+      const e = s.exits.find((x) => String(x.tunnel) === w[1]);
+      return e ? e.to : null;
+    }
+    return null;
   }
 
   async function hint() {
@@ -178,6 +260,8 @@
           game.drawing.panel([s], 1, {}).split("<h2>Choices weighed</h2>")[1].split("<details>")[0] + "</details>";
       }
       $("hintbox").innerHTML = h;
+      game.target = hintTarget(s);
+      render();
     } catch (e) {
       $("hintbox").innerHTML = "<div class=\"warn\">" + esc(e.message) + "</div>";
     }
@@ -315,12 +399,24 @@
     if (done) e.preventDefault();
   });
 
+  // A closed tab frees its game; a reload asks for it again within the grace.
+  window.addEventListener("pagehide", () => {
+    if (!game.id) return;
+    fetch("/api/games/" + game.id + "?grace=" + GRACE, {method: "DELETE", keepalive: true}).catch(() => {});
+  });
+  window.addEventListener("pageshow", (e) => {
+    if (!e.persisted || !game.id) return;
+    api("GET", "/api/games/" + game.id).catch((err) => noGame(err.message));
+  });
+
   async function boot() {
     showFor("grid");
     try {
       options = await api("GET", "/api/options");
     } catch (e) {
       status("cannot reach the server: " + e.message);
+      noGame("cannot reach the server: " + e.message);
+      return;
     }
     fillForm();
     const m = /game=([0-9a-f]+)/.exec(location.hash);
