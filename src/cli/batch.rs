@@ -41,7 +41,7 @@ pub struct BatchCli {
 impl BatchCli {
     /// A sink for a batch of `games` games; with `csv` (`-`: standard output) it writes the
     /// header, then a row for each game. Sets the Ctrl-C handler.
-    pub fn new(games: u64, csv: Option<&Path>) -> Result<BatchCli> {
+    pub fn new(games: u64, csv: Option<&Path>, on_files: bool) -> Result<BatchCli> {
         let to_stdout = csv == Some(Path::new("-"));
         let mut csv = match csv {
             None => None,
@@ -73,7 +73,12 @@ impl BatchCli {
         });
         let mut failure = None;
         if let Some(csv) = &mut csv {
-            if let Err(e) = writeln!(csv.writer(), "{}", text::CSV_HEADER) {
+            let header = if on_files {
+                text::CSV_HEADER_FILES
+            } else {
+                text::CSV_HEADER
+            };
+            if let Err(e) = writeln!(csv.writer(), "{header}") {
                 failure = Some(e);
             }
         }

@@ -1,6 +1,6 @@
-//! `wumpus solve` and `wumpus merge`: an agent on a batch of seeded games, summed up, and the
-//! shards of a batch added up, written once for every rule set over the library's one batch
-//! loop ([`wumpus::run::solve`]).
+//! `wumpus solve` and `wumpus merge`: an agent on a batch of seeded games, or of world (or
+//! hazard) files, summed up, and the shards of a batch added up, written once for every rule
+//! set over the library's one batch loop ([`wumpus::run::solve`], [`wumpus::run::solve_files`]).
 
 use super::args::{OnGame, Playable, Prepared, RuleArgs};
 use super::batch::{check_interrupted, BatchCli};
@@ -14,6 +14,11 @@ use wumpus::run::{BatchId, Shard, Summary};
 pub struct SolveArgs {
     #[command(flatten)]
     rules: RuleArgs,
+    /// Play the world files (grid) or hazard files (caves) in these folders and files instead
+    /// of dealing: a folder's regular files in the order of their names, one game each (the
+    /// course tournament's files are read as they are). --csv rows are named by file.
+    #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with = "worlds")]
+    files: Vec<PathBuf>,
     /// Number of games (random worlds, or random hazards on the map).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64), allow_negative_numbers = true)]
     worlds: u64,
@@ -36,7 +41,16 @@ pub struct SolveArgs {
     shard: Option<Shard>,
 }
 
-pub fn run(args: SolveArgs) -> Result<()> {
+pub fn run(mut args: SolveArgs) -> Result<()> {
+    if !args.files.is_empty() {
+        if args.rules.size.is_some() || args.rules.deal.is_some() {
+            return Err(bad_input(anyhow::anyhow!(
+                "--files plays each file's own world: --size and --deal deal worlds instead"
+            )));
+        }
+        args.files = list_files(&args.files)?;
+        args.worlds = args.files.len() as u64;
+    }
     if args.worlds == 0 {
         return Err(bad_input(anyhow::anyhow!("--worlds must be at least 1")));
     }
@@ -83,9 +97,26 @@ impl OnGame for SolveArgs {
             shard: self.shard,
         };
         let games = batch.range();
-        let mut sink = BatchCli::new(games.end - games.start, self.csv.as_deref())?;
-        let summary = wumpus::run::solve(&game.setup, agents.as_ref(), &batch, id, &mut sink)
-            .map_err(super::run_error)?;
+        let on_files = !self.files.is_empty();
+        let mut sink = BatchCli::new(games.end - games.start, self.csv.as_deref(), on_files)?;
+        let summary = if on_files {
+            let mut id = id;
+            // Each file holds its own size.
+            id.setup.remove("size");
+            id.setup
+                .insert("files".into(), files_label(&self.files).into());
+            wumpus::run::solve_files(
+                &game.setup,
+                &self.files,
+                agents.as_ref(),
+                &batch,
+                id,
+                &mut sink,
+            )
+        } else {
+            wumpus::run::solve(&game.setup, agents.as_ref(), &batch, id, &mut sink)
+        }
+        .map_err(super::run_error)?;
         sink.finish()?;
         if self.json {
             super::out(serde_json::to_string(&summary)? + "\n")?;
@@ -95,6 +126,53 @@ impl OnGame for SolveArgs {
             super::out(text::summary_text(&summary))?;
         }
         check_interrupted(summary.interrupted, summary.games, games.end - games.start)
+    }
+}
+
+/// The files `--files` names: each folder's regular files (not those whose names start with a
+/// dot) in the order of their names, and each file given.
+fn list_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        let meta = std::fs::metadata(path)
+            .map_err(|e| bad_input(anyhow::anyhow!("{}: {e}", path.display())))?;
+        if !meta.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(|e| bad_input(anyhow::anyhow!("{}: {e}", path.display())))?
+            .flatten()
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .filter(|e| e.path().metadata().is_ok_and(|m| m.is_file()))
+            .map(|e| e.path())
+            .collect();
+        if inside.is_empty() {
+            return Err(bad_input(anyhow::anyhow!(
+                "{}: the folder holds no files to play",
+                path.display()
+            )));
+        }
+        inside.sort();
+        files.extend(inside);
+    }
+    Ok(files)
+}
+
+/// How a batch over files names them in its summary: the one folder or file, or the first and
+/// the count.
+fn files_label(files: &[PathBuf]) -> String {
+    let parent = files[0].parent();
+    if files.len() > 1 && files.iter().all(|f| f.parent() == parent) {
+        format!(
+            "{} files in {}",
+            files.len(),
+            parent.map_or(".".into(), |p| p.display().to_string())
+        )
+    } else if files.len() == 1 {
+        files[0].display().to_string()
+    } else {
+        format!("{} files from {}", files.len(), files[0].display())
     }
 }
 

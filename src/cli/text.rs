@@ -329,10 +329,22 @@ pub fn colour_map(map: &str) -> String {
 /// The header of a per-game CSV file, the same for every rule set.
 pub const CSV_HEADER: &str = "seed,outcome,score,moves,shots";
 
-/// A game's CSV row (the score is empty where the rule set keeps none).
+/// The CSV header of a batch over files: the file first.
+pub const CSV_HEADER_FILES: &str = "file,seed,outcome,score,moves,shots";
+
+/// A game's CSV row (the score is empty where the rule set keeps none), its file first in a
+/// batch over files (quoted as CSV quotes a field when it holds a comma or a quote).
 pub fn csv_row(r: &GameRecord) -> String {
+    let file = r.file.as_deref().map(|f| {
+        if f.contains([',', '"', '\n', '\r']) {
+            format!("\"{}\",", f.replace('"', "\"\""))
+        } else {
+            format!("{f},")
+        }
+    });
     format!(
-        "{},{},{},{},{}",
+        "{}{},{},{},{},{}",
+        file.unwrap_or_default(),
         r.seed.map_or(String::new(), |s| s.to_string()),
         r.ending.name(),
         r.score.map_or(String::new(), |s| s.to_string()),
@@ -489,6 +501,7 @@ fn setup_words(s: &Summary) -> String {
     let text = |k: &str| get(k).and_then(|v| v.as_str()).map(str::to_string);
     let mut parts: Vec<String> = Vec::new();
     parts.extend(text("size"));
+    parts.extend(text("files").map(|f| format!("on {f}")));
     parts.extend(get("pit_prob").map(|p| format!("pit probability {p}")));
     parts.extend(text("scoring").map(|s| format!("{s} scoring")));
     let on = text("map").map(|m| format!("on {m}"));

@@ -1,7 +1,8 @@
-//! The one batch loop of every rule set: seeded games played in parallel (rayon), summed as
-//! they finish into a [`Tally`], a chunk at a time, so that memory stays flat however many
-//! games. Game `i` is dealt from seed `base + i`, so the sums do not depend on the number of
-//! threads, and any game replays alone from its seed.
+//! The one batch loop of every rule set: games played in parallel (rayon), summed as they
+//! finish into a [`Tally`], a chunk at a time, so that memory stays flat however many games.
+//! Game `i` is dealt from seed `base + i` ([`solve`]), or played on the `i`-th of a list of
+//! world or hazard files ([`solve_files`]), so the sums do not depend on the number of
+//! threads, and any game replays alone.
 //!
 //! A batch reports as it goes through a [`BatchSink`] (the command line's progress bar, Ctrl-C
 //! and CSV rows); the library prints nothing.
@@ -10,7 +11,7 @@ use super::shard::Shard;
 use super::tally::{BatchId, GameRecord, Summary, Tally};
 use super::{play, RunError};
 use crate::agent::AgentFactory;
-use crate::game::Session;
+use crate::game::{Files, Session};
 use crate::rng::game_seed;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -84,6 +85,38 @@ pub fn solve<S: Session>(
     id: BatchId,
     sink: &mut dyn BatchSink,
 ) -> Result<Summary, RunError> {
+    solve_games(agents, batch, id, sink, |_, seed| {
+        Ok((S::deal(setup, seed)?, None))
+    })
+}
+
+/// [`solve`] on files: game `i` is played on `files[i]` (a world file, or a cave's hazards,
+/// whose later random events are drawn from seed `base + i`), and its record is named by the
+/// file. `batch.worlds` must be the number of files.
+pub fn solve_files<S: Files>(
+    setup: &S::Setup,
+    files: &[std::path::PathBuf],
+    agents: &dyn AgentFactory<S>,
+    batch: &Batch,
+    id: BatchId,
+    sink: &mut dyn BatchSink,
+) -> Result<Summary, RunError> {
+    solve_games(agents, batch, id, sink, |i, seed| {
+        let path = &files[i as usize];
+        let session = S::load(setup, path, seed)?;
+        Ok((session, Some(path.display().to_string())))
+    })
+}
+
+/// The batch loop, over games that `set_up(i, seed)` sets up for game `i` of seed `seed` (with
+/// the name of the file each is played on, if one).
+fn solve_games<S: Session>(
+    agents: &dyn AgentFactory<S>,
+    batch: &Batch,
+    id: BatchId,
+    sink: &mut dyn BatchSink,
+    set_up: impl Fn(u64, u64) -> Result<(S, Option<String>), RunError> + Sync,
+) -> Result<Summary, RunError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(batch.threads.unwrap_or(0))
         .build()
@@ -92,13 +125,24 @@ pub fn solve<S: Session>(
     let start = Instant::now();
     let tally = play_batch(batch.range(), &pool, sink, |i, stop| {
         let seed = game_seed(batch.seed, i);
-        let mut session = S::deal(setup, seed)?;
+        let (mut session, file) = set_up(i, seed)?;
         let mut agent = agents.make(seed)?;
-        play(&mut session, Some(seed), agent.as_mut(), stop, None).map_err(|e| match e {
+        let record = play(&mut session, Some(seed), agent.as_mut(), stop, None);
+        let record = record.map(|r| {
+            r.map(|r| GameRecord {
+                file: file.clone(),
+                ..r
+            })
+        });
+        record.map_err(|e| match e {
             RunError::Agent(crate::agent::AgentError::Kb(
                 e @ crate::kb::KbError::Contradiction(_),
             )) => RunError::Contradiction(format!(
-                "{e}, in the game of seed {seed} (trace --seed {seed} names them)"
+                "{e}, in the game {} (trace {} names them)",
+                file.as_deref()
+                    .map_or(format!("of seed {seed}"), |f| format!("on {f}")),
+                file.as_deref()
+                    .map_or(format!("--seed {seed}"), |f| format!("--world {f}"))
             )),
             e => e,
         })

@@ -13,7 +13,7 @@ pub mod event;
 pub mod shard;
 pub mod tally;
 
-pub use batch::{solve, Batch, BatchSink, Quiet};
+pub use batch::{solve, solve_files, Batch, BatchSink, Quiet};
 pub use event::StepEvent;
 pub use shard::{Shard, ShardError};
 pub use tally::{merge, BatchId, GameRecord, MergeError, Summary, Tally};
@@ -124,6 +124,7 @@ pub fn play_to_end<S: Session>(
     Ok(Some(Finished {
         record: GameRecord {
             seed,
+            file: None,
             ending,
             score,
             moves: session.moves(),

@@ -13,6 +13,9 @@ use std::time::Duration;
 pub struct GameRecord {
     /// The game's seed (none for a game on a world file).
     pub seed: Option<u64>,
+    /// The file the game was played on, in a batch over files.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub file: Option<String>,
     /// How it ended.
     pub ending: Ending,
     /// The final score, where the rule set keeps one (0 for an unfinished game).

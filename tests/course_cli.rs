@@ -1,0 +1,143 @@
+//! The course tournament's worlds through the real binary (issue 37): its world files read as
+//! its shells read them, a batch over a folder of world files that equals the same worlds
+//! played one by one, and `--deal course`.
+
+mod common;
+
+use common::wumpus;
+use serde_json::Value;
+use std::path::Path;
+
+/// A course file 6 columns wide and 4 rows high whose generator wrote pits row first: `3 5`
+/// and `2 4` fall off the board (column 3 of row 5, column 2 of row 4 do not exist) and are
+/// dropped, as the shells drop them; `1 2` is column 1 of row 2.
+const NOT_SQUARE: &str = "6\t4\r\n5\t3\r\n4\t1\r\n3\r\n3\t5\r\n1\t2\r\n2\t4\r\n";
+
+#[test]
+fn a_course_file_is_read_as_the_shells_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("TournamentWorld6x4_0.txt");
+    std::fs::write(&file, NOT_SQUARE).unwrap();
+    let path = file.to_str().unwrap();
+    let check = wumpus(&["world", "check", path], "");
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(
+        check.stdout.contains("ok (4x6, 1 pits)"),
+        "{}",
+        check.stdout
+    );
+    let show = wumpus(&["world", "show", path], "");
+    // Row 2 (the third line from the bottom) has its pit in column 1; the wumpus is at 3,5.
+    assert!(
+        show.stdout.contains("   2  .  P  .  .  .  . "),
+        "{}",
+        show.stdout
+    );
+    assert!(
+        show.stdout.contains("   3  .  .  .  .  .  W "),
+        "{}",
+        show.stdout
+    );
+
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "6\t4\r\n5\t3\r\n4\tx\r\n0\r\n").unwrap();
+    let run = wumpus(&["world", "check", bad.to_str().unwrap()], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("bad.txt:3: 'x' is not a whole number (gold)"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// The last line of `trace --json` on `file`: the game's end.
+fn traced_end(file: &Path) -> Value {
+    let run = wumpus(
+        &[
+            "trace",
+            "--rules",
+            "aima",
+            "--world",
+            file.to_str().unwrap(),
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    serde_json::from_str(run.stdout.lines().last().unwrap()).unwrap()
+}
+
+#[test]
+fn a_batch_over_a_folder_equals_the_same_worlds_played_one_by_one() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a-not-square.txt"), NOT_SQUARE).unwrap();
+    // Worlds of the course's deal, in the project's format, of several sizes.
+    for seed in 0..7 {
+        let out = dir.path().join(format!("dealt-{seed}.txt"));
+        let run = wumpus(
+            &[
+                "world",
+                "new",
+                "--deal",
+                "course",
+                "--seed",
+                &seed.to_string(),
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let folder = dir.path().to_str().unwrap();
+    let batch = wumpus(
+        &[
+            "solve",
+            "--rules",
+            "aima",
+            "--files",
+            folder,
+            "--csv",
+            "-",
+            "--threads",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(batch.code, 0, "{}", batch.stderr);
+    let mut rows = batch.stdout.lines();
+    assert_eq!(rows.next(), Some("file,seed,outcome,score,moves,shots"));
+    let rows: Vec<&str> = rows.collect();
+    assert_eq!(rows.len(), 8, "{}", batch.stdout);
+    let mut sizes = std::collections::BTreeSet::new();
+    for row in rows {
+        let fields: Vec<&str> = row.split(',').collect();
+        let file = Path::new(fields[0]);
+        let end = traced_end(file);
+        assert_eq!(fields[2], end["outcome"].as_str().unwrap(), "{row}");
+        assert_eq!(fields[3], end["score"].to_string(), "{row}");
+        assert_eq!(fields[4], end["moves"].to_string(), "{row}");
+        let text = std::fs::read_to_string(file).unwrap();
+        sizes.insert(text.lines().next().unwrap().to_string());
+    }
+    assert!(sizes.len() > 2, "several sizes in one batch: {sizes:?}");
+    // The summary names the folder and the game count.
+    assert!(batch.stderr.contains("8 files in"), "{}", batch.stderr);
+}
+
+#[test]
+fn files_and_a_deal_are_not_given_together() {
+    let run = wumpus(
+        &[
+            "solve", "--rules", "aima", "--files", "worlds", "--deal", "course",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("--files plays each file's own world"),
+        "{}",
+        run.stderr
+    );
+}
