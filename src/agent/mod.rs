@@ -15,7 +15,6 @@
 
 pub mod cave;
 pub mod grid;
-pub mod lookahead;
 pub mod maze;
 pub mod optimal;
 pub mod random;

@@ -1,13 +1,13 @@
 //! The risk agent's weighing, when logic runs out on the grid: each frontier cell is valued by
 //! expected final score against climbing out (the one-step estimate), or, with `--depth 2` and
-//! up, every step and shot is valued by the look-ahead search of [`crate::agent::lookahead`].
+//! up, every step and shot is valued by the look-ahead search of [`super::lookahead`].
 //!
 //! It is the one place where the grid agent takes a risk: [`GridAgent`]'s logic calls
 //! `gamble` only when no proven-safe cell is left to explore and no shot proves one safe, and
 //! the odds it weighs are the knowledge base's exact ones (or the search's, which equal them).
 
+use super::lookahead::{Sight, REACH_DISCOUNT, REACH_RADIUS};
 use super::{safe_in, Decision, Goal, GridAgent, Question};
-use crate::agent::lookahead::{Sight, REACH_DISCOUNT, REACH_RADIUS};
 use crate::agent::Rule;
 use crate::grid::{Action, Scoring};
 use crate::kb::ground::{Atom, GroundLit};
