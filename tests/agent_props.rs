@@ -102,7 +102,7 @@ fn play_aima(
     kind: wumpus::agent::AgentKind,
     depth: u32,
 ) -> wumpus::run::GameRecord {
-    use wumpus::agent::{AgentOptions, Roster};
+    use wumpus::agent::{AgentOptions, Dice, Roster};
     use wumpus::game::Session;
     use wumpus::grid::{AimaSession, GridSetup};
     let setup = GridSetup::new(rows, cols, pit_prob, Scoring::Aima).unwrap();
@@ -112,7 +112,7 @@ fn play_aima(
         ..AgentOptions::default()
     };
     let agents = AimaSession::prepare(kind, &setup, &options).unwrap();
-    let mut agent = agents.make(seed).unwrap();
+    let mut agent = agents.make(&session.briefing(), Dice(seed)).unwrap();
     wumpus::run::play(&mut session, Some(seed), agent.as_mut(), &|| false, None)
         .unwrap()
         .expect("not stopped")

@@ -12,11 +12,11 @@ use super::maze::discovered::DiscoveredMazeAgent;
 use super::maze::{MazeAgent, MazeDecision, TunnelOdds};
 use super::optimal::{Model, OptimalAgent, OptimalSolver};
 use super::random::RandomAgent;
-use super::{Agent, AgentError, Choice, Conclusion, Decision, Knowledge, PlaceOdds, Rule};
+use super::{Agent, AgentError, Choice, Conclusion, Decision, Dice, Knowledge, PlaceOdds, Rule};
 use crate::cave::classic::{Action as CaveAction, Variant};
 use crate::cave::maze::MazeAction;
 use crate::cave::{CaveShown, ClassicSession, MazeSession, MazeShown};
-use crate::game::{RuleSet, Session};
+use crate::game::{Briefing, RuleSet, Session};
 use crate::grid::{
     Action as GridAction, AimaSession, AimaShown, GridSession, HeadedAction, Scoring, Turn,
 };
@@ -88,9 +88,10 @@ pub struct AgentOptions {
 
 /// Makes the agent of each game of a batch.
 pub trait AgentFactory<S: Session>: Send + Sync {
-    /// A fresh agent for the game dealt from `seed` (an agent that draws random numbers draws
-    /// them from its own stream of that seed).
-    fn make(&self, seed: u64) -> Result<Box<dyn Agent<S>>, AgentError>;
+    /// A fresh agent for a game whose player was told `briefing` at the start
+    /// ([`Session::briefing`]); `dice` seeds the agent's own random draws (only the random
+    /// player draws any).
+    fn make(&self, briefing: &Briefing, dice: Dice) -> Result<Box<dyn Agent<S>>, AgentError>;
 }
 
 /// The agents of a rule set.
@@ -184,8 +185,7 @@ impl GridFactory {
             depth: options.depth.unwrap_or(1),
         };
         // Every game's agent is made the same way: one made now shows the rules fit.
-        factory.grounding(setup.topology.clone())?;
-        factory.agent(0)?;
+        factory.agent(setup.topology.clone())?;
         Ok(factory)
     }
 
@@ -205,15 +205,21 @@ impl GridFactory {
         Ok(grounding)
     }
 
-    /// The agent of the game dealt from `seed`, on that game's grid.
-    fn agent(&self, seed: u64) -> Result<(GridAgent, Labels), AgentError> {
-        let topology = match self.setup.sizes {
-            None => self.setup.topology.clone(),
-            Some(_) => self
-                .setup
-                .topology_of(seed)
-                .map_err(|e| AgentError::Unfit(e.to_string()))?,
-        };
+    /// The grid a player told `briefing` plays on.
+    fn topology(&self, briefing: &Briefing) -> Result<Arc<Topology>, AgentError> {
+        let size = briefing
+            .grid_size()
+            .ok_or_else(|| AgentError::Unfit("a grid agent plays grid games only".into()))?;
+        if self.setup.topology.grid_size() == Some(size) {
+            return Ok(self.setup.topology.clone());
+        }
+        Topology::grid(size.0, size.1)
+            .map(Arc::new)
+            .map_err(|e| AgentError::Unfit(e.to_string()))
+    }
+
+    /// An agent on `topology`, a grid of the setup's.
+    fn agent(&self, topology: Arc<Topology>) -> Result<(GridAgent, Labels), AgentError> {
         let grounding = self.grounding(topology)?;
         let insight = Insight::of(self.explain);
         let agent = GridAgent::with_grounding(grounding.clone(), insight)?
@@ -224,8 +230,12 @@ impl GridFactory {
 }
 
 impl AgentFactory<GridSession> for GridFactory {
-    fn make(&self, seed: u64) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
-        let (agent, labels) = self.agent(seed)?;
+    fn make(
+        &self,
+        briefing: &Briefing,
+        _: Dice,
+    ) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
+        let (agent, labels) = self.agent(self.topology(briefing)?)?;
         Ok(Box::new(Playing {
             agent,
             explain: self.explain,
@@ -270,8 +280,12 @@ impl Roster for GridSession {
 }
 
 impl AgentFactory<AimaSession> for GridFactory {
-    fn make(&self, seed: u64) -> Result<Box<dyn Agent<AimaSession>>, AgentError> {
-        let (agent, labels) = self.agent(seed)?;
+    fn make(
+        &self,
+        briefing: &Briefing,
+        _: Dice,
+    ) -> Result<Box<dyn Agent<AimaSession>>, AgentError> {
+        let (agent, labels) = self.agent(self.topology(briefing)?)?;
         let facing = Direction::East;
         Ok(Box::new(Headed {
             grid: Playing {
@@ -454,7 +468,16 @@ struct OptimalFactory {
 }
 
 impl AgentFactory<GridSession> for OptimalFactory {
-    fn make(&self, _seed: u64) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
+    fn make(
+        &self,
+        briefing: &Briefing,
+        _: Dice,
+    ) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
+        if briefing.grid_size() != self.topology.grid_size() {
+            return Err(AgentError::Unfit(
+                "the optimal agent was solved for another grid size".into(),
+            ));
+        }
         Ok(Box::new(Playing {
             agent: OptimalAgent::new(self.solver.clone(), self.explain),
             explain: self.explain,
@@ -521,7 +544,25 @@ struct CaveFactory {
 }
 
 impl AgentFactory<ClassicSession> for CaveFactory {
-    fn make(&self, _seed: u64) -> Result<Box<dyn Agent<ClassicSession>>, AgentError> {
+    fn make(
+        &self,
+        briefing: &Briefing,
+        _: Dice,
+    ) -> Result<Box<dyn Agent<ClassicSession>>, AgentError> {
+        if briefing.places() != self.config.rooms {
+            return Err(AgentError::Unfit(format!(
+                "the agent was prepared for {} rooms; this game has {}",
+                self.config.rooms,
+                briefing.places()
+            )));
+        }
+        self.agent()
+    }
+}
+
+impl CaveFactory {
+    /// The agent of one game.
+    fn agent(&self) -> Result<Box<dyn Agent<ClassicSession>>, AgentError> {
         Ok(Box::new(Playing {
             explain: self.config.insight == Insight::Explained,
             agent: CaveAgent::new(self.config.clone())?,
@@ -533,8 +574,8 @@ impl AgentFactory<ClassicSession> for CaveFactory {
 struct RandomFactory;
 
 impl AgentFactory<ClassicSession> for RandomFactory {
-    fn make(&self, seed: u64) -> Result<Box<dyn Agent<ClassicSession>>, AgentError> {
-        Ok(Box::new(RandomAgent::for_game(seed)))
+    fn make(&self, _: &Briefing, dice: Dice) -> Result<Box<dyn Agent<ClassicSession>>, AgentError> {
+        Ok(Box::new(RandomAgent::for_game(dice.0)))
     }
 }
 
@@ -583,7 +624,7 @@ impl Roster for ClassicSession {
                     config,
                     first_number: setup.map.first_number(),
                 };
-                factory.make(0)?;
+                factory.agent()?;
                 Ok(Box::new(factory))
             }
             AgentKind::Random if options.rollouts.is_some() => Err(AgentError::Unfit(
@@ -611,7 +652,7 @@ pub fn classic_bot_agent(
         config,
         first_number: map.map_or(0, |m| m.first_number()),
     };
-    factory.make(0).map_err(|e| e.to_string())
+    factory.agent().map_err(|e| e.to_string())
 }
 
 /// A shot's or a step's chances as the one choice weighed (the cave and maze agents weigh
@@ -753,7 +794,25 @@ struct MazeFactory {
 }
 
 impl AgentFactory<MazeSession> for MazeFactory {
-    fn make(&self, _seed: u64) -> Result<Box<dyn Agent<MazeSession>>, AgentError> {
+    fn make(
+        &self,
+        briefing: &Briefing,
+        _: Dice,
+    ) -> Result<Box<dyn Agent<MazeSession>>, AgentError> {
+        if briefing.places() != self.map.len() {
+            return Err(AgentError::Unfit(format!(
+                "the agent was prepared for {} caves; this game has {}",
+                self.map.len(),
+                briefing.places()
+            )));
+        }
+        self.agent()
+    }
+}
+
+impl MazeFactory {
+    /// The agent of one game.
+    fn agent(&self) -> Result<Box<dyn Agent<MazeSession>>, AgentError> {
         if !self.map_known {
             // Told the number of caves only: see agent::maze::discovered.
             return Ok(Box::new(MazePlaying {
@@ -785,7 +844,7 @@ impl Roster for MazeSession {
             explain: options.explain,
             map_known: options.map_known,
         };
-        factory.make(0)?;
+        factory.agent()?;
         Ok(Box::new(factory))
     }
 }

@@ -10,7 +10,8 @@ use super::command::{self, CaveCommand, Rules, CLASSIC_HELP, MAZE_HELP};
 use super::map::{CaveMap, MapFormat};
 use super::maze::{MazeAction, MazeEnding, MazeEvent, MazeGame, MazeLoss, MazeResult, MazeView};
 use crate::game::{
-    Board, Command, Ending, Exit, GameError, Hidden, Observation, Percept, RuleSet, Session,
+    Board, Briefing, Command, Ending, Exit, GameError, Hidden, Observation, Percept, RuleSet,
+    Session,
 };
 use crate::rng::seeded;
 use crate::topology::Place;
@@ -217,6 +218,10 @@ impl Session for ClassicSession {
             self.game.hazards(),
             self.map(),
         )?)
+    }
+
+    fn briefing(&self) -> Briefing {
+        Briefing::rooms(self.game.map().len())
     }
 
     fn start(&self) -> CaveShown {
@@ -480,6 +485,10 @@ impl Session for MazeSession {
             self.game.hazards(),
             self.game.map(),
         )?)
+    }
+
+    fn briefing(&self) -> Briefing {
+        Briefing::rooms(self.game.map().len())
     }
 
     fn start(&self) -> MazeShown {

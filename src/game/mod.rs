@@ -12,8 +12,10 @@
 //! Architecture invariant: nothing here knows the knowledge base, the planner or an agent.
 
 pub mod board;
+mod briefing;
 
 pub use board::{Board, BoardEdge, BoardPlace};
+pub use briefing::Briefing;
 
 use crate::topology::Place;
 use serde::{Deserialize, Serialize};
@@ -318,6 +320,10 @@ pub trait Session: Sized + Send + 'static {
 
     /// Saves the game's world or hazards, as dealt, atomically.
     fn save(&self, path: &Path) -> Result<(), GameError>;
+
+    /// What the player is told at the start of this game, before the first action: what an
+    /// agent for it is built from.
+    fn briefing(&self) -> Briefing;
 
     /// What the player is shown before the first action.
     fn start(&self) -> Self::Shown;

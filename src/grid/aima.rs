@@ -14,7 +14,7 @@
 use super::game::{Action, Message, Scoring, Turn};
 use super::session::{GridSession, GridSetup};
 use crate::game::{
-    Board, Command, Ending, GameError, Hidden, Observation, Percept, RuleSet, Session,
+    Board, Briefing, Command, Ending, GameError, Hidden, Observation, Percept, RuleSet, Session,
 };
 use crate::topology::{Direction, Place};
 use std::fmt;
@@ -252,6 +252,10 @@ impl Session for AimaSession {
 
     fn save(&self, path: &Path) -> Result<(), GameError> {
         self.grid.save(path)
+    }
+
+    fn briefing(&self) -> Briefing {
+        self.grid.briefing()
     }
 
     fn start(&self) -> AimaShown {

@@ -5,7 +5,7 @@ use super::command::{parse_command as parse_grid_command, Command as GridCommand
 use super::game::{Action, GridGame, Outcome, Scoring, Turn};
 use super::world::GridWorld;
 use crate::game::{
-    Board, Command, Ending, GameError, Hidden, Observation, Percept, RuleSet, Session,
+    Board, Briefing, Command, Ending, GameError, Hidden, Observation, Percept, RuleSet, Session,
 };
 use crate::rng::seeded;
 use crate::topology::{Place, Topology};
@@ -218,6 +218,11 @@ impl Session for GridSession {
 
     fn save(&self, path: &Path) -> Result<(), GameError> {
         Ok(super::save_world(path, self.game.world())?)
+    }
+
+    fn briefing(&self) -> Briefing {
+        let (rows, cols) = self.game.world().topology().grid_size().expect("a grid");
+        Briefing::grid(rows, cols)
     }
 
     fn start(&self) -> Turn {

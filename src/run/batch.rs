@@ -9,7 +9,7 @@
 use super::shard::Shard;
 use super::tally::{BatchId, GameRecord, Summary, Tally};
 use super::{play, RunError};
-use crate::agent::AgentFactory;
+use crate::agent::{AgentFactory, Dice};
 use crate::game::Session;
 use crate::rng::game_seed;
 use rayon::prelude::*;
@@ -93,7 +93,9 @@ pub fn solve<S: Session>(
     let tally = play_batch(batch.range(), &pool, sink, |i, stop| {
         let seed = game_seed(batch.seed, i);
         let mut session = S::deal(setup, seed)?;
-        let mut agent = agents.make(seed)?;
+        // The agent is built from what its player is told; a random player's dice are the
+        // game's number, drawn on the agent's own stream, not the deal.
+        let mut agent = agents.make(&session.briefing(), Dice(seed))?;
         play(&mut session, Some(seed), agent.as_mut(), stop, None).map_err(|e| match e {
             RunError::Agent(crate::agent::AgentError::Kb(
                 e @ crate::kb::KbError::Contradiction(_),
