@@ -8,7 +8,8 @@
 //! to offer shots too). See docs/agents.md for what it measured.
 use rayon::prelude::*;
 use std::sync::Arc;
-use wumpus::agent::grid::{default_rules, CellView, GridAgent, Insight, Strategy};
+use wumpus::agent::grid::{default_rules, CellView, GridAgent, Strategy};
+use wumpus::agent::Insight;
 use wumpus::agent::Rule;
 use wumpus::grid::{Action, GridGame, GridWorld, Percepts, Scoring};
 use wumpus::kb::Grounding;

@@ -3,7 +3,8 @@
 
 use proptest::prelude::*;
 use std::sync::Arc;
-use wumpus::agent::grid::{CellView, GridAgent, Insight, Strategy};
+use wumpus::agent::grid::{CellView, GridAgent, Strategy};
+use wumpus::agent::Insight;
 use wumpus::grid::{Action, GridGame, GridWorld, Scoring};
 use wumpus::rng::seeded;
 use wumpus::topology::{Link, Topology};

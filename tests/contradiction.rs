@@ -5,7 +5,8 @@
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::sync::Arc;
-use wumpus::agent::grid::{CellView, GridAgent, Insight};
+use wumpus::agent::grid::{CellView, GridAgent};
+use wumpus::agent::Insight;
 use wumpus::grid::{Action, Percepts};
 use wumpus::kb::KbError;
 use wumpus::topology::{Direction, Topology};

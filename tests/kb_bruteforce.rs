@@ -4,7 +4,8 @@
 //! enumerating all pit layouts and wumpus positions. Not a subset: exactly.
 
 use std::sync::Arc;
-use wumpus::agent::grid::{GridAgent, Insight};
+use wumpus::agent::grid::GridAgent;
+use wumpus::agent::Insight;
 use wumpus::grid::{Action, GridGame, GridWorld};
 use wumpus::rng::seeded;
 use wumpus::topology::{Link, Place, Topology};

@@ -11,8 +11,8 @@
 //! On the standard caves.dat, whole games: every fact the agent proves holds in the game.
 
 use std::sync::Arc;
-use wumpus::agent::grid::Insight;
 use wumpus::agent::maze::MazeAgent;
+use wumpus::agent::Insight;
 use wumpus::cave::map::{parse_map, CaveMap};
 use wumpus::cave::maze::{MazeAction, MazeGame, MazeResult};
 use wumpus::topology::Place;

@@ -24,9 +24,10 @@
 use rayon::prelude::*;
 use std::sync::Arc;
 use wumpus::agent::cave::{CaveAgent, CaveAgentConfig};
-use wumpus::agent::grid::{CellView, GridAgent, Insight, Strategy};
+use wumpus::agent::grid::{CellView, GridAgent, Strategy};
 use wumpus::agent::maze::discovered::DiscoveredMazeAgent;
 use wumpus::agent::maze::MazeAgent;
+use wumpus::agent::Insight;
 use wumpus::agent::Rule;
 use wumpus::cave::classic::{LossCause, MoveResult};
 use wumpus::cave::maze::MazeEvent;

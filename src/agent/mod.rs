@@ -14,12 +14,14 @@
 //! which rule set and makes them for a game.
 
 pub mod cave;
+pub mod common;
 pub mod grid;
 pub mod maze;
 pub mod optimal;
 pub mod random;
 pub mod roster;
 
+pub use common::{percent, Insight};
 pub use roster::{AgentFactory, AgentKind, AgentOptions, Roster};
 
 use crate::game::Session;

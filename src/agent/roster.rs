@@ -7,7 +7,8 @@
 //! interface existed, in the same order, so its decisions are the same.
 
 use super::cave::{CaveAgent, CaveAgentConfig, RoomView};
-use super::grid::{default_rules, GridAgent, Insight, Strategy};
+use super::common::Insight;
+use super::grid::{default_rules, GridAgent, Strategy};
 use super::maze::discovered::DiscoveredMazeAgent;
 use super::maze::{MazeAgent, MazeDecision, TunnelOdds};
 use super::optimal::{Model, OptimalAgent, OptimalSolver};

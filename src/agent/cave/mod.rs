@@ -44,14 +44,14 @@ pub use policy::Policy;
 use self::layouts::{Evidence, Odds};
 use self::map::MapKnowledge;
 pub use self::shoot::worth_weighing;
-use super::grid::Insight;
+use super::common::{self, percent, Insight};
 use super::{Conclusion, Fact, Reason, Rule};
 use crate::cave::classic::{Action, MoveResult, ShotResult, Status, TurnResult, MOVE_LIMIT};
 use crate::cave::hazards::ARROWS;
 use crate::cave::map::CaveMap;
 use crate::kb::ground::{Atom, GroundLit};
 use crate::kb::odds::Prior;
-use crate::kb::rules::{parse_rules, require, EventId, PredKind, Rules, CAVE_RULES};
+use crate::kb::rules::{parse_rules, EventId, Rules, CAVE_RULES};
 use crate::kb::{KbError, KnowledgeBase, Proofs};
 use crate::topology::{Place, Topology};
 use std::sync::{Arc, OnceLock};
@@ -192,35 +192,28 @@ struct Vocabulary {
 
 impl Vocabulary {
     fn of(rules: &Rules) -> Result<Vocabulary, KbError> {
-        let found = require(
+        let words = common::Vocabulary::of(
             rules,
-            &[
-                ("pit", PredKind::Hidden, true),
-                ("bats", PredKind::Hidden, true),
-                ("wumpus", PredKind::Hidden, true),
-                ("draft", PredKind::Percept, true),
-                ("flapping", PredKind::Percept, true),
-                ("stench", PredKind::Percept, true),
-                ("survived", PredKind::Percept, true),
-                ("snatched", PredKind::Percept, true),
-                ("missed", PredKind::Percept, true),
+            ["pit", "bats", "wumpus"],
+            [
+                "draft", "flapping", "stench", "survived", "snatched", "missed",
             ],
-        )
-        .map_err(|e| KbError::NotObservable(e.message))?;
-        let wake = rules
-            .event("wake")
-            .ok_or_else(|| KbError::NotObservable("the event 'wake'".to_string()))?;
+            Some("wake"),
+            KbError::NotObservable,
+        )?;
+        let [pit, bats, wumpus] = words.hidden;
+        let [draft, flapping, stench, survived, snatched, missed] = words.percepts;
         Ok(Vocabulary {
-            pit: found["pit"],
-            bats: found["bats"],
-            wumpus: found["wumpus"],
-            draft: found["draft"],
-            flapping: found["flapping"],
-            stench: found["stench"],
-            survived: found["survived"],
-            snatched: found["snatched"],
-            missed: found["missed"],
-            wake,
+            pit,
+            bats,
+            wumpus,
+            draft,
+            flapping,
+            stench,
+            survived,
+            snatched,
+            missed,
+            wake: words.event.expect("asked for"),
         })
     }
 }
@@ -491,20 +484,5 @@ impl CaveAgent {
         } else {
             ruled
         }
-    }
-}
-
-/// A chance as a percentage for people: `37%`, `<1%`, `0%`, `100%`.
-pub fn percent(p: f64) -> String {
-    if p <= 0.0 {
-        "0%".to_string()
-    } else if p >= 1.0 {
-        "100%".to_string()
-    } else if p < 0.005 {
-        "<1%".to_string()
-    } else if p > 0.995 {
-        ">99%".to_string()
-    } else {
-        format!("{:.0}%", p * 100.0)
     }
 }

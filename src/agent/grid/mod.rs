@@ -15,11 +15,12 @@
 //! Invariant: the agent holds no hidden state of the world, only its knowledge base and what it
 //! did. Every cell it steps into was visited before or proven safe by the solver.
 
+use super::common::{self, Insight};
 use super::{Conclusion, Fact, Reason, Rule};
 use crate::grid::{Action, Percepts, Scoring};
 use crate::kb::ground::{Atom, GroundLit};
 use crate::kb::odds::Prior;
-use crate::kb::rules::{parse_rules, require, PredKind, Rules, GRID_RULES};
+use crate::kb::rules::{parse_rules, Rules, GRID_RULES};
 use crate::kb::{Grounding, KbError, KnowledgeBase, Proofs};
 use crate::planner;
 use crate::topology::{Direction, Link, Place, Topology};
@@ -33,27 +34,6 @@ mod risk;
 use lookahead::{Lookahead, Sight};
 use risk::Gamble;
 pub use risk::{Candidate, Odds, ShotCandidate};
-
-/// How much the agent works out each turn beyond what it needs to decide.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Insight {
-    /// Only what decisions need (safe cells, the wumpus when shooting matters): fastest.
-    Decisions,
-    /// Also every provable pit and wumpus, with the observations behind each conclusion: for
-    /// `trace` and `hint`.
-    Explained,
-}
-
-impl Insight {
-    /// [`Insight::Explained`] when explanations are asked for, else [`Insight::Decisions`].
-    pub fn of(explain: bool) -> Insight {
-        if explain {
-            Insight::Explained
-        } else {
-            Insight::Decisions
-        }
-    }
-}
 
 /// The predicates of the grid rules the agent uses.
 #[derive(Clone, Copy, Debug)]
@@ -69,27 +49,23 @@ struct Vocabulary {
 
 impl Vocabulary {
     fn of(rules: &Rules) -> Result<Vocabulary, KbError> {
-        let found = require(
+        let words = common::Vocabulary::of(
             rules,
-            &[
-                ("pit", PredKind::Hidden, true),
-                ("wumpus", PredKind::Hidden, true),
-                ("breeze", PredKind::Percept, true),
-                ("stench", PredKind::Percept, true),
-                ("visited", PredKind::Percept, true),
-                ("unharmed", PredKind::Percept, true),
-                ("missed", PredKind::Percept, true),
-            ],
-        )
-        .map_err(|e| KbError::Vocabulary(e.message))?;
+            ["pit", "wumpus"],
+            ["breeze", "stench", "visited", "unharmed", "missed"],
+            None,
+            KbError::Vocabulary,
+        )?;
+        let [pit, wumpus] = words.hidden;
+        let [breeze, stench, visited, unharmed, missed] = words.percepts;
         Ok(Vocabulary {
-            pit: found["pit"],
-            wumpus: found["wumpus"],
-            breeze: found["breeze"],
-            stench: found["stench"],
-            visited: found["visited"],
-            unharmed: found["unharmed"],
-            missed: found["missed"],
+            pit,
+            wumpus,
+            breeze,
+            stench,
+            visited,
+            unharmed,
+            missed,
         })
     }
 }

@@ -99,15 +99,15 @@ impl MazeAgent {
                      {}, at least the {} a toss needs{} (the least-risk step, through {}, dies \
                      with chance {})",
                     self.through(best_toss.tunnel),
-                    crate::agent::cave::percent(best_toss.wumpus),
-                    crate::agent::cave::percent(threshold),
+                    percent(best_toss.wumpus),
+                    percent(threshold),
                     if last > 0.5 {
                         " with the last grenade"
                     } else {
                         ""
                     },
                     self.through(step.tunnel),
-                    crate::agent::cave::percent(step_risk(step))
+                    percent(step_risk(step))
                 ),
             );
         }
@@ -123,10 +123,10 @@ impl MazeAgent {
                          chance that a startled wumpus runs in is taken off), which is worth \
                          more",
                         self.through(tunnel),
-                        crate::agent::cave::percent(risk),
+                        percent(risk),
                         self.through(best_toss.tunnel),
-                        crate::agent::cave::percent(best_toss.wumpus),
-                        crate::agent::cave::percent(toss_value(best_toss))
+                        percent(best_toss.wumpus),
+                        percent(toss_value(best_toss))
                     ),
                 );
             }
@@ -135,13 +135,13 @@ impl MazeAgent {
                 format!(
                     "nothing safe is left to explore: {} is the least risk ({} to die)",
                     self.through(tunnel),
-                    crate::agent::cave::percent(risk)
+                    percent(risk)
                 )
             } else {
                 format!(
                     "nothing safe is left to explore: the least-risk cave not yet visited ({} \
                      to die) is reached through {}",
-                    crate::agent::cave::percent(risk),
+                    percent(risk),
                     self.through(tunnel)
                 )
             };
@@ -160,7 +160,7 @@ impl MazeAgent {
                 "no cave is left to explore and every way on is deadly: toss through {} ({} to \
                  kill)",
                 self.through(best_toss.tunnel),
-                crate::agent::cave::percent(best_toss.wumpus)
+                percent(best_toss.wumpus)
             ),
         )
     }
@@ -225,7 +225,7 @@ impl MazeAgent {
         let text = if t.devour > 0.0 {
             format!(
                 "{text} ({} that a startled wumpus runs in)",
-                crate::agent::cave::percent(t.devour)
+                percent(t.devour)
             )
         } else {
             text

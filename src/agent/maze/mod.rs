@@ -26,11 +26,11 @@ mod decide;
 pub mod discovered;
 
 use self::belief::{MazeBelief, MazeOdds, MAX_CAVES};
-use super::grid::Insight;
+use super::common::{self, percent, Insight};
 use super::{Conclusion, Fact, Knowledge, PlaceOdds, Reason, Rule};
 use crate::cave::map::CaveMap;
 use crate::cave::maze::{MazeAction, MazeEnding, MazeResult, MazeView};
-use crate::kb::rules::{parse_rules, require, EventId, PredKind, Rules};
+use crate::kb::rules::{parse_rules, EventId, Rules};
 use crate::kb::{KbError, KnowledgeBase, Proofs};
 use crate::topology::Place;
 use std::collections::VecDeque;
@@ -74,35 +74,26 @@ struct Vocabulary {
 
 impl Vocabulary {
     fn of(rules: &Rules) -> Result<Vocabulary, KbError> {
-        let f = require(
+        let words = common::Vocabulary::of(
             rules,
-            &[
-                ("pit", PredKind::Hidden, true),
-                ("bats", PredKind::Hidden, true),
-                ("wumpus", PredKind::Hidden, true),
-                ("smell", PredKind::Percept, true),
-                ("hear", PredKind::Percept, true),
-                ("feel", PredKind::Percept, true),
-                ("stood", PredKind::Percept, true),
-                ("carried", PredKind::Percept, true),
-                ("hit", PredKind::Percept, true),
-            ],
-        )
-        .map_err(|e| KbError::NotObservable(e.message))?;
-        let blast = rules
-            .event("blast")
-            .ok_or_else(|| KbError::NotObservable("the event 'blast'".to_string()))?;
+            ["pit", "bats", "wumpus"],
+            ["smell", "hear", "feel", "stood", "carried", "hit"],
+            Some("blast"),
+            KbError::NotObservable,
+        )?;
+        let [pit, bats, wumpus] = words.hidden;
+        let [smell, hear, feel, stood, carried, hit] = words.percepts;
         Ok(Vocabulary {
-            pit: f["pit"],
-            bats: f["bats"],
-            wumpus: f["wumpus"],
-            smell: f["smell"],
-            hear: f["hear"],
-            feel: f["feel"],
-            stood: f["stood"],
-            carried: f["carried"],
-            hit: f["hit"],
-            blast,
+            pit,
+            bats,
+            wumpus,
+            smell,
+            hear,
+            feel,
+            stood,
+            carried,
+            hit,
+            blast: words.event.expect("asked for"),
         })
     }
 }

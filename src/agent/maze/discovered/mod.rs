@@ -31,7 +31,7 @@
 mod decide;
 
 use super::{MazeDecision, TunnelOdds};
-use crate::agent::cave::percent;
+use crate::agent::common::percent;
 use crate::agent::{Knowledge, Reason, Rule};
 use crate::cave::maze::{MazeAction, MazeResult, MazeView};
 use std::collections::VecDeque;
