@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use std::sync::Arc;
 use wumpus::agent::grid::{CellView, GridAgent, Strategy};
+use wumpus::agent::Agent;
 use wumpus::agent::Insight;
 use wumpus::grid::{Action, GridGame, GridWorld, Scoring};
 use wumpus::rng::seeded;
@@ -33,7 +34,7 @@ fn play(
         if game.outcome().is_some() {
             break;
         }
-        agent.observe(last, &percepts).unwrap();
+        agent.observe_percepts(last, &percepts).unwrap();
         let decision = agent.decide();
         // The agent keeps its proven cells as it goes; they must be what a scan finds.
         let scanned: Vec<_> = topology

@@ -190,7 +190,7 @@ fn host_stream(map: &Arc<cave::CaveMap>, first_seed: u64) -> Vec<String> {
         lines.push(format!("game {}", map.len()));
         lines.push(game.status().protocol_line());
         for _ in 0..40 {
-            let action = player.act(&game.status());
+            let action = player.draw(&game.status());
             let turn = game.act(&action);
             let status = game.status();
             lines.extend(host_lines(turn.result, Some(&status)));

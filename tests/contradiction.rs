@@ -25,12 +25,12 @@ fn an_agent_fed_impossible_percepts_reports_the_contradiction() {
         breeze: true,
         ..Percepts::default()
     };
-    agent.observe(None, &breeze).unwrap();
+    agent.observe_percepts(None, &breeze).unwrap();
     agent
-        .observe(Some(Action::Move(Direction::North)), &Percepts::default())
+        .observe_percepts(Some(Action::Move(Direction::North)), &Percepts::default())
         .unwrap();
     let err = agent
-        .observe(Some(Action::Move(Direction::East)), &Percepts::default())
+        .observe_percepts(Some(Action::Move(Direction::East)), &Percepts::default())
         .unwrap_err();
     let KbError::Contradiction(why) = &err else {
         panic!("expected a contradiction, got {err}");

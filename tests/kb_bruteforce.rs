@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 use wumpus::agent::grid::GridAgent;
+use wumpus::agent::Agent;
 use wumpus::agent::Insight;
 use wumpus::grid::{Action, GridGame, GridWorld};
 use wumpus::rng::seeded;
@@ -149,7 +150,7 @@ fn play_with_notes(
                 notes.alive,
             ));
         }
-        agent.observe(last, &percepts).unwrap();
+        agent.observe_percepts(last, &percepts).unwrap();
         check(
             &mut agent,
             &topology,

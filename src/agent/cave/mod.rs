@@ -31,6 +31,7 @@
 //! the wumpus was not in the rooms the arrow reached by known tunnels (only those).
 
 pub mod blind;
+mod interface;
 pub mod layouts;
 pub mod map;
 mod perceive;
@@ -273,9 +274,10 @@ pub enum RoomView {
     Unknown,
 }
 
-/// A chosen action and why.
+/// What the agent's rules (or rollouts) chose, with the chances behind it: the agent puts it
+/// in the one [`Decision`](super::Decision) when asked to decide.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Decision {
+struct Chosen {
     /// The action.
     pub action: Action,
     /// Why.
@@ -412,7 +414,7 @@ impl CaveAgent {
     }
 
     /// The knowledge base, to ask it questions (tests, exports).
-    pub fn knowledge_base(&mut self) -> Option<&mut KnowledgeBase> {
+    pub fn knowledge_base_mut(&mut self) -> Option<&mut KnowledgeBase> {
         self.kb.as_mut()
     }
 
@@ -473,7 +475,7 @@ impl CaveAgent {
 
     /// Chooses the next action: by the rules, then, with `--rollouts`, weighed against the
     /// other choices by playing the game on ([`rollout`]).
-    pub fn decide(&mut self) -> Decision {
+    fn chosen(&mut self) -> Chosen {
         let ruled = self.decide_by_rules();
         self.shooting_step = match (&ruled.action, ruled.reason.rule) {
             (Action::Move(to), Rule::BestShot) => Some(*to),

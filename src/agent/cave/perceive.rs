@@ -9,7 +9,7 @@ use super::*;
 impl CaveAgent {
     /// Takes in the last action (`None` at the start of a game), its result, and the status
     /// that followed. Returns what became proven, with reasons when explanations are on.
-    pub fn perceive(
+    pub fn observe_turn(
         &mut self,
         last: Option<&Action>,
         result: Option<&TurnResult>,

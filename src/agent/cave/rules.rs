@@ -12,7 +12,7 @@
 use super::blind;
 use super::layouts::Odds;
 use super::shoot::{best_shot, Shot, Stakes, Weighing};
-use super::{percent, CaveAgent, Decision, Weighed, MOVE_LIMIT};
+use super::{percent, CaveAgent, Chosen, Weighed, MOVE_LIMIT};
 use crate::agent::{Reason, Rule};
 use crate::cave::classic::{Action, ArrowPath};
 use crate::planner;
@@ -20,9 +20,9 @@ use crate::topology::{Place, Topology};
 
 impl CaveAgent {
     /// The rules' choice of the next action.
-    pub(super) fn decide_by_rules(&mut self) -> Decision {
+    pub(super) fn decide_by_rules(&mut self) -> Chosen {
         let Some(here) = self.here else {
-            return Decision {
+            return Chosen {
                 action: Action::Move(Place::new(0)),
                 reason: reason(Rule::Gamble, None, 0, "no status yet".to_string()),
                 kill_chance: None,
@@ -398,7 +398,7 @@ impl CaveAgent {
     /// in an unvisited room not next to the hunter flies on past them ([`blind::with_tail`]):
     /// the tail can only add a kill (it cannot come back), and a miss proves what the known
     /// part proved.
-    fn shoot(&self, path: &[Place], chance: f64, rule: Rule, mut text: String) -> Decision {
+    fn shoot(&self, path: &[Place], chance: f64, rule: Rule, mut text: String) -> Chosen {
         let tail = match (self.here, &self.odds) {
             (Some(here), Some(odds)) => blind::with_tail(&self.map, here, path, &odds.wumpus),
             _ => None,
@@ -416,7 +416,7 @@ impl CaveAgent {
             }
             None => path,
         };
-        Decision {
+        Chosen {
             action: Action::Shoot(ArrowPath::new(path.to_vec()).expect("1 to 5 rooms")),
             reason: reason(rule, path.first().copied(), 0, text),
             kill_chance: Some(chance),
@@ -426,19 +426,13 @@ impl CaveAgent {
         }
     }
 
-    fn walk(
-        &self,
-        route: &planner::Route,
-        rule: Rule,
-        text: String,
-        risk: Option<f64>,
-    ) -> Decision {
+    fn walk(&self, route: &planner::Route, rule: Rule, text: String, risk: Option<f64>) -> Chosen {
         let steps = route.len();
         let text = match steps {
             0 | 1 => text,
             n => format!("{text} ({n} steps to go)"),
         };
-        Decision {
+        Chosen {
             action: Action::Move(route.places[1]),
             reason: reason(rule, Some(route.goal()), steps, text),
             kill_chance: None,
@@ -449,10 +443,10 @@ impl CaveAgent {
     }
 
     /// With no knowledge to go on: the first tunnel out.
-    fn blind(&self, here: Place) -> Decision {
+    fn blind(&self, here: Place) -> Chosen {
         // The tunnels the last status showed: the map may be what clashed.
         let to = self.shown_outs.first().copied().unwrap_or(here);
-        Decision {
+        Chosen {
             action: Action::Move(to),
             reason: reason(
                 Rule::Gamble,

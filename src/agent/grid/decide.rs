@@ -84,9 +84,9 @@ impl GridAgent {
     }
 
     /// Chooses the next action. The agent assumes the action will be taken; if another is
-    /// taken instead, [`GridAgent::observe`] notices and replans. Asking again before the next
+    /// taken instead, [`GridAgent::observe_percepts`] notices and replans. Asking again before the next
     /// observation gives the same decision.
-    pub fn decide(&mut self) -> Decision {
+    pub(super) fn chosen(&mut self) -> Chosen {
         if let Some(decision) = &self.pending {
             return decision.clone();
         }
@@ -95,7 +95,7 @@ impl GridAgent {
         decision
     }
 
-    pub(super) fn choose(&mut self) -> Decision {
+    pub(super) fn choose(&mut self) -> Chosen {
         if self.glint_here && !self.has_gold {
             self.plan.clear();
             return self.single(
@@ -158,10 +158,10 @@ impl GridAgent {
         decision
     }
 
-    pub(super) fn single(&mut self, action: Action, rule: Rule, text: &str) -> Decision {
+    pub(super) fn single(&mut self, action: Action, rule: Rule, text: &str) -> Chosen {
         self.plan.clear();
         self.plan_goal = None;
-        Decision {
+        Chosen {
             action,
             reason: Reason {
                 rule,
@@ -173,7 +173,7 @@ impl GridAgent {
         }
     }
 
-    pub(super) fn go_home(&mut self, rule: Rule, why: &str) -> Decision {
+    pub(super) fn go_home(&mut self, rule: Rule, why: &str) -> Chosen {
         let start = Place::new(0);
         if self.position == start {
             return self.single(Action::Climb, Rule::Climb, &format!("{why}: climb out"));
@@ -193,7 +193,7 @@ impl GridAgent {
         last: Option<Action>,
         rule: Rule,
         what: String,
-    ) -> Decision {
+    ) -> Chosen {
         self.plan = route
             .links
             .iter()
@@ -208,7 +208,7 @@ impl GridAgent {
     }
 
     /// The plan's next action, with the steps still to go in its reason.
-    pub(super) fn next_planned(&mut self) -> Decision {
+    pub(super) fn next_planned(&mut self) -> Chosen {
         let to_go = self
             .plan
             .iter()
@@ -221,7 +221,7 @@ impl GridAgent {
             1 => format!("{what} (1 step to go)"),
             n => format!("{what} ({n} steps to go)"),
         };
-        Decision {
+        Chosen {
             action,
             reason: Reason {
                 rule,
@@ -235,7 +235,7 @@ impl GridAgent {
 
     /// A shot that proves new cells safe whether it kills or misses, from the nearest cell it
     /// can be fired from. Targets are cells proven pit-free where the wumpus may be.
-    pub(super) fn plan_shot(&mut self) -> Option<Decision> {
+    pub(super) fn plan_shot(&mut self) -> Option<Chosen> {
         if !self.has_arrow || !self.wumpus_alive {
             return None;
         }

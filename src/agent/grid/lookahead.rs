@@ -30,7 +30,7 @@ pub(crate) const REACH_RADIUS: u32 = 8;
 pub const MAX_CELLS: usize = 64;
 
 /// The most sights a round of the search may value in full; a round that needs more is given
-/// up, and the round before it decides. Chosen on seeds from 1,000,000 (20,000 games of 4x4
+/// up, and the round before it decides. Decision on seeds from 1,000,000 (20,000 games of 4x4
 /// and 5x5 at depth 3 and 6: 300 and 1,000 win 0.1 to 0.3 points more at a quarter of the
 /// speed or less).
 pub const NODE_BUDGET: usize = 30;

@@ -28,9 +28,12 @@ use std::collections::VecDeque;
 use std::sync::{Arc, OnceLock};
 
 mod decide;
+mod headed;
+mod interface;
 pub mod lookahead;
 mod observe;
 mod risk;
+pub use headed::HeadedAgent;
 use lookahead::{Lookahead, Sight};
 use risk::Gamble;
 pub use risk::{Candidate, Odds, ShotCandidate};
@@ -135,9 +138,10 @@ pub enum CellView {
     Unknown,
 }
 
-/// A chosen action and why.
+/// What the agent's priorities chose, with the odds the risk agent weighed: the agent puts it
+/// in the one [`Decision`](super::Decision) when asked to decide.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Decision {
+struct Chosen {
     /// The action.
     pub action: Action,
     /// Why.
@@ -204,7 +208,7 @@ pub struct GridAgent {
     wumpus_at: Option<Place>,
     plan: VecDeque<Action>,
     plan_goal: Option<(Rule, Place, String)>,
-    pending: Option<Decision>,
+    pending: Option<Chosen>,
     strategy: Strategy,
     moves: u32,
     /// The way the agent faces under the textbook's rules (`None`: compass moves, no
@@ -499,8 +503,8 @@ mod tests {
             while games[0].0.outcome().is_none() {
                 let mut actions = Vec::new();
                 for (i, (game, agent)) in games.iter_mut().enumerate() {
-                    agent.observe(last, &percepts[i]).unwrap();
-                    let action = agent.decide().action;
+                    agent.observe_percepts(last, &percepts[i]).unwrap();
+                    let action = agent.chosen().action;
                     percepts[i] = game.act(action).percepts;
                     actions.push(action);
                 }
@@ -548,8 +552,8 @@ mod tests {
             let mut percepts = game.start().percepts;
             let mut last = None;
             while game.outcome().is_none() {
-                agent.observe(last, &percepts).unwrap();
-                let decision = agent.decide();
+                agent.observe_percepts(last, &percepts).unwrap();
+                let decision = agent.chosen();
                 if let Some(odds) = &decision.odds {
                     gambles += 1;
                     // As deep as the budget let it search every option: 1 or 2.
@@ -603,7 +607,7 @@ mod tests {
             let mut percepts = game.start().percepts;
             let mut last = None;
             while game.outcome().is_none() {
-                agent.observe(last, &percepts).unwrap();
+                agent.observe_percepts(last, &percepts).unwrap();
                 // Cells earlier in the order that changed during the pass wait for the next
                 // turn, as they would in a walk over the whole frontier.
                 let waiting = agent.to_examine.clone();
@@ -622,7 +626,7 @@ mod tests {
                     .filter(|&&p| agent.in_frontier_now(p))
                     .count();
                 assert_eq!(live, agent.frontier_live, "seed {seed}");
-                let decision = agent.decide();
+                let decision = agent.chosen();
                 percepts = game.act(decision.action).percepts;
                 last = Some(decision.action);
             }

@@ -10,7 +10,7 @@ impl GridAgent {
     /// Takes in what happened: the action just taken (`None` before the first) and the
     /// percepts that followed. Returns what became proven, with reasons when explanations are
     /// on.
-    pub fn observe(
+    pub fn observe_percepts(
         &mut self,
         last: Option<Action>,
         percepts: &Percepts,

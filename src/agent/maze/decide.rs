@@ -8,9 +8,9 @@ use super::*;
 
 impl MazeAgent {
     /// Chooses the next action.
-    pub fn decide(&mut self) -> MazeDecision {
+    pub(super) fn choose(&mut self) -> Decision<MazeAction> {
         if self.tracks.is_empty() || self.lost.is_some() {
-            return MazeDecision {
+            return Decision {
                 action: MazeAction::Move(1),
                 reason: reason(
                     Rule::Gamble,
@@ -19,8 +19,8 @@ impl MazeAgent {
                         self.lost.as_deref().unwrap_or("no view yet")
                     ),
                 ),
-                kill_chance: None,
-                risk: None,
+                choices: Vec::new(),
+                depth: None,
             };
         }
         let mut tunnels = self.tunnel_odds(false);
@@ -59,7 +59,7 @@ impl MazeAgent {
                     String::new()
                 }
             );
-            return MazeDecision {
+            return Decision {
                 action: MazeAction::Move(tunnel),
                 reason: Reason {
                     rule: Rule::Explore,
@@ -67,8 +67,8 @@ impl MazeAgent {
                     steps,
                     text,
                 },
-                kill_chance: None,
-                risk: Some(0.0),
+                choices: Vec::new(),
+                depth: None,
             };
         }
         // 3. The best grenade, when likely enough.
@@ -145,11 +145,11 @@ impl MazeAgent {
                     self.through(tunnel)
                 )
             };
-            return MazeDecision {
+            return Decision {
                 action: MazeAction::Move(tunnel),
                 reason: reason(Rule::Gamble, text),
-                kill_chance: None,
-                risk: Some(risk),
+                choices: Vec::new(),
+                depth: None,
             };
         }
         // 5. Nothing left to learn nor to risk: the maze cannot be won from here.
@@ -221,7 +221,7 @@ impl MazeAgent {
             })
     }
 
-    pub(super) fn toss(&self, t: &TunnelOdds, rule: Rule, text: String) -> MazeDecision {
+    pub(super) fn toss(&self, t: &TunnelOdds, rule: Rule, text: String) -> Decision<MazeAction> {
         let text = if t.devour > 0.0 {
             format!(
                 "{text} ({} that a startled wumpus runs in)",
@@ -230,11 +230,11 @@ impl MazeAgent {
         } else {
             text
         };
-        MazeDecision {
+        Decision {
             action: MazeAction::Toss(t.tunnel),
             reason: reason(rule, text),
-            kill_chance: Some(t.wumpus),
-            risk: None,
+            choices: Vec::new(),
+            depth: None,
         }
     }
 

@@ -24,10 +24,11 @@
 pub mod belief;
 mod decide;
 pub mod discovered;
+mod interface;
 
 use self::belief::{MazeBelief, MazeOdds, MAX_CAVES};
 use super::common::{self, percent, Insight};
-use super::{Conclusion, Fact, Knowledge, PlaceOdds, Reason, Rule};
+use super::{Conclusion, Decision, Fact, Knowledge, PlaceOdds, Reason, Rule};
 use crate::cave::map::CaveMap;
 use crate::cave::maze::{MazeAction, MazeEnding, MazeResult, MazeView};
 use crate::kb::rules::{parse_rules, EventId, Rules};
@@ -124,19 +125,6 @@ struct Track {
     /// Proven the pit / the bats.
     pit: Vec<bool>,
     bats: Vec<bool>,
-}
-
-/// A chosen action and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MazeDecision {
-    /// The action.
-    pub action: MazeAction,
-    /// Why.
-    pub reason: Reason,
-    /// For a toss, the chance of a kill.
-    pub kill_chance: Option<f64>,
-    /// For a step, the chance of dying.
-    pub risk: Option<f64>,
 }
 
 /// What the agent believes of each tunnel's cave, mixed over its tracks.
@@ -243,7 +231,7 @@ impl MazeAgent {
     /// when every hypothesis about the player's cave proves it, and the odds mix the
     /// hypotheses by their weights. A cave is proven safe only when it is free of the pit, the
     /// wumpi and the bats.
-    pub fn knowledge(&self) -> Knowledge {
+    fn known(&self) -> Knowledge {
         let mut k = Knowledge {
             wumpus_alive: true,
             ..Knowledge::default()
@@ -305,7 +293,7 @@ impl MazeAgent {
     }
 
     /// Solver calls made so far, over every hypothesis's knowledge base.
-    pub fn solver_calls(&self) -> u64 {
+    fn solver_calls_made(&self) -> u64 {
         self.tracks.iter().map(|t| t.kb.solver_calls()).sum()
     }
 
@@ -409,7 +397,7 @@ impl MazeAgent {
 
     /// Takes in the last action and its result (`None` at the start) and the view that
     /// followed. Returns what became proven (when the player's cave is certain).
-    pub fn perceive(
+    pub fn observe_turn(
         &mut self,
         last: Option<MazeAction>,
         result: Option<MazeResult>,

@@ -4,6 +4,8 @@
 //! It must never see the dealt world: only its actions and the percepts that followed.
 
 use super::*;
+use crate::agent::{Agent, AgentError, Conclusion, Knowledge, PlaceOdds};
+use crate::grid::{GridSession, Turn};
 
 /// The optimal player of one game.
 pub struct OptimalAgent {
@@ -71,7 +73,7 @@ impl OptimalAgent {
     }
 
     /// Takes in the player's last action (`None` at the start) and the percepts after it.
-    pub fn observe(&mut self, last: Option<Action>, p: &Percepts) {
+    pub(super) fn observe_percepts(&mut self, last: Option<Action>, p: &Percepts) {
         let Some(action) = last else {
             *self = OptimalAgent::new(self.solver.clone(), self.explain);
             self.belief = self.solver.model.start(p);
@@ -136,7 +138,7 @@ impl OptimalAgent {
     }
 
     /// The next action and why, with every plan weighed and its expected final score.
-    pub fn decide(&mut self) -> Decision<Action> {
+    pub(super) fn choose(&mut self) -> Decision<Action> {
         let m = &self.solver.model;
         let b = self.belief;
         let reason = |rule, target: Option<usize>, steps: usize, text: String| Reason {
@@ -284,5 +286,57 @@ impl OptimalAgent {
             choices,
             depth: None,
         }
+    }
+}
+
+impl Agent<GridSession> for OptimalAgent {
+    fn observe(
+        &mut self,
+        last: Option<&Action>,
+        shown: &Turn,
+    ) -> Result<Vec<Conclusion>, AgentError> {
+        self.observe_percepts(last.copied(), &shown.percepts);
+        Ok(Vec::new())
+    }
+
+    fn decide(&mut self) -> Decision<Action> {
+        self.choose()
+    }
+
+    fn knowledge(&mut self) -> Knowledge {
+        let b = self.belief();
+        let places = |set: u32| {
+            (0..32)
+                .filter(|i| set >> i & 1 == 1)
+                .map(Place::new)
+                .collect::<Vec<_>>()
+        };
+        let visited = places(b.visited);
+        let mut k = Knowledge {
+            at: Some(self.position()),
+            safe: visited.clone(),
+            visited,
+            wumpus_alive: b.wumpus != 0,
+            ..Knowledge::default()
+        };
+        // What the exact posterior makes certain is proven; the rest are odds.
+        for (place, pit, wumpus) in self.odds() {
+            if pit <= 0.0 && wumpus <= 0.0 {
+                k.safe.push(place);
+            } else if pit >= 1.0 {
+                k.pit.push(place);
+            } else if wumpus >= 1.0 {
+                k.wumpus.push(place);
+            } else {
+                k.odds.push(PlaceOdds {
+                    place,
+                    pit,
+                    wumpus,
+                    bats: 0.0,
+                });
+            }
+        }
+        k.safe.sort();
+        k
     }
 }

@@ -294,12 +294,12 @@ mod tests {
                     let world = GridWorld::new(topology.clone(), &pits, at(w), at(g)).unwrap();
                     let mut game = GridGame::new(world);
                     let mut agent = OptimalAgent::new(solver.clone(), false);
-                    agent.observe(None, &game.start().percepts);
+                    agent.observe_percepts(None, &game.start().percepts);
                     while game.outcome().is_none() {
                         assert!(game.moves() < 200, "a game without end");
-                        let action = agent.decide().action;
+                        let action = agent.choose().action;
                         let shown = game.act(action).percepts;
-                        agent.observe(Some(action), &shown);
+                        agent.observe_percepts(Some(action), &shown);
                     }
                     let score = game.score(scoring).unwrap() as f64;
                     mean += p_pits / (others * others) as f64 * score;
@@ -402,14 +402,14 @@ mod tests {
         // Pit probability 0, yet breeze at the start (a world file with pits).
         let solver = OptimalSolver::new(Model::new(2, 2, 0.0, Scoring::Aima).unwrap());
         let mut agent = OptimalAgent::new(Arc::new(solver), true);
-        agent.observe(
+        agent.observe_percepts(
             None,
             &Percepts {
                 breeze: true,
                 ..Percepts::default()
             },
         );
-        let d = agent.decide();
+        let d = agent.choose();
         assert_eq!(d.action, Action::Climb);
         assert_eq!(d.choices.len(), 1);
     }

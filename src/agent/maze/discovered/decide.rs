@@ -8,13 +8,13 @@ use super::*;
 
 impl DiscoveredMazeAgent {
     /// Chooses the next action.
-    pub fn decide(&self) -> MazeDecision {
+    pub(in crate::agent::maze) fn choose(&self) -> Decision<MazeAction> {
         let Some(here) = self.nodes.get(self.at) else {
-            return MazeDecision {
+            return Decision {
                 action: MazeAction::Move(1),
                 reason: reason(Rule::Gamble, "no view yet: walk on".into()),
-                kill_chance: None,
-                risk: None,
+                choices: Vec::new(),
+                depth: None,
             };
         };
         let assessed = self.assess(self.at);
@@ -22,7 +22,6 @@ impl DiscoveredMazeAgent {
         if let Some(k) = assessed.iter().position(|a| a.wumpus == Hazard::Proven) {
             return toss(
                 k + 1,
-                1.0,
                 Rule::ShootWumpus,
                 format!(
                     "a wumpus is smelt here and every other tunnel is proven free of wumpi, so \
@@ -79,7 +78,7 @@ impl DiscoveredMazeAgent {
                     let mix = (self.moves as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33;
                     first = ways[mix as usize % ways.len()];
                 }
-                return MazeDecision {
+                return Decision {
                     action: MazeAction::Move(first),
                     reason: Reason {
                         rule: Rule::Explore,
@@ -98,8 +97,8 @@ impl DiscoveredMazeAgent {
                             }
                         ),
                     },
-                    kill_chance: None,
-                    risk: Some(0.0),
+                    choices: Vec::new(),
+                    depth: None,
                 };
             }
             let best = best.map(|(_, steps, bats, first, t)| (steps, bats, first, t));
@@ -124,7 +123,7 @@ impl DiscoveredMazeAgent {
                         if steps == 1 { "" } else { "s" }
                     )
                 };
-                return MazeDecision {
+                return Decision {
                     action: MazeAction::Move(first),
                     reason: Reason {
                         rule: Rule::Explore,
@@ -132,8 +131,8 @@ impl DiscoveredMazeAgent {
                         steps: steps + 1,
                         text,
                     },
-                    kill_chance: None,
-                    risk: Some(0.0),
+                    choices: Vec::new(),
+                    depth: None,
                 };
             }
         }
@@ -189,7 +188,6 @@ impl DiscoveredMazeAgent {
                 if t.0 == 0 {
                     return toss(
                         t.2,
-                        t.3,
                         Rule::BestShot,
                         format!(
                             "nothing safe is left to explore; a wumpus is smelt here and a \
@@ -201,7 +199,7 @@ impl DiscoveredMazeAgent {
                         ),
                     );
                 }
-                return MazeDecision {
+                return Decision {
                     action: MazeAction::Move(t.1),
                     reason: Reason {
                         rule: Rule::BestShot,
@@ -217,8 +215,8 @@ impl DiscoveredMazeAgent {
                             percent(t.3)
                         ),
                     },
-                    kill_chance: None,
-                    risk: Some(0.0),
+                    choices: Vec::new(),
+                    depth: None,
                 };
             }
         }
@@ -233,7 +231,7 @@ impl DiscoveredMazeAgent {
                 ),
                 None => String::new(),
             };
-            return MazeDecision {
+            return Decision {
                 action: MazeAction::Move(s.1),
                 reason: Reason {
                     rule: Rule::Gamble,
@@ -253,8 +251,8 @@ impl DiscoveredMazeAgent {
                         )
                     },
                 },
-                kill_chance: None,
-                risk: Some(if s.0 == 0 { s.3 } else { 0.0 }),
+                choices: Vec::new(),
+                depth: None,
             };
         }
         // 5. Nothing the agent can place is left to explore, toss at or risk: wander through
@@ -270,7 +268,7 @@ impl DiscoveredMazeAgent {
             if !free.is_empty() {
                 let mix = (self.moves as u64 + 7).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33;
                 let k = free[mix as usize % free.len()];
-                return MazeDecision {
+                return Decision {
                     action: MazeAction::Move(k),
                     reason: reason(
                         Rule::Explore,
@@ -281,8 +279,8 @@ impl DiscoveredMazeAgent {
                             self.through(k)
                         ),
                     ),
-                    kill_chance: None,
-                    risk: Some(0.0),
+                    choices: Vec::new(),
+                    depth: None,
                 };
             }
         }
@@ -295,7 +293,6 @@ impl DiscoveredMazeAgent {
         let _ = here;
         toss(
             k,
-            kill.max(0.0),
             Rule::LastChance,
             format!(
                 "no way on is left to explore or risk: toss through {} ({} to kill, estimated)",

@@ -30,9 +30,9 @@
 
 mod decide;
 
-use super::{MazeDecision, TunnelOdds};
+use super::TunnelOdds;
 use crate::agent::common::percent;
-use crate::agent::{Knowledge, Reason, Rule};
+use crate::agent::{Decision, Knowledge, Reason, Rule};
 use crate::cave::maze::{MazeAction, MazeResult, MazeView};
 use std::collections::VecDeque;
 
@@ -138,6 +138,8 @@ pub struct DiscoveredMazeAgent {
     /// Caves not yet visited and the chance that one holds a wumpus, counted once a turn.
     unvisited: usize,
     density: f64,
+    /// Put the choices weighed in words (for `trace` and `hint`).
+    pub(super) explain: bool,
 }
 
 impl DiscoveredMazeAgent {
@@ -154,7 +156,14 @@ impl DiscoveredMazeAgent {
             rejoins: 0,
             unvisited: caves.max(1),
             density: 0.0,
+            explain: false,
         }
+    }
+
+    /// The same, weighing its choices in words for `trace` and `hint` when `explain`.
+    pub fn explained(mut self, explain: bool) -> DiscoveredMazeAgent {
+        self.explain = explain;
+        self
     }
 
     /// Grenades tossed so far.
@@ -169,7 +178,7 @@ impl DiscoveredMazeAgent {
     }
 
     /// Takes in the last action, its result and the view that followed.
-    pub fn perceive(
+    pub fn observe_turn(
         &mut self,
         last: Option<MazeAction>,
         result: Option<MazeResult>,
@@ -531,7 +540,7 @@ impl DiscoveredMazeAgent {
 
     /// What the agent knows, in places of the real maze: nothing it could place, since it
     /// does not hold the map (its knowledge is in its reasons, by tunnel).
-    pub fn knowledge(&self) -> Knowledge {
+    pub(super) fn known(&self) -> Knowledge {
         Knowledge {
             wumpus_alive: true,
             ways: self.proven_ways(),
@@ -639,12 +648,12 @@ impl DiscoveredMazeAgent {
     }
 }
 
-fn toss(tunnel: usize, kill: f64, rule: Rule, text: String) -> MazeDecision {
-    MazeDecision {
+fn toss(tunnel: usize, rule: Rule, text: String) -> Decision<MazeAction> {
+    Decision {
         action: MazeAction::Toss(tunnel),
         reason: reason(rule, text),
-        kill_chance: Some(kill),
-        risk: None,
+        choices: Vec::new(),
+        depth: None,
     }
 }
 
@@ -680,24 +689,24 @@ mod tests {
     #[test]
     fn nothing_sensed_proves_every_tunnel_free() {
         let mut a = DiscoveredMazeAgent::new(20);
-        a.perceive(
+        a.observe_turn(
             None,
             None,
             &view("A", [None, None, None], false, false, false),
         );
         assert!(a.tunnels().iter().all(|t| t.safe));
-        assert_eq!(a.decide().reason.rule, Rule::Explore);
+        assert_eq!(a.choose().reason.rule, Rule::Explore);
     }
 
     #[test]
     fn a_draft_with_one_unknown_tunnel_proves_the_pit_there() {
         let mut a = DiscoveredMazeAgent::new(20);
-        a.perceive(
+        a.observe_turn(
             None,
             None,
             &view("A", [None, None, None], false, false, false),
         );
-        a.perceive(
+        a.observe_turn(
             Some(MazeAction::Move(1)),
             Some(MazeResult::Moved),
             &view("B", [Some("A"), None, Some("A")], false, false, true),
@@ -706,34 +715,34 @@ mod tests {
         assert_eq!(t[1].pit, 1.0);
         assert_eq!(t[0].pit, 0.0);
         // Never stepped into: the one unknown way on is the pit.
-        assert_ne!(a.decide().action, MazeAction::Move(2));
+        assert_ne!(a.choose().action, MazeAction::Move(2));
     }
 
     #[test]
     fn a_smell_with_one_open_tunnel_is_tossed_into() {
         let mut a = DiscoveredMazeAgent::new(20);
-        a.perceive(
+        a.observe_turn(
             None,
             None,
             &view("A", [None, None, None], false, false, false),
         );
-        a.perceive(
+        a.observe_turn(
             Some(MazeAction::Move(2)),
             Some(MazeResult::Moved),
             &view("B", [Some("A"), Some("A"), None], true, false, false),
         );
-        assert_eq!(a.decide().action, MazeAction::Toss(3));
+        assert_eq!(a.choose().action, MazeAction::Toss(3));
     }
 
     #[test]
     fn after_a_blast_an_old_smell_proves_nothing() {
         let mut a = DiscoveredMazeAgent::new(20);
-        a.perceive(
+        a.observe_turn(
             None,
             None,
             &view("A", [None, None, None], true, false, false),
         );
-        a.perceive(
+        a.observe_turn(
             Some(MazeAction::Toss(1)),
             Some(MazeResult::Missed),
             &view("A", [None, None, None], true, false, false),
