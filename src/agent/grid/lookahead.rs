@@ -14,6 +14,7 @@
 //! always used (`GridAgent::gamble`'s). Walks go over visited cells only, as in the exact
 //! solver.
 
+use super::odds::{pit_posterior, PitPosterior};
 use crate::grid::Scoring;
 use crate::topology::{Direction, Place, Topology};
 use rustc_hash::FxHashMap;
@@ -95,14 +96,6 @@ fn facing_cost(costs: &Costs, cell: usize, dir: usize) -> u32 {
         .map(|h| costs[cell][h] + turns(h, dir))
         .min()
         .unwrap_or(u32::MAX)
-}
-
-/// The pit posterior of a sight: P(pit) for each cell, and P(no pit in a cell nor next to it).
-#[derive(Debug)]
-struct Pits {
-    pit: Vec<f64>,
-    calm: Vec<f64>,
-    possible: bool,
 }
 
 /// The values of one search, for trace and hint.
@@ -268,58 +261,10 @@ impl Lookahead {
 
     /// The pit posterior: only fringe cells with no calm visited neighbour may hold a pit, so
     /// only their layouts are counted.
-    fn pits(&self, visited: u64, breeze: u64) -> Pits {
+    fn pits(&self, visited: u64, breeze: u64) -> PitPosterior {
         let fringe = self.reach(visited) & !visited;
-        let calm_visited = visited & !breeze;
-        let open: Vec<usize> = bits(fringe & !self.reach(calm_visited)).collect();
-        let beyond = self.unvisited(&Sight {
-            visited: visited | fringe,
-            ..self.blank()
-        });
-        let breezy: Vec<u64> = bits(breeze).map(|b| self.neighbours[b]).collect();
-        let mut total = 0.0;
-        let mut pit_mass = vec![0.0; self.cells];
-        let mut calm_mass = vec![0.0; self.cells];
-        let q = 1.0 - self.pit;
-        // P(no pit beyond the fringe next to i), for each fringe cell.
-        let beyond_calm: Vec<f64> = (0..self.cells)
-            .map(|i| q.powi((self.neighbours[i] & beyond).count_ones() as i32))
-            .collect();
-        for layout in 0u64..(1 << open.len()) {
-            let pits = open
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| layout >> k & 1 == 1)
-                .fold(0u64, |m, (_, &i)| m | 1 << i);
-            if breezy.iter().any(|&n| n & pits == 0) {
-                continue;
-            }
-            let k = layout.count_ones() as i32;
-            let w = self.pit.powi(k) * q.powi(open.len() as i32 - k);
-            total += w;
-            for i in bits(fringe) {
-                if pits >> i & 1 == 1 {
-                    pit_mass[i] += w;
-                } else if self.neighbours[i] & pits == 0 {
-                    calm_mass[i] += w * beyond_calm[i];
-                }
-            }
-        }
-        let possible = total > 0.0;
-        let norm = |m: Vec<f64>| -> Vec<f64> {
-            m.into_iter()
-                .map(|x| if possible { x / total } else { 0.0 })
-                .collect()
-        };
-        let mut pit = norm(pit_mass);
-        for i in bits(beyond) {
-            pit[i] = self.pit;
-        }
-        Pits {
-            pit,
-            calm: norm(calm_mass),
-            possible,
-        }
+        let counted = fringe & !self.reach(visited & !breeze);
+        pit_posterior(&self.neighbours, self.pit, visited, breeze, counted)
     }
 
     /// The fewest actions from `from`, facing `facing`, to stand in every cell over `over`
@@ -580,7 +525,7 @@ impl Lookahead {
             let dead = self.death(after);
             // P(calm at i | no pit at i) and P(no stench at i | no wumpus at i).
             let calm = if p_pit < 1.0 {
-                (pits.calm[i] / (1.0 - p_pit)).min(1.0)
+                (pits.clear_and_calm[i] / (1.0 - p_pit)).min(1.0)
             } else {
                 0.0
             };
@@ -733,7 +678,7 @@ struct Cache {
     aborted: bool,
     /// The most sights this iteration may value in full.
     limit: usize,
-    pits: FxHashMap<(u64, u64), std::rc::Rc<Pits>>,
+    pits: FxHashMap<(u64, u64), std::rc::Rc<PitPosterior>>,
 }
 
 impl Cache {

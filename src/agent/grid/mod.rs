@@ -32,6 +32,7 @@ mod headed;
 mod interface;
 pub mod lookahead;
 mod observe;
+pub mod odds;
 mod risk;
 pub use headed::HeadedAgent;
 use lookahead::{Lookahead, Sight};

@@ -28,6 +28,7 @@
 //! [`OptimalSolver::game_value`] or of a decision solves it) and shared, read-only, by every
 //! game of a batch and every thread; they are the same whatever the number of threads.
 
+use super::grid::odds::PitPosterior;
 use super::{Choice, Decision, Reason, Rule};
 use crate::grid::{Action, Percepts, Scoring};
 use crate::topology::{Direction, Place, Topology};
@@ -195,17 +196,6 @@ pub struct Candidate {
     pub wumpus: f64,
     /// Chance that a shot kills.
     pub kill: f64,
-}
-
-/// The pit posterior of a belief: P(pit) for each cell, and P(no pit in a cell and none next
-/// to it), from which the chance of breeze on entering follows.
-#[derive(Debug)]
-struct PitPosterior {
-    pit: Vec<f64>,
-    clear_and_calm: Vec<f64>,
-    /// False when no pit layout fits the breezes felt (a world the prior cannot deal, such as a
-    /// world file with pits played at pit probability 0).
-    possible: bool,
 }
 
 /// The game's geometry, priors and scoring, and how each plan changes the belief.

@@ -4,6 +4,7 @@
 //! It must never hold a dealt world: it reasons over beliefs only.
 
 use super::*;
+use crate::agent::grid::odds::pit_posterior;
 
 impl Model {
     /// The model of a `rows`×`cols` grid at pit probability `pit`, scored by `scoring`.
@@ -243,53 +244,17 @@ impl Model {
         }
     }
 
-    /// The pit posterior given the visited cells and the breezes felt among them.
+    /// The pit posterior given the visited cells and the breezes felt among them, every
+    /// fringe cell's layouts counted.
     pub(super) fn count_pits(&self, visited: u32, breeze: u32) -> PitPosterior {
         let fringe = self.reach(visited) & !visited;
-        let fringe_cells: Vec<usize> = bits(fringe).collect();
-        let beyond = self.all() & !visited & !fringe;
-        let mut total = 0.0;
-        let mut pit_mass = vec![0.0; self.cells];
-        let mut calm_mass = vec![0.0; self.cells];
-        for layout in 0u32..(1 << fringe_cells.len()) {
-            let pits = fringe_cells
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| layout >> k & 1 == 1)
-                .fold(0u32, |m, (_, &i)| m | 1 << i);
-            if self.reach(pits) & visited != breeze {
-                continue;
-            }
-            let k = layout.count_ones() as i32;
-            let w = self.pit.powi(k) * (1.0 - self.pit).powi(fringe_cells.len() as i32 - k);
-            total += w;
-            for &i in &fringe_cells {
-                if pits >> i & 1 == 1 {
-                    pit_mass[i] += w;
-                } else if self.neighbours[i] & pits == 0 {
-                    // Calm in i: no fringe pit next to it, and its neighbours beyond the
-                    // fringe pit-free at the prior.
-                    let others = (self.neighbours[i] & beyond).count_ones() as i32;
-                    calm_mass[i] += w * (1.0 - self.pit).powi(others);
-                }
-            }
-        }
-        let possible = total > 0.0;
-        let norm = |m: Vec<f64>| -> Vec<f64> {
-            m.into_iter()
-                .map(|x| if possible { x / total } else { 0.0 })
-                .collect()
-        };
-        let mut pit = norm(pit_mass);
-        // Cells beyond the fringe keep the prior.
-        for i in bits(beyond) {
-            pit[i] = self.pit;
-        }
-        PitPosterior {
-            pit,
-            clear_and_calm: norm(calm_mass),
-            possible,
-        }
+        pit_posterior(
+            &self.neighbours,
+            self.pit,
+            u64::from(visited),
+            u64::from(breeze),
+            u64::from(fringe),
+        )
     }
 
     /// The chance of smelling the wumpus on entering cell `i` (having survived it) or not,
