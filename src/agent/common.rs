@@ -1,5 +1,5 @@
 //! What every agent shares: how much it explains ([`Insight`]), how it looks up the
-//! predicates of its rules ([`Vocabulary`]), and how it writes a chance for people
+//! predicates of its rules (`Vocabulary`), and how it writes a chance for people
 //! ([`percent`]).
 //!
 //! It must never hold anything of one rule set: an agent's own names and numbers stay in its

@@ -315,7 +315,7 @@ impl AgentFactory<ClassicSession> for CaveFactory {
     ) -> Result<Box<dyn Agent<ClassicSession>>, AgentError> {
         if briefing.places() != self.config.rooms {
             return Err(AgentError::Unfit(format!(
-                "the agent was prepared for {} rooms; this game has {}",
+                "the map has {} rooms, the game {}",
                 self.config.rooms,
                 briefing.places()
             )));
@@ -423,7 +423,7 @@ impl AgentFactory<MazeSession> for MazeFactory {
     ) -> Result<Box<dyn Agent<MazeSession>>, AgentError> {
         if briefing.places() != self.map.len() {
             return Err(AgentError::Unfit(format!(
-                "the agent was prepared for {} caves; this game has {}",
+                "the map has {} caves, the game {}",
                 self.map.len(),
                 briefing.places()
             )));

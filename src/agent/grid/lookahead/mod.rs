@@ -1,7 +1,7 @@
 //! The risk agent's look-ahead (`--depth N`, N ≥ 2): an expectimax over what the agent has
 //! seen, used where the one-step agent would gamble (when logic runs out).
 //!
-//! What a grid player has seen fixes the posterior over worlds (as in [`super::optimal`]): the
+//! What a grid player has seen fixes the posterior over worlds (as in [`crate::agent::optimal`]): the
 //! visited cells, the breezes felt among them, the cells the live wumpus may still be in, and
 //! whether the arrow is left. A [`Sight`] holds these as bit sets (grids of up to
 //! [`MAX_CELLS`] cells). From a sight the search weighs climbing out, stepping into each
