@@ -10,8 +10,9 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::hint::black_box;
 use std::sync::Arc;
-use wumpus::agent::{AgentFactory, AgentKind, AgentOptions, Roster};
+use wumpus::agent::{AgentFactory, AgentKind, AgentOptions, Dice, Roster};
 use wumpus::cave::{self, ClassicSession, ClassicSetup, MazeSession, MazeSetup, Variant};
+use wumpus::game::Session;
 use wumpus::grid::{GridSession, GridSetup, GridWorld, Scoring};
 use wumpus::kb::rules::parse_rules;
 use wumpus::kb::rules::GRID_RULES;
@@ -23,7 +24,7 @@ use wumpus::topology::Topology;
 /// One grid game on `world` with a fresh agent from `agents`.
 fn grid_game(world: GridWorld, agents: &dyn AgentFactory<GridSession>) -> GameRecord {
     let mut session = GridSession::new(world, Scoring::Standard, 0.2);
-    let mut agent = agents.make(0).unwrap();
+    let mut agent = agents.make(&session.briefing(), Dice(0)).unwrap();
     wumpus::run::play(&mut session, None, agent.as_mut(), &|| false, None)
         .unwrap()
         .unwrap()

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use wumpus::agent::{AgentKind, AgentOptions, Roster};
+use wumpus::agent::{AgentKind, AgentOptions, Dice, Roster};
 use wumpus::cave::{self, ClassicSession, ClassicSetup, MazeSession, MazeSetup, Variant};
 use wumpus::grid::{GridSession, GridSetup, Scoring};
 use wumpus::run::event::step_event;
@@ -30,7 +30,7 @@ fn follow_hints<S: Roster>(setup: &S::Setup, kind: AgentKind, games: u64) -> Vec
     let mut times = Vec::new();
     for seed in 0..games {
         let mut session = S::deal(setup, seed).expect("a game is dealt");
-        let mut agent = agents.make(0).expect("an agent");
+        let mut agent = agents.make(&session.briefing(), Dice(0)).expect("an agent");
         let mut shown = session.start();
         let mut last: Option<S::Action> = None;
         let mut steps = 0;

@@ -35,6 +35,7 @@
 //! and over half an hour with it.
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
+use wumpus::agent::grid::odds::pit_posterior;
 use wumpus::grid::GridWorld;
 use wumpus::rng::seeded;
 use wumpus::topology::Topology;
@@ -215,43 +216,19 @@ impl Solver {
         }
     }
 
+    /// The pit posterior, every fringe cell's layouts counted (the library's one routine).
     fn count_pits(&self, visited: u32, breeze: u32) -> PitPosterior {
         let fringe = self.reach(visited) & !visited;
-        let fringe_cells: Vec<usize> = (0..self.cells).filter(|&i| fringe >> i & 1 == 1).collect();
-        let free = self.all() & !visited & !fringe;
-        let mut total = 0.0;
-        let mut pit_mass = vec![0.0; self.cells];
-        let mut calm_mass = vec![0.0; self.cells];
-        for bits in 0u32..(1 << fringe_cells.len()) {
-            let mut pits = 0u32;
-            for (k, &i) in fringe_cells.iter().enumerate() {
-                if bits >> k & 1 == 1 {
-                    pits |= 1 << i;
-                }
-            }
-            if self.reach(pits) & visited != breeze {
-                continue;
-            }
-            let k = bits.count_ones() as i32;
-            let w = self.pit.powi(k) * (1.0 - self.pit).powi(fringe_cells.len() as i32 - k);
-            total += w;
-            for &i in &fringe_cells {
-                if pits >> i & 1 == 1 {
-                    pit_mass[i] += w;
-                } else {
-                    // No breeze in i: no fringe pit next to it, and its other unvisited
-                    // neighbours (beyond the fringe) pit-free at the prior.
-                    let n = self.neighbours[i];
-                    if n & pits == 0 {
-                        let others = (n & free).count_ones() as i32;
-                        calm_mass[i] += w * (1.0 - self.pit).powi(others);
-                    }
-                }
-            }
-        }
+        let p = pit_posterior(
+            &self.neighbours,
+            self.pit,
+            u64::from(visited),
+            u64::from(breeze),
+            u64::from(fringe),
+        );
         PitPosterior {
-            pit: pit_mass.iter().map(|m| m / total).collect(),
-            clear_and_calm: calm_mass.iter().map(|m| m / total).collect(),
+            pit: p.pit,
+            clear_and_calm: p.clear_and_calm,
         }
     }
 

@@ -8,7 +8,9 @@
 //! to offer shots too). See docs/agents.md for what it measured.
 use rayon::prelude::*;
 use std::sync::Arc;
-use wumpus::agent::grid::{default_rules, CellView, GridAgent, Insight, Strategy};
+use wumpus::agent::grid::{default_rules, CellView, GridAgent, Strategy};
+use wumpus::agent::Agent;
+use wumpus::agent::Insight;
 use wumpus::agent::Rule;
 use wumpus::grid::{Action, GridGame, GridWorld, Percepts, Scoring};
 use wumpus::kb::Grounding;
@@ -43,12 +45,12 @@ fn rollout(ctx: &Ctx, world: GridWorld, prefix: &[Action], forced: &[Action]) ->
         if game.outcome().is_some() {
             break;
         }
-        agent.observe(last, &percepts).unwrap();
+        agent.observe_percepts(last, &percepts).unwrap();
         percepts = game.act(a).percepts;
         last = Some(a);
     }
     while game.outcome().is_none() && game.moves() < LIMIT {
-        agent.observe(last, &percepts).unwrap();
+        agent.observe_percepts(last, &percepts).unwrap();
         let a = agent.decide().action;
         percepts = game.act(a).percepts;
         last = Some(a);
@@ -95,7 +97,7 @@ fn play(ctx: &Ctx, seed: u64) -> (i64, i64, bool) {
     let mut changed = false;
     let mut rng = seeded(seed ^ 0x9e37_79b9);
     while game.outcome().is_none() && game.moves() < LIMIT {
-        agent.observe(last, &percepts).unwrap();
+        agent.observe_percepts(last, &percepts).unwrap();
         let d = agent.decide();
         let mut action = d.action;
         if let Some(a) = queue.pop_front() {

@@ -26,7 +26,7 @@
 //! two stench observations before it ever sees it:
 //!
 //! ```
-//! use wumpus::agent::{AgentKind, AgentOptions, Fact, Roster};
+//! use wumpus::agent::{AgentKind, AgentOptions, Dice, Fact, Roster};
 //! use wumpus::game::{Ending, Session};
 //! use wumpus::grid::{parse_world, GridSession, Scoring};
 //! use wumpus::run::{play, Flow};
@@ -35,7 +35,7 @@
 //! let mut game = GridSession::new(world, Scoring::Standard, 0.2);
 //! let options = AgentOptions { explain: true, ..AgentOptions::default() };
 //! let agents = GridSession::prepare(AgentKind::Logic, &game.setup(), &options).unwrap();
-//! let mut agent = agents.make(0).unwrap();
+//! let mut agent = agents.make(&game.briefing(), Dice(0)).unwrap();
 //! let mut wumpus_found = Vec::new();
 //! let mut watch = |_: &GridSession, step: wumpus::run::StepEvent| {
 //!     for proof in step.learned.iter().filter(|p| p.fact == Fact::Wumpus) {

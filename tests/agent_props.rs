@@ -3,7 +3,9 @@
 
 use proptest::prelude::*;
 use std::sync::Arc;
-use wumpus::agent::grid::{CellView, GridAgent, Insight, Strategy};
+use wumpus::agent::grid::{CellView, GridAgent, Strategy};
+use wumpus::agent::Agent;
+use wumpus::agent::Insight;
 use wumpus::grid::{Action, GridGame, GridWorld, Scoring};
 use wumpus::rng::seeded;
 use wumpus::topology::{Link, Topology};
@@ -32,7 +34,7 @@ fn play(
         if game.outcome().is_some() {
             break;
         }
-        agent.observe(last, &percepts).unwrap();
+        agent.observe_percepts(last, &percepts).unwrap();
         let decision = agent.decide();
         // The agent keeps its proven cells as it goes; they must be what a scan finds.
         let scanned: Vec<_> = topology
@@ -102,7 +104,7 @@ fn play_aima(
     kind: wumpus::agent::AgentKind,
     depth: u32,
 ) -> wumpus::run::GameRecord {
-    use wumpus::agent::{AgentOptions, Roster};
+    use wumpus::agent::{AgentOptions, Dice, Roster};
     use wumpus::game::Session;
     use wumpus::grid::{AimaSession, GridSetup};
     let setup = GridSetup::new(rows, cols, pit_prob, Scoring::Aima).unwrap();
@@ -112,7 +114,7 @@ fn play_aima(
         ..AgentOptions::default()
     };
     let agents = AimaSession::prepare(kind, &setup, &options).unwrap();
-    let mut agent = agents.make(seed).unwrap();
+    let mut agent = agents.make(&session.briefing(), Dice(seed)).unwrap();
     wumpus::run::play(&mut session, Some(seed), agent.as_mut(), &|| false, None)
         .unwrap()
         .expect("not stopped")

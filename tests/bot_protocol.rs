@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use wumpus::agent::random::RandomAgent;
-use wumpus::agent::{AgentKind, AgentOptions, Roster};
+use wumpus::agent::{AgentKind, AgentOptions, Dice, Roster};
 use wumpus::bot::cave::{host_lines, parse_bot_line};
 use wumpus::bot::maze;
 use wumpus::cave::{self, ClassicGame, Ending, MazeEnding, MazeGame, Variant};
@@ -77,7 +77,12 @@ fn library_game(map: &Arc<cave::CaveMap>, map_known: bool, seed: u64) -> (Ending
         ..AgentOptions::default()
     };
     let agents = ClassicSession::prepare(AgentKind::Logic, &setup, &options).unwrap();
-    let mut agent = agents.make(seed).unwrap();
+    let mut agent = agents
+        .make(
+            &ClassicSession::deal(&setup, seed).unwrap().briefing(),
+            Dice(seed),
+        )
+        .unwrap();
     let mut session = ClassicSession::deal(&setup, seed).unwrap();
     let record = play(&mut session, Some(seed), agent.as_mut(), &|| false, None)
         .unwrap()
@@ -186,7 +191,7 @@ fn host_stream(map: &Arc<cave::CaveMap>, first_seed: u64) -> Vec<String> {
         lines.push(format!("game {}", map.len()));
         lines.push(game.status().protocol_line());
         for _ in 0..40 {
-            let action = player.act(&game.status());
+            let action = player.draw(&game.status());
             let turn = game.act(&action);
             let status = game.status();
             lines.extend(host_lines(turn.result, Some(&status)));
@@ -420,7 +425,7 @@ fn library_maze(
         .map(|seed| {
             let mut session = MazeSession::deal(&setup, seed).unwrap();
             assert_eq!(session.action_limit(), MAZE_ACTION_LIMIT);
-            let mut agent = agents.make(seed).unwrap();
+            let mut agent = agents.make(&session.briefing(), Dice(seed)).unwrap();
             let r = play(&mut session, Some(seed), agent.as_mut(), &|| false, None)
                 .unwrap()
                 .expect("a game nobody stops ends");

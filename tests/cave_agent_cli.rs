@@ -3,7 +3,7 @@
 //! in `play --rules cave`. Figures are checked against the library playing the same seeds.
 
 use std::sync::Arc;
-use wumpus::agent::{AgentKind, AgentOptions, Roster};
+use wumpus::agent::{AgentKind, AgentOptions, Dice, Roster};
 use wumpus::cave::{self, ClassicSession, ClassicSetup, MazeSession, MazeSetup, Variant};
 use wumpus::game::{RuleSet, Session};
 use wumpus::run::{Batch, BatchId, Quiet, Summary};
@@ -166,15 +166,10 @@ fn trace_shows_proofs_odds_and_reasons_to_the_end() {
     let agents =
         ClassicSession::prepare(AgentKind::Logic, &setup, &AgentOptions::default()).unwrap();
     let mut game = ClassicSession::deal(&setup, 3).unwrap();
-    let record = wumpus::run::play(
-        &mut game,
-        Some(3),
-        agents.make(3).unwrap().as_mut(),
-        &|| false,
-        None,
-    )
-    .unwrap()
-    .unwrap();
+    let mut agent = agents.make(&game.briefing(), Dice(3)).unwrap();
+    let record = wumpus::run::play(&mut game, Some(3), agent.as_mut(), &|| false, None)
+        .unwrap()
+        .unwrap();
     assert_eq!(Some(score), record.score);
 }
 
@@ -269,7 +264,7 @@ fn solve_and_trace_the_maze() {
     let mut wins = 0;
     for seed in 5..35 {
         let mut game = MazeSession::deal(&setup, seed).unwrap();
-        let mut agent = agents.make(seed).unwrap();
+        let mut agent = agents.make(&game.briefing(), Dice(seed)).unwrap();
         let record = wumpus::run::play(&mut game, Some(seed), agent.as_mut(), &|| false, None)
             .unwrap()
             .unwrap();

@@ -15,6 +15,7 @@
 
 use std::sync::Arc;
 use wumpus::agent::cave::{CaveAgent, CaveAgentConfig, OddsSource, RoomView};
+use wumpus::agent::Agent;
 use wumpus::cave::classic::{Action, ClassicGame, MoveResult, ShotResult, TurnResult, Variant};
 use wumpus::cave::map::{parse_map, CaveMap};
 use wumpus::kb::odds::Prior;
@@ -178,7 +179,7 @@ fn check_map(text: &str, games: u64, wmc_games: u64) -> usize {
             notes.not_here[e].push(here);
             notes.stench[e].push((here, status.wumpus));
             agent
-                .perceive(last.as_ref(), result.as_ref(), &status)
+                .observe_turn(last.as_ref(), result.as_ref(), &status)
                 .unwrap();
             let truth = brute(&map, &notes);
             let odds = agent.odds().unwrap().clone();
@@ -192,7 +193,7 @@ fn check_map(text: &str, games: u64, wmc_games: u64) -> usize {
                     truth.wumpus[r]
                 );
             }
-            let kb = agent.knowledge_base().unwrap();
+            let kb = agent.knowledge_base_mut().unwrap();
             let rules = kb.rules().clone();
             let preds = ["pit", "bats", "wumpus"].map(|p| rules.predicate(p).unwrap());
             for (pred, probs) in preds.iter().zip([&truth.pit, &truth.bats, &truth.wumpus]) {
@@ -244,10 +245,10 @@ fn the_agent_can_take_its_odds_from_the_knowledge_base() {
         let (mut last, mut result): (Option<Action>, Option<TurnResult>) = (None, None);
         while game.ending().is_none() {
             let status = game.status();
-            fast.perceive(last.as_ref(), result.as_ref(), &status)
+            fast.observe_turn(last.as_ref(), result.as_ref(), &status)
                 .unwrap();
             counted
-                .perceive(last.as_ref(), result.as_ref(), &status)
+                .observe_turn(last.as_ref(), result.as_ref(), &status)
                 .unwrap();
             let (a, b) = (fast.odds().unwrap(), counted.odds().unwrap());
             for r in 0..map.len() {
@@ -291,7 +292,7 @@ fn every_proven_fact_holds_in_the_hidden_game_on_the_event_maps() {
                 while game.ending().is_none() {
                     let status = game.status();
                     agent
-                        .perceive(last.as_ref(), result.as_ref(), &status)
+                        .observe_turn(last.as_ref(), result.as_ref(), &status)
                         .unwrap();
                     let h = game.hazards();
                     for r in map.rooms() {

@@ -5,7 +5,8 @@
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::sync::Arc;
-use wumpus::agent::grid::{CellView, GridAgent, Insight};
+use wumpus::agent::grid::{CellView, GridAgent};
+use wumpus::agent::Insight;
 use wumpus::grid::{Action, Percepts};
 use wumpus::kb::KbError;
 use wumpus::topology::{Direction, Topology};
@@ -24,12 +25,12 @@ fn an_agent_fed_impossible_percepts_reports_the_contradiction() {
         breeze: true,
         ..Percepts::default()
     };
-    agent.observe(None, &breeze).unwrap();
+    agent.observe_percepts(None, &breeze).unwrap();
     agent
-        .observe(Some(Action::Move(Direction::North)), &Percepts::default())
+        .observe_percepts(Some(Action::Move(Direction::North)), &Percepts::default())
         .unwrap();
     let err = agent
-        .observe(Some(Action::Move(Direction::East)), &Percepts::default())
+        .observe_percepts(Some(Action::Move(Direction::East)), &Percepts::default())
         .unwrap_err();
     let KbError::Contradiction(why) = &err else {
         panic!("expected a contradiction, got {err}");

@@ -4,7 +4,9 @@
 //! enumerating all pit layouts and wumpus positions. Not a subset: exactly.
 
 use std::sync::Arc;
-use wumpus::agent::grid::{GridAgent, Insight};
+use wumpus::agent::grid::GridAgent;
+use wumpus::agent::Agent;
+use wumpus::agent::Insight;
 use wumpus::grid::{Action, GridGame, GridWorld};
 use wumpus::rng::seeded;
 use wumpus::topology::{Link, Place, Topology};
@@ -148,7 +150,7 @@ fn play_with_notes(
                 notes.alive,
             ));
         }
-        agent.observe(last, &percepts).unwrap();
+        agent.observe_percepts(last, &percepts).unwrap();
         check(
             &mut agent,
             &topology,

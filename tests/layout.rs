@@ -153,3 +153,35 @@ fn the_command_line_is_written_once_for_every_rule_set() {
         }
     }
 }
+
+#[test]
+fn the_agents_are_built_from_what_a_player_is_told() {
+    // An agent is built from the session's `Briefing` and learns from what it is shown: no
+    // file of `agent/` deals a game, replays a seed's deal, holds a dealt grid world or asks a
+    // session for its hidden state, and none makes a briefing of its own.
+    let mut files = Vec::new();
+    rust_files(&Path::new(SRC).join("agent"), &mut files);
+    assert!(files.len() >= 10);
+    let banned = [
+        "topology_of",
+        "draw_topology",
+        "deal(",
+        "GridWorld",
+        "GridGame",
+        "MazeGame",
+        "hidden(",
+        "game::Hidden",
+        "winnable(",
+        "Briefing::grid",
+        "Briefing::rooms",
+        "host_briefing",
+    ];
+    for file in &files {
+        let name = file.strip_prefix(SRC).unwrap().display().to_string();
+        for line in code(file) {
+            for word in banned {
+                assert!(!line.contains(word), "{name} names {word}: {line}");
+            }
+        }
+    }
+}

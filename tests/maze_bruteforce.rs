@@ -11,8 +11,9 @@
 //! On the standard caves.dat, whole games: every fact the agent proves holds in the game.
 
 use std::sync::Arc;
-use wumpus::agent::grid::Insight;
 use wumpus::agent::maze::MazeAgent;
+use wumpus::agent::Agent;
+use wumpus::agent::Insight;
 use wumpus::cave::map::{parse_map, CaveMap};
 use wumpus::cave::maze::{MazeAction, MazeGame, MazeResult};
 use wumpus::topology::Place;
@@ -135,7 +136,7 @@ fn maze_hypotheses_odds_and_proofs_match_brute_force() {
             }
             let view = game.view();
             views.push((view.name.clone(), view.smell, view.hear, view.feel));
-            agent.perceive(last, result, &view).unwrap();
+            agent.observe_turn(last, result, &view).unwrap();
             let truth = brute(&map, &moves, &views);
             let mut tracks = agent.tracks_mut();
             assert_eq!(tracks.len(), truth.len(), "seed {seed}");
@@ -204,7 +205,7 @@ fn every_proven_fact_holds_in_the_hidden_maze() {
         let mut steps = 0;
         while game.ending().is_none() && steps < 300 {
             let view = game.view();
-            agent.perceive(last, result, &view).unwrap();
+            agent.observe_turn(last, result, &view).unwrap();
             // The true cave is always among the hypotheses.
             let here = game.player();
             assert!(

@@ -9,6 +9,7 @@ mod common;
 use common::wumpus;
 use std::sync::Arc;
 use wumpus::agent::maze::discovered::DiscoveredMazeAgent;
+use wumpus::agent::Agent;
 use wumpus::agent::Rule;
 use wumpus::cave::map::{parse_map, CaveMap};
 use wumpus::cave::maze::{MazeAction, MazeGame, MazeResult};
@@ -23,7 +24,7 @@ fn check(map: &Arc<CaveMap>, first: u64, games: u64) -> u64 {
         let mut last: Option<MazeAction> = None;
         let mut result: Option<MazeResult> = None;
         for _ in 0..2_000 {
-            agent.perceive(last, result, &game.view());
+            agent.observe_turn(last, result, &game.view());
             let pits = game.hazards().pits().to_vec();
             let wumpi = game.wumpi();
             for t in agent.tunnels() {

@@ -17,7 +17,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use wumpus::agent::random::RandomAgent;
 use wumpus::agent::roster::classic_bot_agent;
-use wumpus::agent::{AgentKind, AgentOptions, Roster};
+use wumpus::agent::{AgentKind, AgentOptions, Dice, Roster};
 use wumpus::bot::cave::{host_lines, parse_bot_line, parse_host_line, ClassicBot, HostLine};
 use wumpus::bot::maze;
 use wumpus::bot::{BotSession, Line};
@@ -473,7 +473,7 @@ fn check_rules(text: String) {
             let Ok(agents) = GridSession::prepare(agent, &game.setup(), &options) else {
                 continue;
             };
-            let Ok(mut player) = agents.make(0) else {
+            let Ok(mut player) = agents.make(&game.briefing(), Dice(0)) else {
                 continue;
             };
             // Each step traced, as `trace` shows it (the agent's knowledge asked every step).
@@ -545,7 +545,7 @@ fn host_streams() -> &'static [String] {
                     lines.push(format!("game {}", map.len()));
                     lines.push(game.status().protocol_line());
                     for _ in 0..60 {
-                        let action = player.act(&game.status());
+                        let action = player.draw(&game.status());
                         let turn = game.act(&action);
                         let status = game.status();
                         lines.extend(host_lines(turn.result, Some(&status)));
@@ -851,7 +851,9 @@ fn check_maze_host_stream(text: String) {
         let agents = MazeSession::prepare(AgentKind::Logic, &setup, &AgentOptions::default())
             .map_err(|e| format!("the maze agent: {e}"))?;
         let mut session = BotSession::new(|caves: usize| -> Result<_, String> {
-            let agent = agents.make(0).map_err(|e| e.to_string())?;
+            let agent = agents
+                .make(&wumpus::bot::host_briefing(caves), Dice(0))
+                .map_err(|e| e.to_string())?;
             maze::MazeBot::new(map.clone(), caves, agent)
         });
         for (i, line) in copy.lines().enumerate() {

@@ -24,9 +24,11 @@
 use rayon::prelude::*;
 use std::sync::Arc;
 use wumpus::agent::cave::{CaveAgent, CaveAgentConfig};
-use wumpus::agent::grid::{CellView, GridAgent, Insight, Strategy};
+use wumpus::agent::grid::{CellView, GridAgent, Strategy};
 use wumpus::agent::maze::discovered::DiscoveredMazeAgent;
 use wumpus::agent::maze::MazeAgent;
+use wumpus::agent::Agent;
+use wumpus::agent::Insight;
 use wumpus::agent::Rule;
 use wumpus::cave::classic::{LossCause, MoveResult};
 use wumpus::cave::maze::MazeEvent;
@@ -120,7 +122,7 @@ fn grid_game(seed: u64, strategy: impl Fn(f64) -> Strategy) -> Tally {
         if game.outcome().is_some() {
             break;
         }
-        agent.observe(last, &percepts).unwrap();
+        agent.observe_percepts(last, &percepts).unwrap();
         let decision = agent.decide();
         if let Action::Move(d) = decision.action {
             let target = topology.follow(agent.position(), Link::Step(d));
@@ -207,7 +209,7 @@ fn cave_play(map: &Arc<cave::CaveMap>, known: bool, seed: u64, what: impl Fn() -
             break;
         }
         let status = game.status();
-        let _ = agent.perceive(last.as_ref(), result.as_ref(), &status);
+        let _ = agent.observe_turn(last.as_ref(), result.as_ref(), &status);
         if let Some(why) = agent.lost() {
             tally.lost.push(format!("{}: {why}", what()));
             return tally;
@@ -359,7 +361,7 @@ fn maze_play(
 fn maze_game(map: &Arc<cave::CaveMap>, seed: u64) -> Tally {
     let mut agent = MazeAgent::new(map.clone(), Insight::Decisions).unwrap();
     maze_play(map, seed, |view, last, result| {
-        let _ = agent.perceive(last, result, view);
+        let _ = agent.observe_turn(last, result, view);
         if let Some(why) = agent.lost() {
             return Err(why.to_string());
         }
@@ -377,7 +379,7 @@ fn maze_game(map: &Arc<cave::CaveMap>, seed: u64) -> Tally {
 fn maze_discovered_game(map: &Arc<cave::CaveMap>, seed: u64) -> Tally {
     let mut agent = DiscoveredMazeAgent::new(map.len());
     maze_play(map, seed, |view, last, result| {
-        agent.perceive(last, result, view);
+        agent.observe_turn(last, result, view);
         let action = agent.decide().action;
         let safe = match action {
             MazeAction::Move(t) => agent.tunnels()[t - 1].safe,

@@ -4,23 +4,27 @@
 //! The flow of one turn is **percept → knowledge base → planner → action**: an agent is told
 //! its last action and what the game showed after it ([`Agent::observe`]), tells its knowledge
 //! base what that means, asks which places are proven safe, and picks the next action with a
-//! [`Reason`] ([`Agent::decide`]). Agents never hold the hidden world: [`Agent`] takes only a
-//! rule set's [`Session::Shown`], and the runner in [`crate::run`] hands them nothing else.
+//! [`Reason`] ([`Agent::decide`]). Agents never hold the hidden world: each is built from what
+//! a player is told at the start ([`crate::game::Briefing`], which only the rules can make),
+//! [`Agent`] takes only a rule set's [`Session::Shown`], and the runner in [`crate::run`]
+//! hands them nothing else.
 //!
-//! [`grid`] plays the grid (the logic and the risk agent), [`cave`] the classic cave, adding
-//! exact odds for what logic leaves open, [`maze`] the `caves.dat` maze with the same
-//! machinery, [`optimal`] plays small grids by the exact optimal policy, and [`random`] is the
-//! event's random player. [`roster`] says which agents play
-//! which rule set and makes them for a game.
+//! Every agent implements [`Agent`] itself, in its own module: [`grid`] plays the grid (the
+//! logic and the risk agent, and under the textbook's rules its `HeadedAgent`), [`cave`] the
+//! classic cave, adding exact odds for what logic leaves open, [`maze`] the `caves.dat` maze
+//! with the same machinery, [`optimal`] plays small grids by the exact optimal policy, and
+//! [`random`] is the event's random player. [`common`] holds what they share; [`roster`]
+//! only lists which agents play which rule set and builds them for a game.
 
 pub mod cave;
+pub mod common;
 pub mod grid;
-pub mod lookahead;
 pub mod maze;
 pub mod optimal;
 pub mod random;
 pub mod roster;
 
+pub use common::{percent, Insight};
 pub use roster::{AgentFactory, AgentKind, AgentOptions, Roster};
 
 use crate::game::Session;
@@ -64,6 +68,11 @@ pub trait Agent<S: Session> {
         None
     }
 }
+
+/// The seed of an agent's own random draws (a random player's dice): handed out by the runner
+/// beside the [`crate::game::Briefing`], and never the world's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dice(pub u64);
 
 /// A chosen action, why, and what it was weighed against.
 #[derive(Clone, Debug, PartialEq)]

@@ -41,7 +41,7 @@ impl RandomAgent {
     }
 
     /// The next action for `status`, drawn at random.
-    pub fn act(&mut self, status: &Status) -> Action {
+    pub fn draw(&mut self, status: &Status) -> Action {
         if status.wumpus {
             let n = status.outs.len() + status.ins.len();
             let pick = self.rng.random_range(0..n);
@@ -67,7 +67,7 @@ impl Agent<ClassicSession> for RandomAgent {
         // The turn's one draw is made here, so that nothing of the status need be kept (the
         // cheapest agent's games are a few microseconds: copies would double them).
         self.at = Some(shown.status.room);
-        self.pending = Some(self.act(&shown.status));
+        self.pending = Some(self.draw(&shown.status));
         Ok(Vec::new())
     }
 
@@ -129,7 +129,7 @@ mod tests {
         let mut agent = RandomAgent::for_game(7);
         let mut counts = [0u32; 5];
         for _ in 0..3000 {
-            match agent.act(&status(false)) {
+            match agent.draw(&status(false)) {
                 Action::Move(r) => counts[r.index()] += 1,
                 other => panic!("{other:?}"),
             }
@@ -146,7 +146,7 @@ mod tests {
         let mut agent = RandomAgent::for_game(7);
         let mut counts = [0u32; 5];
         for _ in 0..4000 {
-            match agent.act(&status(true)) {
+            match agent.draw(&status(true)) {
                 Action::Shoot(path) => {
                     assert_eq!(path.rooms().len(), 1);
                     counts[path.rooms()[0].index()] += 1;

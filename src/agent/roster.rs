@@ -1,28 +1,25 @@
-//! Which agents play which rule set, and how each is seen through the one interface: the
-//! [`Roster`] of a rule set names its agents ([`AgentKind`]) and prepares one for a batch of
-//! games ([`AgentFactory`]), checking once what every game's agent needs; the adapters here
-//! turn each agent's own calls into [`Agent`]'s.
+//! Which agents play which rule set: the [`Roster`] of a rule set names its agents
+//! ([`AgentKind`]) and prepares one for a batch of games ([`AgentFactory`]), checking once
+//! what every game's agent needs, then builds each game's agent from its [`Briefing`].
 //!
-//! The adapters only translate: each agent is told exactly what it was told before the one
-//! interface existed, in the same order, so its decisions are the same.
+//! It must never adapt or wrap an agent: every agent implements [`Agent`] itself, in its own
+//! module; the roster only lists and builds them.
 
-use super::cave::{CaveAgent, CaveAgentConfig, RoomView};
-use super::grid::{default_rules, GridAgent, Insight, Strategy};
+use super::cave::{CaveAgent, CaveAgentConfig};
+use super::common::Insight;
+use super::grid::{default_rules, GridAgent, HeadedAgent, Strategy};
 use super::maze::discovered::DiscoveredMazeAgent;
-use super::maze::{MazeAgent, MazeDecision, TunnelOdds};
+use super::maze::MazeAgent;
 use super::optimal::{Model, OptimalAgent, OptimalSolver};
 use super::random::RandomAgent;
-use super::{Agent, AgentError, Choice, Conclusion, Decision, Knowledge, PlaceOdds, Rule};
-use crate::cave::classic::{Action as CaveAction, Variant};
-use crate::cave::maze::MazeAction;
-use crate::cave::{CaveShown, ClassicSession, MazeSession, MazeShown};
-use crate::game::{RuleSet, Session};
-use crate::grid::{
-    Action as GridAction, AimaSession, AimaShown, GridSession, HeadedAction, Scoring, Turn,
-};
+use super::{Agent, AgentError, Dice};
+use crate::cave::classic::Variant;
+use crate::cave::{ClassicSession, MazeSession};
+use crate::game::{Briefing, RuleSet, Session};
+use crate::grid::{AimaSession, GridSession, Scoring};
 use crate::kb::rules::Rules;
-use crate::kb::{Grounding, KnowledgeBase};
-use crate::topology::{Direction, Place, Topology};
+use crate::kb::Grounding;
+use crate::topology::Topology;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -88,9 +85,10 @@ pub struct AgentOptions {
 
 /// Makes the agent of each game of a batch.
 pub trait AgentFactory<S: Session>: Send + Sync {
-    /// A fresh agent for the game dealt from `seed` (an agent that draws random numbers draws
-    /// them from its own stream of that seed).
-    fn make(&self, seed: u64) -> Result<Box<dyn Agent<S>>, AgentError>;
+    /// A fresh agent for a game whose player was told `briefing` at the start
+    /// ([`Session::briefing`]); `dice` seeds the agent's own random draws (only the random
+    /// player draws any).
+    fn make(&self, briefing: &Briefing, dice: Dice) -> Result<Box<dyn Agent<S>>, AgentError>;
 }
 
 /// The agents of a rule set.
@@ -119,30 +117,6 @@ fn unfit(kind: AgentKind, rules: RuleSet, agents: &[AgentKind]) -> AgentError {
         rules.title(),
         names.join(" and ")
     ))
-}
-
-/// An agent of one of this crate's kinds, with what the adapter needs to put its choices in
-/// a player's words.
-struct Playing<A> {
-    agent: A,
-    explain: bool,
-    labels: Labels,
-}
-
-/// How a player names places, for choices in words.
-#[derive(Clone)]
-enum Labels {
-    Grid(Arc<Topology>),
-    Numbered(usize),
-}
-
-impl Labels {
-    fn of(&self, place: Place) -> String {
-        match self {
-            Labels::Grid(t) => t.label(place),
-            Labels::Numbered(first) => (place.index() + first).to_string(),
-        }
-    }
 }
 
 /// Makes the grid agents of a batch, under compass moves or the textbook's heading. The
@@ -184,8 +158,7 @@ impl GridFactory {
             depth: options.depth.unwrap_or(1),
         };
         // Every game's agent is made the same way: one made now shows the rules fit.
-        factory.grounding(setup.topology.clone())?;
-        factory.agent(0)?;
+        factory.agent(setup.topology.clone())?;
         Ok(factory)
     }
 
@@ -205,32 +178,36 @@ impl GridFactory {
         Ok(grounding)
     }
 
-    /// The agent of the game dealt from `seed`, on that game's grid.
-    fn agent(&self, seed: u64) -> Result<(GridAgent, Labels), AgentError> {
-        let topology = if self.setup.varies() {
-            self.setup
-                .topology_of(seed)
-                .map_err(|e| AgentError::Unfit(e.to_string()))?
-        } else {
-            self.setup.topology.clone()
-        };
+    /// The grid a player told `briefing` plays on.
+    fn topology(&self, briefing: &Briefing) -> Result<Arc<Topology>, AgentError> {
+        let size = briefing
+            .grid_size()
+            .ok_or_else(|| AgentError::Unfit("a grid agent plays grid games only".into()))?;
+        if self.setup.topology.grid_size() == Some(size) {
+            return Ok(self.setup.topology.clone());
+        }
+        Topology::grid(size.0, size.1)
+            .map(Arc::new)
+            .map_err(|e| AgentError::Unfit(e.to_string()))
+    }
+
+    /// An agent on `topology`, a grid of the setup's.
+    fn agent(&self, topology: Arc<Topology>) -> Result<GridAgent, AgentError> {
         let grounding = self.grounding(topology)?;
         let insight = Insight::of(self.explain);
-        let agent = GridAgent::with_grounding(grounding.clone(), insight)?
+        Ok(GridAgent::with_grounding(grounding, insight)?
             .with_strategy(self.strategy)
-            .with_depth(self.depth);
-        Ok((agent, Labels::Grid(grounding.topology().clone())))
+            .with_depth(self.depth))
     }
 }
 
 impl AgentFactory<GridSession> for GridFactory {
-    fn make(&self, seed: u64) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
-        let (agent, labels) = self.agent(seed)?;
-        Ok(Box::new(Playing {
-            agent,
-            explain: self.explain,
-            labels,
-        }))
+    fn make(
+        &self,
+        briefing: &Briefing,
+        _: Dice,
+    ) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
+        Ok(Box::new(self.agent(self.topology(briefing)?)?))
     }
 }
 
@@ -270,19 +247,13 @@ impl Roster for GridSession {
 }
 
 impl AgentFactory<AimaSession> for GridFactory {
-    fn make(&self, seed: u64) -> Result<Box<dyn Agent<AimaSession>>, AgentError> {
-        let (agent, labels) = self.agent(seed)?;
-        let facing = Direction::East;
-        Ok(Box::new(Headed {
-            grid: Playing {
-                agent: agent
-                    .headed(facing)
-                    .with_action_budget(crate::grid::aima::SCORE_FLOOR.unsigned_abs() as u32),
-                explain: self.explain,
-                labels,
-            },
-            facing,
-        }))
+    fn make(
+        &self,
+        briefing: &Briefing,
+        _: Dice,
+    ) -> Result<Box<dyn Agent<AimaSession>>, AgentError> {
+        let grid = self.agent(self.topology(briefing)?)?;
+        Ok(Box::new(HeadedAgent::new(grid)))
     }
 }
 
@@ -308,145 +279,6 @@ impl Roster for AimaSession {
     }
 }
 
-/// A grid agent playing the textbook's rules: it decides in compass steps and shots, planned
-/// with turns counted (see [`GridAgent::headed`]), and this adapter carries each out in the
-/// textbook's actions, the quarter turns first, telling the agent each turn.
-struct Headed {
-    grid: Playing<GridAgent>,
-    facing: Direction,
-}
-
-impl Agent<AimaSession> for Headed {
-    fn observe(
-        &mut self,
-        last: Option<&HeadedAction>,
-        shown: &AimaShown,
-    ) -> Result<Vec<Conclusion>, AgentError> {
-        let agent = &mut self.grid.agent;
-        let compass = match last {
-            Some(HeadedAction::TurnLeft | HeadedAction::TurnRight) => {
-                self.facing = shown.facing;
-                agent.turned(shown.facing);
-                return Ok(Vec::new());
-            }
-            None => None,
-            Some(HeadedAction::Forward) => Some(GridAction::Move(self.facing)),
-            Some(HeadedAction::Shoot) => Some(GridAction::Fire(self.facing)),
-            Some(HeadedAction::Grab) => Some(GridAction::Grab),
-            Some(HeadedAction::Climb) => Some(GridAction::Climb),
-        };
-        Ok(agent.observe(compass, &shown.turn.percepts)?)
-    }
-
-    fn decide(&mut self) -> Decision<HeadedAction> {
-        let d = Agent::<GridSession>::decide(&mut self.grid);
-        let actions = HeadedAction::carrying_out(d.action, self.facing);
-        let words: Vec<&str> = actions.iter().map(|a| a.words()).collect();
-        let mut reason = d.reason;
-        reason.text = format!("{}: {}", words.join(", then "), reason.text);
-        Decision {
-            action: actions[0],
-            reason,
-            choices: d.choices,
-            depth: d.depth,
-        }
-    }
-
-    fn knowledge(&mut self) -> Knowledge {
-        Agent::<GridSession>::knowledge(&mut self.grid)
-    }
-
-    fn solver_calls(&self) -> u64 {
-        Agent::<GridSession>::solver_calls(&self.grid)
-    }
-
-    fn knowledge_base(&self) -> Option<&KnowledgeBase> {
-        Agent::<GridSession>::knowledge_base(&self.grid)
-    }
-}
-
-impl Agent<GridSession> for Playing<GridAgent> {
-    fn observe(
-        &mut self,
-        last: Option<&GridAction>,
-        shown: &Turn,
-    ) -> Result<Vec<Conclusion>, AgentError> {
-        Ok(self.agent.observe(last.copied(), &shown.percepts)?)
-    }
-
-    fn decide(&mut self) -> Decision<GridAction> {
-        let d = self.agent.decide();
-        let mut choices = Vec::new();
-        if let (true, Some(odds)) = (self.explain, &d.odds) {
-            for c in &odds.candidates {
-                choices.push(Choice {
-                    what: format!("step into {}", self.labels.of(c.place)),
-                    place: Some(c.place),
-                    expected: Some(c.expected),
-                    bound: c.bound,
-                    pit: Some(c.pit),
-                    wumpus: Some(c.wumpus),
-                    chosen: d.reason.rule == Rule::Gamble && d.reason.target == Some(c.place),
-                    ..Choice::new("")
-                });
-            }
-            for shot in &odds.shots {
-                choices.push(Choice {
-                    place: Some(shot.from),
-                    expected: Some(shot.expected),
-                    kill: Some(shot.kill),
-                    chosen: shot.chosen,
-                    ..Choice::new(format!(
-                        "fire {} from {}",
-                        shot.dir,
-                        self.labels.of(shot.from)
-                    ))
-                });
-            }
-            choices.push(Choice {
-                expected: Some(odds.climb),
-                chosen: d.reason.rule != Rule::Gamble && !odds.shots.iter().any(|s| s.chosen),
-                ..Choice::new("walk home and climb out")
-            });
-        }
-        Decision {
-            action: d.action,
-            reason: d.reason,
-            choices,
-            depth: d.odds.as_ref().map(|o| o.depth),
-        }
-    }
-
-    fn knowledge(&mut self) -> Knowledge {
-        let a = &self.agent;
-        let safe = a.proven_safe();
-        Knowledge {
-            at: Some(a.position()),
-            visited: safe
-                .iter()
-                .copied()
-                .filter(|&p| a.view(p) == super::grid::CellView::Visited)
-                .collect(),
-            safe,
-            pit: a.proven_pits(),
-            wumpus: a.proven_wumpus().into_iter().collect(),
-            bats: Vec::new(),
-            odds: Vec::new(),
-            whereabouts: Vec::new(),
-            wumpus_alive: a.wumpus_alive(),
-            ways: Vec::new(),
-        }
-    }
-
-    fn solver_calls(&self) -> u64 {
-        self.agent.kb().solver_calls()
-    }
-
-    fn knowledge_base(&self) -> Option<&KnowledgeBase> {
-        Some(self.agent.kb())
-    }
-}
-
 struct OptimalFactory {
     solver: Arc<OptimalSolver>,
     explain: bool,
@@ -454,87 +286,56 @@ struct OptimalFactory {
 }
 
 impl AgentFactory<GridSession> for OptimalFactory {
-    fn make(&self, _seed: u64) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
-        Ok(Box::new(Playing {
-            agent: OptimalAgent::new(self.solver.clone(), self.explain),
-            explain: self.explain,
-            labels: Labels::Grid(self.topology.clone()),
-        }))
-    }
-}
-
-impl Agent<GridSession> for Playing<OptimalAgent> {
-    fn observe(
-        &mut self,
-        last: Option<&GridAction>,
-        shown: &Turn,
-    ) -> Result<Vec<Conclusion>, AgentError> {
-        self.agent.observe(last.copied(), &shown.percepts);
-        Ok(Vec::new())
-    }
-
-    fn decide(&mut self) -> Decision<GridAction> {
-        self.agent.decide()
-    }
-
-    fn knowledge(&mut self) -> Knowledge {
-        let b = self.agent.belief();
-        let places = |set: u32| {
-            (0..32)
-                .filter(|i| set >> i & 1 == 1)
-                .map(Place::new)
-                .collect::<Vec<_>>()
-        };
-        let visited = places(b.visited);
-        let mut k = Knowledge {
-            at: Some(self.agent.position()),
-            safe: visited.clone(),
-            visited,
-            wumpus_alive: b.wumpus != 0,
-            ..Knowledge::default()
-        };
-        // What the exact posterior makes certain is proven; the rest are odds.
-        for (place, pit, wumpus) in self.agent.odds() {
-            if pit <= 0.0 && wumpus <= 0.0 {
-                k.safe.push(place);
-            } else if pit >= 1.0 {
-                k.pit.push(place);
-            } else if wumpus >= 1.0 {
-                k.wumpus.push(place);
-            } else {
-                k.odds.push(PlaceOdds {
-                    place,
-                    pit,
-                    wumpus,
-                    bats: 0.0,
-                });
-            }
+    fn make(
+        &self,
+        briefing: &Briefing,
+        _: Dice,
+    ) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
+        if briefing.grid_size() != self.topology.grid_size() {
+            return Err(AgentError::Unfit(
+                "the optimal agent was solved for another grid size".into(),
+            ));
         }
-        k.safe.sort();
-        k
+        Ok(Box::new(OptimalAgent::new(
+            self.solver.clone(),
+            self.explain,
+        )))
     }
 }
 
 struct CaveFactory {
     config: CaveAgentConfig,
-    first_number: usize,
 }
 
 impl AgentFactory<ClassicSession> for CaveFactory {
-    fn make(&self, _seed: u64) -> Result<Box<dyn Agent<ClassicSession>>, AgentError> {
-        Ok(Box::new(Playing {
-            explain: self.config.insight == Insight::Explained,
-            agent: CaveAgent::new(self.config.clone())?,
-            labels: Labels::Numbered(self.first_number),
-        }))
+    fn make(
+        &self,
+        briefing: &Briefing,
+        _: Dice,
+    ) -> Result<Box<dyn Agent<ClassicSession>>, AgentError> {
+        if briefing.places() != self.config.rooms {
+            return Err(AgentError::Unfit(format!(
+                "the map has {} rooms, the game {}",
+                self.config.rooms,
+                briefing.places()
+            )));
+        }
+        self.agent()
+    }
+}
+
+impl CaveFactory {
+    /// The agent of one game.
+    fn agent(&self) -> Result<Box<dyn Agent<ClassicSession>>, AgentError> {
+        Ok(Box::new(CaveAgent::new(self.config.clone())?))
     }
 }
 
 struct RandomFactory;
 
 impl AgentFactory<ClassicSession> for RandomFactory {
-    fn make(&self, seed: u64) -> Result<Box<dyn Agent<ClassicSession>>, AgentError> {
-        Ok(Box::new(RandomAgent::for_game(seed)))
+    fn make(&self, _: &Briefing, dice: Dice) -> Result<Box<dyn Agent<ClassicSession>>, AgentError> {
+        Ok(Box::new(RandomAgent::for_game(dice.0)))
     }
 }
 
@@ -579,11 +380,8 @@ impl Roster for ClassicSession {
                     }
                     config.policy.rollouts = n;
                 }
-                let factory = CaveFactory {
-                    config,
-                    first_number: setup.map.first_number(),
-                };
-                factory.make(0)?;
+                let factory = CaveFactory { config };
+                factory.agent()?;
                 Ok(Box::new(factory))
             }
             AgentKind::Random if options.rollouts.is_some() => Err(AgentError::Unfit(
@@ -607,143 +405,8 @@ pub fn classic_bot_agent(
     map: Option<&Arc<crate::cave::CaveMap>>,
 ) -> Result<Box<dyn Agent<ClassicSession>>, String> {
     let config = CaveAgentConfig::for_bot(rooms, map)?;
-    let factory = CaveFactory {
-        config,
-        first_number: map.map_or(0, |m| m.first_number()),
-    };
-    factory.make(0).map_err(|e| e.to_string())
-}
-
-/// A shot's or a step's chances as the one choice weighed (the cave and maze agents weigh
-/// their choices by fixed priorities and report the chances of the one they take).
-fn chosen_chances(what: String, kill: Option<f64>, risk: Option<f64>) -> Vec<Choice> {
-    if kill.is_none() && risk.is_none() {
-        return Vec::new();
-    }
-    vec![Choice {
-        kill,
-        risk,
-        chosen: true,
-        ..Choice::new(what)
-    }]
-}
-
-impl Playing<CaveAgent> {
-    /// One option of the cave's look-ahead as a choice: a step with its chance of dying, or
-    /// the best shot (`shot`: the shot in words, when it was the one taken) with its chance
-    /// of a kill.
-    fn weighed_choice(&self, w: &super::cave::Weighed, shot: &str) -> Choice {
-        match w.step {
-            Some(room) => Choice {
-                place: Some(room),
-                risk: Some(w.chance),
-                expected: Some(w.worth),
-                chosen: w.chosen,
-                ..Choice::new(format!("step into {}", self.labels.of(room)))
-            },
-            None => Choice {
-                kill: Some(w.chance),
-                expected: Some(w.worth),
-                chosen: w.chosen,
-                ..Choice::new(if w.chosen {
-                    shot
-                } else {
-                    "the best shot from here"
-                })
-            },
-        }
-    }
-}
-
-impl Agent<ClassicSession> for Playing<CaveAgent> {
-    fn observe(
-        &mut self,
-        last: Option<&CaveAction>,
-        shown: &CaveShown,
-    ) -> Result<Vec<Conclusion>, AgentError> {
-        // A contradiction (a game of another variant) leaves the agent playing on without its
-        // knowledge; its reasons say so.
-        Ok(self
-            .agent
-            .perceive(last, shown.result.as_ref(), &shown.status)
-            .unwrap_or_default())
-    }
-
-    fn decide(&mut self) -> Decision<CaveAction> {
-        let d = self.agent.decide();
-        let choices = if self.explain {
-            let what = match &d.action {
-                CaveAction::Move(r) => format!("move {}", self.labels.of(*r)),
-                CaveAction::Shoot(path) => {
-                    let rooms: Vec<String> =
-                        path.rooms().iter().map(|&r| self.labels.of(r)).collect();
-                    format!("shoot {}", rooms.join(" "))
-                }
-            };
-            if d.weighed.is_empty() {
-                chosen_chances(what, d.kill_chance, d.risk)
-            } else {
-                d.weighed
-                    .iter()
-                    .map(|w| self.weighed_choice(w, &what))
-                    .collect()
-            }
-        } else {
-            Vec::new()
-        };
-        Decision {
-            depth: (!d.weighed.is_empty() && d.rollouts == 0).then_some(2),
-            action: d.action,
-            reason: d.reason,
-            choices,
-        }
-    }
-
-    fn knowledge(&mut self) -> Knowledge {
-        let a = &self.agent;
-        let mut k = Knowledge {
-            at: a.here(),
-            wumpus_alive: true,
-            ..Knowledge::default()
-        };
-        for room in (0..a.map().rooms()).map(Place::new) {
-            match a.view(room) {
-                RoomView::Here | RoomView::Visited => {
-                    k.visited.push(room);
-                    k.safe.push(room);
-                }
-                RoomView::Safe => k.safe.push(room),
-                RoomView::Pit => k.pit.push(room),
-                RoomView::Bats => k.bats.push(room),
-                RoomView::Wumpus => k.wumpus.push(room),
-                RoomView::Unknown => {}
-            }
-        }
-        if let Some(o) = a.odds() {
-            let open = |x: f64| x > 0.0 && x < 1.0;
-            for (i, ((&pit, &wumpus), &bats)) in
-                o.pit.iter().zip(&o.wumpus).zip(&o.bats).enumerate()
-            {
-                if open(pit) || open(wumpus) || open(bats) {
-                    k.odds.push(PlaceOdds {
-                        place: Place::new(i),
-                        pit,
-                        wumpus,
-                        bats,
-                    });
-                }
-            }
-        }
-        k
-    }
-
-    fn solver_calls(&self) -> u64 {
-        self.agent.kb().map_or(0, |kb| kb.solver_calls())
-    }
-
-    fn knowledge_base(&self) -> Option<&KnowledgeBase> {
-        self.agent.kb()
-    }
+    let factory = CaveFactory { config };
+    factory.agent().map_err(|e| e.to_string())
 }
 
 struct MazeFactory {
@@ -753,19 +416,33 @@ struct MazeFactory {
 }
 
 impl AgentFactory<MazeSession> for MazeFactory {
-    fn make(&self, _seed: u64) -> Result<Box<dyn Agent<MazeSession>>, AgentError> {
+    fn make(
+        &self,
+        briefing: &Briefing,
+        _: Dice,
+    ) -> Result<Box<dyn Agent<MazeSession>>, AgentError> {
+        if briefing.places() != self.map.len() {
+            return Err(AgentError::Unfit(format!(
+                "the map has {} caves, the game {}",
+                self.map.len(),
+                briefing.places()
+            )));
+        }
+        self.agent()
+    }
+}
+
+impl MazeFactory {
+    /// The agent of one game.
+    fn agent(&self) -> Result<Box<dyn Agent<MazeSession>>, AgentError> {
         if !self.map_known {
             // Told the number of caves only: see agent::maze::discovered.
-            return Ok(Box::new(MazePlaying {
-                agent: DiscoveredMazeAgent::new(self.map.len()),
-                explain: self.explain,
-            }));
+            return Ok(Box::new(
+                DiscoveredMazeAgent::new(self.map.len()).explained(self.explain),
+            ));
         }
         let insight = Insight::of(self.explain);
-        Ok(Box::new(MazePlaying {
-            agent: MazeAgent::new(self.map.clone(), insight)?,
-            explain: self.explain,
-        }))
+        Ok(Box::new(MazeAgent::new(self.map.clone(), insight)?))
     }
 }
 
@@ -785,147 +462,7 @@ impl Roster for MazeSession {
             explain: options.explain,
             map_known: options.map_known,
         };
-        factory.make(0)?;
+        factory.agent()?;
         Ok(Box::new(factory))
-    }
-}
-
-/// What the maze adapter needs of a maze player: the agent given the map
-/// ([`MazeAgent`]) or the one that learns it ([`DiscoveredMazeAgent`]).
-trait MazeMind {
-    fn take_in(
-        &mut self,
-        last: Option<MazeAction>,
-        result: Option<crate::cave::maze::MazeResult>,
-        view: &crate::cave::maze::MazeView,
-    ) -> Vec<Conclusion>;
-    fn choose(&mut self) -> MazeDecision;
-    fn odds(&self) -> Vec<TunnelOdds>;
-    fn words(&self, tunnel: usize) -> String;
-    fn known(&self) -> Knowledge;
-    fn calls(&self) -> u64;
-    fn base(&self) -> Option<&KnowledgeBase>;
-}
-
-impl MazeMind for MazeAgent {
-    fn take_in(
-        &mut self,
-        last: Option<MazeAction>,
-        result: Option<crate::cave::maze::MazeResult>,
-        view: &crate::cave::maze::MazeView,
-    ) -> Vec<Conclusion> {
-        // A contradiction leaves the agent walking blind; it shows in its reasons.
-        self.perceive(last, result, view).unwrap_or_default()
-    }
-    fn choose(&mut self) -> MazeDecision {
-        self.decide()
-    }
-    fn odds(&self) -> Vec<TunnelOdds> {
-        self.tunnels()
-    }
-    fn words(&self, tunnel: usize) -> String {
-        self.through(tunnel)
-    }
-    fn known(&self) -> Knowledge {
-        self.knowledge()
-    }
-    fn calls(&self) -> u64 {
-        self.solver_calls()
-    }
-    fn base(&self) -> Option<&KnowledgeBase> {
-        self.kb()
-    }
-}
-
-impl MazeMind for DiscoveredMazeAgent {
-    fn take_in(
-        &mut self,
-        last: Option<MazeAction>,
-        result: Option<crate::cave::maze::MazeResult>,
-        view: &crate::cave::maze::MazeView,
-    ) -> Vec<Conclusion> {
-        self.perceive(last, result, view);
-        Vec::new()
-    }
-    fn choose(&mut self) -> MazeDecision {
-        self.decide()
-    }
-    fn odds(&self) -> Vec<TunnelOdds> {
-        self.tunnels()
-    }
-    fn words(&self, tunnel: usize) -> String {
-        self.through(tunnel)
-    }
-    fn known(&self) -> Knowledge {
-        self.knowledge()
-    }
-    fn calls(&self) -> u64 {
-        0
-    }
-    fn base(&self) -> Option<&KnowledgeBase> {
-        None
-    }
-}
-
-/// The maze's agent through the one interface.
-struct MazePlaying<M> {
-    agent: M,
-    explain: bool,
-}
-
-impl<M: MazeMind> Agent<MazeSession> for MazePlaying<M> {
-    fn observe(
-        &mut self,
-        last: Option<&MazeAction>,
-        shown: &MazeShown,
-    ) -> Result<Vec<Conclusion>, AgentError> {
-        Ok(self.agent.take_in(last.copied(), shown.result, &shown.view))
-    }
-
-    fn decide(&mut self) -> Decision<MazeAction> {
-        let d = self.agent.choose();
-        // Every way on, stepped into or tossed into, with its chances: what the choice was
-        // weighed against (the agent's priorities are in agent::maze).
-        let mut choices = Vec::new();
-        if self.explain {
-            let tunnels = self.agent.odds();
-            for t in &tunnels {
-                choices.push(Choice {
-                    pit: Some(t.pit),
-                    wumpus: Some(t.wumpus),
-                    risk: Some(t.pit + t.wumpus),
-                    chosen: d.action == MazeAction::Move(t.tunnel),
-                    ..Choice::new(format!("move {}", self.agent.words(t.tunnel)))
-                });
-            }
-            for t in &tunnels {
-                choices.push(Choice {
-                    kill: Some(t.wumpus),
-                    // Without the map the chance of a startled wumpus running in is not
-                    // counted: no figure rather than a wrong one.
-                    risk: (!t.estimated).then_some(t.devour),
-                    chosen: d.action == MazeAction::Toss(t.tunnel),
-                    ..Choice::new(format!("toss {}", self.agent.words(t.tunnel)))
-                });
-            }
-        }
-        Decision {
-            action: d.action,
-            reason: d.reason,
-            choices,
-            depth: None,
-        }
-    }
-
-    fn knowledge(&mut self) -> Knowledge {
-        self.agent.known()
-    }
-
-    fn solver_calls(&self) -> u64 {
-        self.agent.calls()
-    }
-
-    fn knowledge_base(&self) -> Option<&KnowledgeBase> {
-        self.agent.base()
     }
 }

@@ -11,6 +11,14 @@
 pub mod cave;
 pub mod maze;
 
+use crate::game::Briefing;
+
+/// What a bot's player is told when the host's `game N` (`maze N`) line starts a game: a
+/// cave of `rooms` rooms (caves), nothing more. The host is the bot's only game.
+pub fn host_briefing(rooms: usize) -> Briefing {
+    Briefing::rooms(rooms)
+}
+
 /// A line from the host, in either rule set: `S` is what the player is shown, `R` an action's
 /// result, `E` how a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,8 +10,8 @@ use super::command::{self, CaveCommand, Rules, CLASSIC_HELP, MAZE_HELP};
 use super::map::{CaveMap, MapFormat};
 use super::maze::{MazeAction, MazeEnding, MazeEvent, MazeGame, MazeLoss, MazeResult, MazeView};
 use crate::game::{
-    Board, Command, Ending, Exit, Files, GameError, Hidden, Observation, Percept, RuleSet, Session,
-    Words,
+    Board, Briefing, Command, Ending, Exit, Files, GameError, Hidden, Observation, Percept,
+    RuleSet, Session, Words,
 };
 use crate::rng::seeded;
 use crate::topology::Place;
@@ -201,6 +201,10 @@ impl Session for ClassicSession {
         let game =
             ClassicGame::new(setup.map.clone(), setup.variant, seed).map_err(GameError::rules)?;
         Ok(ClassicSession::new(game, &setup.map_name))
+    }
+
+    fn briefing(&self) -> Briefing {
+        Briefing::rooms(self.game.map().len())
     }
 
     fn start(&self) -> CaveShown {
@@ -473,6 +477,10 @@ impl Session for MazeSession {
     fn deal(setup: &MazeSetup, seed: u64) -> Result<MazeSession, GameError> {
         let game = MazeGame::new(setup.map.clone(), seed).map_err(GameError::rules)?;
         Ok(MazeSession::new(game, &setup.map_name))
+    }
+
+    fn briefing(&self) -> Briefing {
+        Briefing::rooms(self.game.map().len())
     }
 
     fn start(&self) -> MazeShown {

@@ -10,7 +10,7 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use wumpus::agent::roster::classic_bot_agent;
-use wumpus::agent::{AgentKind, AgentOptions, Roster};
+use wumpus::agent::{AgentKind, AgentOptions, Dice, Roster};
 use wumpus::bot::cave::ClassicBot;
 use wumpus::bot::maze::MazeBot;
 use wumpus::bot::{BotPlayer, BotSession};
@@ -57,7 +57,9 @@ pub fn run(args: BotArgs) -> Result<()> {
             let agents =
                 MazeSession::prepare(AgentKind::Logic, &setup, &options).map_err(bad_input)?;
             serve(BotSession::new(|caves: usize| -> Result<_, String> {
-                let agent = agents.make(0).map_err(|e| e.to_string())?;
+                let agent = agents
+                    .make(&wumpus::bot::host_briefing(caves), Dice(0))
+                    .map_err(|e| e.to_string())?;
                 MazeBot::new(map.clone(), caves, agent)
             }))
         }

@@ -11,7 +11,7 @@ use anyhow::Result;
 use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use wumpus::agent::{Agent, AgentError, AgentFactory, Conclusion};
+use wumpus::agent::{Agent, AgentError, AgentFactory, Conclusion, Dice};
 use wumpus::game::{Command, Files, RuleSet, Session, Words};
 use wumpus::run::event::hint_event;
 
@@ -85,7 +85,9 @@ impl<S: Playable> Loaded<S> {
     pub fn agent(&self, game: &Prepared<S>) -> Result<Box<dyn Agent<S>>> {
         let agents =
             S::prepare(game.agent, &self.session.setup(), &game.options).map_err(bad_input)?;
-        agents.make(self.seed.unwrap_or(0)).map_err(bad_input)
+        agents
+            .make(&self.session.briefing(), Dice(self.seed.unwrap_or(0)))
+            .map_err(bad_input)
     }
 }
 
@@ -205,7 +207,9 @@ impl<S: Playable> Hints<S> {
         self.shown = session.start();
         self.steps = 0;
         self.agent = match &self.factory {
-            Ok(f) => f.make(0).map_err(|e| e.to_string()),
+            Ok(f) => f
+                .make(&session.briefing(), Dice(0))
+                .map_err(|e| e.to_string()),
             Err(why) => Err(why.clone()),
         };
         self.tell(None);

@@ -8,7 +8,7 @@ use wumpus::run::{GameRecord, StepEvent, Summary};
 
 /// A chance as a percentage for people: `37%`, `<1%`, `0%`, `100%`.
 pub fn percent(p: f64) -> String {
-    wumpus::agent::cave::percent(p)
+    wumpus::agent::percent(p)
 }
 
 fn list(items: &[String]) -> String {

@@ -12,8 +12,10 @@
 //! Architecture invariant: nothing here knows the knowledge base, the planner or an agent.
 
 pub mod board;
+mod briefing;
 
 pub use board::{Board, BoardEdge, BoardPlace};
+pub use briefing::Briefing;
 
 use crate::topology::Place;
 use serde::{Deserialize, Serialize};
@@ -337,6 +339,10 @@ pub trait Session: Sized + Send + 'static {
 
     /// A game dealt from `seed` (the same seed, the same game).
     fn deal(setup: &Self::Setup, seed: u64) -> Result<Self, GameError>;
+
+    /// What the player is told at the start of this game, before the first action: what an
+    /// agent for it is built from.
+    fn briefing(&self) -> Briefing;
 
     /// What the player is shown before the first action.
     fn start(&self) -> Self::Shown;

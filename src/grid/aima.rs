@@ -14,7 +14,8 @@
 use super::game::{Action, Message, Scoring, Turn};
 use super::session::{GridSession, GridSetup};
 use crate::game::{
-    Board, Command, Ending, Files, GameError, Hidden, Observation, Percept, RuleSet, Session, Words,
+    Board, Briefing, Command, Ending, Files, GameError, Hidden, Observation, Percept, RuleSet,
+    Session, Words,
 };
 use crate::topology::{Direction, Place};
 use std::fmt;
@@ -244,6 +245,10 @@ impl Session for AimaSession {
 
     fn deal(setup: &GridSetup, seed: u64) -> Result<AimaSession, GameError> {
         Ok(AimaSession::new(GridSession::deal(setup, seed)?))
+    }
+
+    fn briefing(&self) -> Briefing {
+        self.grid.briefing()
     }
 
     fn start(&self) -> AimaShown {

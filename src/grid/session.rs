@@ -5,7 +5,8 @@ use super::command::{parse_command as parse_grid_command, Command as GridCommand
 use super::game::{Action, GridGame, Outcome, Scoring, Turn};
 use super::world::GridWorld;
 use crate::game::{
-    Board, Command, Ending, Files, GameError, Hidden, Observation, Percept, RuleSet, Session, Words,
+    Board, Briefing, Command, Ending, Files, GameError, Hidden, Observation, Percept, RuleSet,
+    Session, Words,
 };
 use crate::rng::seeded;
 use crate::topology::{Place, Topology};
@@ -249,6 +250,11 @@ impl Session for GridSession {
     fn deal(setup: &GridSetup, seed: u64) -> Result<GridSession, GameError> {
         let world = setup.deal_world(&mut seeded(seed))?;
         Ok(GridSession::new(world, setup.scoring, setup.pit_prob))
+    }
+
+    fn briefing(&self) -> Briefing {
+        let (rows, cols) = self.game.world().topology().grid_size().expect("a grid");
+        Briefing::grid(rows, cols)
     }
 
     fn start(&self) -> Turn {

@@ -10,7 +10,7 @@
 use super::shard::Shard;
 use super::tally::{BatchId, GameRecord, Summary, Tally};
 use super::{play, RunError};
-use crate::agent::AgentFactory;
+use crate::agent::{AgentFactory, Dice};
 use crate::game::{Files, Session};
 use crate::rng::game_seed;
 use rayon::prelude::*;
@@ -126,7 +126,9 @@ fn solve_games<S: Session>(
     let tally = play_batch(batch.range(), &pool, sink, |i, stop| {
         let seed = game_seed(batch.seed, i);
         let (mut session, file) = set_up(i, seed)?;
-        let mut agent = agents.make(seed)?;
+        // The agent is built from what its player is told; a random player's dice are the
+        // game's number, drawn on the agent's own stream, not the deal.
+        let mut agent = agents.make(&session.briefing(), Dice(seed))?;
         let record = play(&mut session, Some(seed), agent.as_mut(), stop, None);
         let record = record.map(|r| {
             r.map(|r| GameRecord {

@@ -20,7 +20,7 @@
 use super::layouts::LayoutSampler;
 use super::rules::reason;
 use super::shoot::{best_shot, Stakes, Weighing};
-use super::{CaveAgent, Decision, Weighed, MOVE_LIMIT};
+use super::{CaveAgent, Chosen, Weighed, MOVE_LIMIT};
 use crate::agent::Rule;
 use crate::cave::classic::{Action, ArrowPath, ClassicGame, Status, Variant};
 use crate::rng::seeded;
@@ -125,7 +125,7 @@ impl CaveAgent {
 
     /// Whether this decision is one rollouts weigh: they are on, the map is known, the
     /// knowledge holds, and the rules did not act on a certainty or on the move limit.
-    pub(super) fn rollouts_apply(&self, ruled: &Decision) -> bool {
+    pub(super) fn rollouts_apply(&self, ruled: &Chosen) -> bool {
         self.config.policy.rollouts > 0
             && !self.trust_odds
             && self.config.map.is_some()
@@ -136,7 +136,7 @@ impl CaveAgent {
     }
 
     /// The rules' choice `ruled`, or the candidate the rollouts find better.
-    pub(super) fn weigh_by_rollouts(&mut self, ruled: Decision) -> Decision {
+    pub(super) fn weigh_by_rollouts(&mut self, ruled: Chosen) -> Chosen {
         let mut candidates = self.candidates(&ruled);
         let (Some(evidence), Some(map), Some(here)) =
             (self.evidence.as_ref(), self.config.map.clone(), self.here)
@@ -224,7 +224,7 @@ impl CaveAgent {
                 Action::Shoot(_) => (Some(c.chance), None),
                 Action::Move(_) => (None, Some(c.chance)),
             };
-            Decision {
+            Chosen {
                 action: c.action.clone(),
                 reason: reason(c.rule, c.target, c.steps, summary),
                 kill_chance,
@@ -240,7 +240,7 @@ impl CaveAgent {
 
     /// The rules' choice, the best shot from here, and the walk the rules would take rather
     /// than shoot, each once.
-    fn candidates(&mut self, ruled: &Decision) -> Vec<Candidate> {
+    fn candidates(&mut self, ruled: &Chosen) -> Vec<Candidate> {
         let (Some(here), Some(odds)) = (self.here, self.odds.clone()) else {
             return Vec::new();
         };
@@ -319,8 +319,8 @@ impl CaveAgent {
             if let Some(ending) = game.ending() {
                 return ending.score();
             }
-            let _ = agent.perceive(Some(&last), Some(&turn.result), &game.status());
-            last = agent.decide().action;
+            let _ = agent.observe_turn(Some(&last), Some(&turn.result), &game.status());
+            last = agent.chosen().action;
             turn = game.act(&last);
         }
         game.ending().map_or(0, |e| e.score())

@@ -12,7 +12,7 @@
 use super::blind;
 use super::layouts::Odds;
 use super::shoot::{best_shot, Shot, Stakes, Weighing};
-use super::{percent, CaveAgent, Decision, Weighed, MOVE_LIMIT};
+use super::{percent, CaveAgent, Chosen, Weighed, MOVE_LIMIT};
 use crate::agent::{Reason, Rule};
 use crate::cave::classic::{Action, ArrowPath};
 use crate::planner;
@@ -20,9 +20,9 @@ use crate::topology::{Place, Topology};
 
 impl CaveAgent {
     /// The rules' choice of the next action.
-    pub(super) fn decide_by_rules(&mut self) -> Decision {
+    pub(super) fn decide_by_rules(&mut self) -> Chosen {
         let Some(here) = self.here else {
-            return Decision {
+            return Chosen {
                 action: Action::Move(Place::new(0)),
                 reason: reason(Rule::Gamble, None, 0, "no status yet".to_string()),
                 kill_chance: None,
@@ -69,9 +69,7 @@ impl CaveAgent {
         });
         // Once a rule decides to shoot, the arrow is aimed two arrows deep, with the map known.
         // While it is discovered, where a woken wumpus walks is known only as far as the
-        // tunnels seen, and planning the second arrow on that gained nothing measurable on
-        // two-way maps and lost a little on one-way ones (docs/caves.md, "Aiming the arrow two
-        // arrows deep").
+        // tunnels seen, too little to plan a second arrow on.
         let aimed = |s: &Shot| {
             aim.as_ref()
                 .filter(|_| self.map.whole())
@@ -116,8 +114,7 @@ impl CaveAgent {
         if let Some((route, there)) = self.better_shooting_room(&known, here, &odds, value) {
             // While the map is being discovered, each step shows new tunnels and the values
             // move with them; a walk that would lead back to a room it left is going round,
-            // spending moves on estimates, so the hunter shoots from here instead (docs/caves.md,
-            // "Walking round to shoot, and one-way tunnels").
+            // spending moves on estimates, so the hunter shoots from here instead.
             let going_round = !self.map.whole() && self.left_for_a_shot.contains(&route.goal());
             if there.value >= shoot_share * full && !going_round {
                 let text = format!(
@@ -310,9 +307,7 @@ impl CaveAgent {
         // Once a tunnel is seen to go one way, the nearest proven-safe room can be a trap: a
         // step into it may shut the hunter off from the others, or leave them a long way
         // round. So explore the room that makes the walk there and on to the next such room
-        // shortest (docs/caves.md, "Exploring where tunnels go one way"). On the two-way maps
-        // this rule changed 1 game in 1,000, by nothing measurable, and the nearest room is
-        // kept; with the map given it was not measured.
+        // shortest. On two-way maps, and with the map given, the nearest room is explored.
         if self.discovering_one_way() {
             planner::nearest_with_walk_on(known, here, safe, unexplored)
         } else {
@@ -320,7 +315,7 @@ impl CaveAgent {
         }
     }
 
-    /// A proven-safe room at most [`SHOOTING_WALK`] steps away from which shooting is worth
+    /// A proven-safe room at most [`Policy::shooting_walk`](super::Policy::shooting_walk) steps away from which shooting is worth
     /// more than from here, the walk counted: the route there and the shot from there.
     fn better_shooting_room(
         &self,
@@ -337,13 +332,11 @@ impl CaveAgent {
         for i in 0..known.len() {
             let room = Place::new(i);
             let Some(d) = dist[i] else { continue };
-            if d == 0 || d as usize > SHOOTING_WALK || !self.is_safe(room) {
+            if d == 0 || d as usize > self.config.policy.shooting_walk || !self.is_safe(room) {
                 continue;
             }
             // The walk costs its moves and one point more, a margin against estimates that
-            // move as the walk shows new tunnels: at its moves only, 20,000 training games a
-            // map with the map discovered scored 0.01 less (docs/caves.md, "Tried in issue
-            // 17's eighth session, and left out").
+            // move as the walk shows new tunnels.
             let full = f64::from(MOVE_LIMIT.saturating_sub(self.moves + d + 1));
             let near = self.smell_near(room);
             let stakes = Stakes {
@@ -398,7 +391,7 @@ impl CaveAgent {
     /// in an unvisited room not next to the hunter flies on past them ([`blind::with_tail`]):
     /// the tail can only add a kill (it cannot come back), and a miss proves what the known
     /// part proved.
-    fn shoot(&self, path: &[Place], chance: f64, rule: Rule, mut text: String) -> Decision {
+    fn shoot(&self, path: &[Place], chance: f64, rule: Rule, mut text: String) -> Chosen {
         let tail = match (self.here, &self.odds) {
             (Some(here), Some(odds)) => blind::with_tail(&self.map, here, path, &odds.wumpus),
             _ => None,
@@ -416,7 +409,7 @@ impl CaveAgent {
             }
             None => path,
         };
-        Decision {
+        Chosen {
             action: Action::Shoot(ArrowPath::new(path.to_vec()).expect("1 to 5 rooms")),
             reason: reason(rule, path.first().copied(), 0, text),
             kill_chance: Some(chance),
@@ -426,19 +419,13 @@ impl CaveAgent {
         }
     }
 
-    fn walk(
-        &self,
-        route: &planner::Route,
-        rule: Rule,
-        text: String,
-        risk: Option<f64>,
-    ) -> Decision {
+    fn walk(&self, route: &planner::Route, rule: Rule, text: String, risk: Option<f64>) -> Chosen {
         let steps = route.len();
         let text = match steps {
             0 | 1 => text,
             n => format!("{text} ({n} steps to go)"),
         };
-        Decision {
+        Chosen {
             action: Action::Move(route.places[1]),
             reason: reason(rule, Some(route.goal()), steps, text),
             kill_chance: None,
@@ -449,10 +436,10 @@ impl CaveAgent {
     }
 
     /// With no knowledge to go on: the first tunnel out.
-    fn blind(&self, here: Place) -> Decision {
+    fn blind(&self, here: Place) -> Chosen {
         // The tunnels the last status showed: the map may be what clashed.
         let to = self.shown_outs.first().copied().unwrap_or(here);
-        Decision {
+        Chosen {
             action: Action::Move(to),
             reason: reason(
                 Rule::Gamble,
@@ -470,9 +457,6 @@ impl CaveAgent {
         }
     }
 }
-
-/// How far the agent walks over proven-safe rooms to shoot from a better room.
-const SHOOTING_WALK: usize = 2;
 
 /// How likely an arrow is to kill, and how it could go wrong.
 pub(super) fn reason(rule: Rule, target: Option<Place>, steps: usize, text: String) -> Reason {

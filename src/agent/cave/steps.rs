@@ -253,17 +253,17 @@ mod tests {
         };
         let moved = TurnResult::Move(MoveResult::Moved);
         let at_0 = status(0, &[1, 2, 3], &[1, 2, 3], false, false);
-        agent.perceive(None, None, &at_0).unwrap();
+        agent.observe_turn(None, None, &at_0).unwrap();
         let at_1 = status(1, &[0, 4, 5], ins_1, true, false);
         agent
-            .perceive(Some(&Action::Move(room(1))), Some(&moved), &at_1)
+            .observe_turn(Some(&Action::Move(room(1))), Some(&moved), &at_1)
             .unwrap();
         agent
-            .perceive(Some(&Action::Move(room(0))), Some(&moved), &at_0)
+            .observe_turn(Some(&Action::Move(room(0))), Some(&moved), &at_0)
             .unwrap();
         let at_2 = status(2, &[0, 7, 8], ins_2, false, true);
         agent
-            .perceive(Some(&Action::Move(room(2))), Some(&moved), &at_2)
+            .observe_turn(Some(&Action::Move(room(2))), Some(&moved), &at_2)
             .unwrap();
         assert!(agent.map.one_way_seen());
         let known = agent.known();

@@ -1,13 +1,13 @@
 //! The risk agent's weighing, when logic runs out on the grid: each frontier cell is valued by
 //! expected final score against climbing out (the one-step estimate), or, with `--depth 2` and
-//! up, every step and shot is valued by the look-ahead search of [`crate::agent::lookahead`].
+//! up, every step and shot is valued by the look-ahead search of [`super::lookahead`].
 //!
 //! It is the one place where the grid agent takes a risk: [`GridAgent`]'s logic calls
 //! `gamble` only when no proven-safe cell is left to explore and no shot proves one safe, and
 //! the odds it weighs are the knowledge base's exact ones (or the search's, which equal them).
 
-use super::{safe_in, Decision, Goal, GridAgent, Question};
-use crate::agent::lookahead::{Sight, REACH_DISCOUNT, REACH_RADIUS};
+use super::lookahead::{Sight, REACH_DISCOUNT, REACH_RADIUS};
+use super::{safe_in, Chosen, Goal, GridAgent, Question};
 use crate::agent::Rule;
 use crate::grid::{Action, Scoring};
 use crate::kb::ground::{Atom, GroundLit};
@@ -64,7 +64,7 @@ pub struct Candidate {
 /// What the risk agent made of the risks open to it.
 pub(super) enum Gamble {
     /// A step (or, looking ahead, a shot) worth more than climbing out.
-    Take(Decision),
+    Take(Chosen),
     /// Climbing out is worth most; what was weighed against it, when anything was.
     Climb(Option<Odds>),
 }
@@ -370,7 +370,7 @@ impl GridAgent {
 
     /// Walks to where `shot` is fired from and fires it: the look-ahead valued it above every
     /// step and climbing out.
-    fn gamble_shot(&mut self, shot: ShotCandidate, odds: Odds) -> Option<Decision> {
+    fn gamble_shot(&mut self, shot: ShotCandidate, odds: Odds) -> Option<Chosen> {
         let (climb, depth) = (odds.climb, odds.depth);
         let route = self.walk_to(Goal::At(shot.from))?;
         let what = format!(

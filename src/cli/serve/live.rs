@@ -18,7 +18,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
 use tokio::sync::oneshot;
-use wumpus::agent::{Agent, AgentError, AgentFactory, Conclusion};
+use wumpus::agent::{Agent, AgentError, AgentFactory, Conclusion, Dice};
 use wumpus::game::Command;
 use wumpus::run::event::{hint_event, trace_end, TraceStart};
 use wumpus::run::{play_to_end, Flow, StepEvent};
@@ -238,7 +238,9 @@ impl<S: Playable> Live<S> {
         let session = played.session;
         let factory = S::prepare(game.agent, &session.setup(), &game.options)
             .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
-        let agent = factory.make(0).map_err(|e| e.to_string());
+        let agent = factory
+            .make(&session.briefing(), Dice(0))
+            .map_err(|e| e.to_string());
         let start = TraceStart {
             rules: S::RULES,
             title: title.clone(),
@@ -429,7 +431,7 @@ impl<S: Playable> Live<S> {
         };
         let mut agent = self
             .factory
-            .make(self.seed.unwrap_or(0))
+            .make(&session.briefing(), Dice(self.seed.unwrap_or(0)))
             .map_err(|e| failed(&e))?;
         let board = session.board();
         let mut steps = Vec::new();

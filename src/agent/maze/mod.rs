@@ -22,21 +22,23 @@
 //! results of its own actions.
 
 pub mod belief;
+mod decide;
 pub mod discovered;
+mod interface;
 
 use self::belief::{MazeBelief, MazeOdds, MAX_CAVES};
-use super::grid::Insight;
-use super::{Conclusion, Fact, Knowledge, PlaceOdds, Reason, Rule};
+use super::common::{self, percent, Insight};
+use super::{Conclusion, Decision, Fact, Knowledge, PlaceOdds, Reason, Rule};
 use crate::cave::map::CaveMap;
 use crate::cave::maze::{MazeAction, MazeEnding, MazeResult, MazeView};
-use crate::kb::rules::{parse_rules, require, EventId, PredKind, Rules};
+use crate::kb::rules::{parse_rules, EventId, Rules};
 use crate::kb::{KbError, KnowledgeBase, Proofs};
 use crate::topology::Place;
 use std::collections::VecDeque;
 use std::sync::{Arc, OnceLock};
 
 /// The built-in rules of the maze (`kb/maze.kb`).
-pub const MAZE_RULES: &str = include_str!("../../kb/maze.kb");
+pub const MAZE_RULES: &str = include_str!("../../../kb/maze.kb");
 
 /// The maze rules, parsed once.
 pub fn maze_rules() -> Arc<Rules> {
@@ -73,35 +75,26 @@ struct Vocabulary {
 
 impl Vocabulary {
     fn of(rules: &Rules) -> Result<Vocabulary, KbError> {
-        let f = require(
+        let words = common::Vocabulary::of(
             rules,
-            &[
-                ("pit", PredKind::Hidden, true),
-                ("bats", PredKind::Hidden, true),
-                ("wumpus", PredKind::Hidden, true),
-                ("smell", PredKind::Percept, true),
-                ("hear", PredKind::Percept, true),
-                ("feel", PredKind::Percept, true),
-                ("stood", PredKind::Percept, true),
-                ("carried", PredKind::Percept, true),
-                ("hit", PredKind::Percept, true),
-            ],
-        )
-        .map_err(|e| KbError::NotObservable(e.message))?;
-        let blast = rules
-            .event("blast")
-            .ok_or_else(|| KbError::NotObservable("the event 'blast'".to_string()))?;
+            ["pit", "bats", "wumpus"],
+            ["smell", "hear", "feel", "stood", "carried", "hit"],
+            Some("blast"),
+            KbError::NotObservable,
+        )?;
+        let [pit, bats, wumpus] = words.hidden;
+        let [smell, hear, feel, stood, carried, hit] = words.percepts;
         Ok(Vocabulary {
-            pit: f["pit"],
-            bats: f["bats"],
-            wumpus: f["wumpus"],
-            smell: f["smell"],
-            hear: f["hear"],
-            feel: f["feel"],
-            stood: f["stood"],
-            carried: f["carried"],
-            hit: f["hit"],
-            blast,
+            pit,
+            bats,
+            wumpus,
+            smell,
+            hear,
+            feel,
+            stood,
+            carried,
+            hit,
+            blast: words.event.expect("asked for"),
         })
     }
 }
@@ -132,19 +125,6 @@ struct Track {
     /// Proven the pit / the bats.
     pit: Vec<bool>,
     bats: Vec<bool>,
-}
-
-/// A chosen action and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MazeDecision {
-    /// The action.
-    pub action: MazeAction,
-    /// Why.
-    pub reason: Reason,
-    /// For a toss, the chance of a kill.
-    pub kill_chance: Option<f64>,
-    /// For a step, the chance of dying.
-    pub risk: Option<f64>,
 }
 
 /// What the agent believes of each tunnel's cave, mixed over its tracks.
@@ -251,7 +231,7 @@ impl MazeAgent {
     /// when every hypothesis about the player's cave proves it, and the odds mix the
     /// hypotheses by their weights. A cave is proven safe only when it is free of the pit, the
     /// wumpi and the bats.
-    pub fn knowledge(&self) -> Knowledge {
+    fn known(&self) -> Knowledge {
         let mut k = Knowledge {
             wumpus_alive: true,
             ..Knowledge::default()
@@ -313,7 +293,7 @@ impl MazeAgent {
     }
 
     /// Solver calls made so far, over every hypothesis's knowledge base.
-    pub fn solver_calls(&self) -> u64 {
+    fn solver_calls_made(&self) -> u64 {
         self.tracks.iter().map(|t| t.kb.solver_calls()).sum()
     }
 
@@ -417,7 +397,7 @@ impl MazeAgent {
 
     /// Takes in the last action and its result (`None` at the start) and the view that
     /// followed. Returns what became proven (when the player's cave is certain).
-    pub fn perceive(
+    pub fn observe_turn(
         &mut self,
         last: Option<MazeAction>,
         result: Option<MazeResult>,
@@ -751,297 +731,6 @@ impl MazeAgent {
                 to
             })
             .collect()
-    }
-
-    /// Chooses the next action.
-    pub fn decide(&mut self) -> MazeDecision {
-        if self.tracks.is_empty() || self.lost.is_some() {
-            return MazeDecision {
-                action: MazeAction::Move(1),
-                reason: reason(
-                    Rule::Gamble,
-                    format!(
-                        "what happened contradicts the rules ({}): walk on blind",
-                        self.lost.as_deref().unwrap_or("no view yet")
-                    ),
-                ),
-                kill_chance: None,
-                risk: None,
-            };
-        }
-        let mut tunnels = self.tunnel_odds(false);
-        if tunnels.iter().any(|t| t.proven_wumpus) {
-            tunnels = self.tunnel_odds(true);
-        }
-        let last = self.odds_last_grenade();
-        // 1. A wumpus proven through a tunnel.
-        if let Some(t) = tunnels
-            .iter()
-            .filter(|t| t.proven_wumpus)
-            .min_by(|a, b| a.devour.total_cmp(&b.devour))
-        {
-            return self.toss(
-                t,
-                Rule::ShootWumpus,
-                format!(
-                    "a wumpus is proven through {}: toss a grenade",
-                    self.through(t.tunnel)
-                ),
-            );
-        }
-        // 2. Explore caves proven safe.
-        if let Some((tunnel, goal, steps)) = self.explore_step() {
-            // The goal is a cave the player has not stood in, so it is named only in the
-            // agent's own words (tests and traces), not in the reason a player reads.
-            let _ = goal;
-            let text = format!(
-                "explore: {} leads towards the nearest cave not yet visited that is proven \
-                 free of the pit and wumpi{} (bats are accepted: they can only drop you in an \
-                 empty cave)",
-                self.through(tunnel),
-                if steps > 1 {
-                    format!(" ({steps} steps to go)")
-                } else {
-                    String::new()
-                }
-            );
-            return MazeDecision {
-                action: MazeAction::Move(tunnel),
-                reason: Reason {
-                    rule: Rule::Explore,
-                    target: None,
-                    steps,
-                    text,
-                },
-                kill_chance: None,
-                risk: Some(0.0),
-            };
-        }
-        // 3. The best grenade, when likely enough.
-        let tunnels = self.tunnel_odds(true);
-        let best_toss = tunnels
-            .iter()
-            .max_by(|a, b| {
-                toss_value(a)
-                    .total_cmp(&toss_value(b))
-                    .then(b.tunnel.cmp(&a.tunnel))
-            })
-            .expect("three tunnels");
-        let step = tunnels
-            .iter()
-            .min_by(|a, b| {
-                step_risk(a)
-                    .total_cmp(&step_risk(b))
-                    .then(a.tunnel.cmp(&b.tunnel))
-            })
-            .expect("three tunnels");
-        let threshold = if last > 0.5 { 0.75 } else { 0.3 };
-        if best_toss.wumpus >= threshold && toss_value(best_toss) > 0.0 {
-            return self.toss(
-                best_toss,
-                Rule::BestShot,
-                format!(
-                    "nothing safe is left to explore; a grenade through {} kills with chance \
-                     {}, at least the {} a toss needs{} (the least-risk step, through {}, dies \
-                     with chance {})",
-                    self.through(best_toss.tunnel),
-                    super::cave::percent(best_toss.wumpus),
-                    super::cave::percent(threshold),
-                    if last > 0.5 {
-                        " with the last grenade"
-                    } else {
-                        ""
-                    },
-                    self.through(step.tunnel),
-                    super::cave::percent(step_risk(step))
-                ),
-            );
-        }
-        // 4. The least-risk step towards the unknown, unless a grenade is the better bet.
-        if let Some((tunnel, cave, risk)) = self.frontier_step() {
-            if toss_value(best_toss) > 0.0 && toss_value(best_toss) >= 1.0 - risk {
-                return self.toss(
-                    best_toss,
-                    Rule::BestShot,
-                    format!(
-                        "every step is dangerous: the least-risk way on, through {}, dies with \
-                         chance {}; a grenade through {} kills with chance {} ({} once the \
-                         chance that a startled wumpus runs in is taken off), which is worth \
-                         more",
-                        self.through(tunnel),
-                        super::cave::percent(risk),
-                        self.through(best_toss.tunnel),
-                        super::cave::percent(best_toss.wumpus),
-                        super::cave::percent(toss_value(best_toss))
-                    ),
-                );
-            }
-            let _ = cave;
-            let text = if tunnel == step.tunnel && risk == step_risk(step) {
-                format!(
-                    "nothing safe is left to explore: {} is the least risk ({} to die)",
-                    self.through(tunnel),
-                    super::cave::percent(risk)
-                )
-            } else {
-                format!(
-                    "nothing safe is left to explore: the least-risk cave not yet visited ({} \
-                     to die) is reached through {}",
-                    super::cave::percent(risk),
-                    self.through(tunnel)
-                )
-            };
-            return MazeDecision {
-                action: MazeAction::Move(tunnel),
-                reason: reason(Rule::Gamble, text),
-                kill_chance: None,
-                risk: Some(risk),
-            };
-        }
-        // 5. Nothing left to learn nor to risk: the maze cannot be won from here.
-        self.toss(
-            best_toss,
-            Rule::BestShot,
-            format!(
-                "no cave is left to explore and every way on is deadly: toss through {} ({} to \
-                 kill)",
-                self.through(best_toss.tunnel),
-                super::cave::percent(best_toss.wumpus)
-            ),
-        )
-    }
-
-    /// The least-risk step into a cave not proven safe and not certainly deadly, walking over
-    /// proven-safe caves to reach it (on the likeliest track when the player's cave is
-    /// certain; a single step otherwise): the first tunnel, the cave, the chance of dying.
-    fn frontier_step(&self) -> Option<(usize, String, f64)> {
-        let risk_of = |t: &Track, c: Place| {
-            let o = t.odds.as_ref().expect("counted");
-            o.pit[c.index()] + o.wumpus[c.index()]
-        };
-        if self.tracks.len() == 1 {
-            let t = &self.tracks[0];
-            let mut seen = vec![false; self.map.len()];
-            let mut queue = VecDeque::new();
-            seen[t.pos.index()] = true;
-            queue.push_back((t.pos, 0usize, 0usize));
-            let mut best: Option<(f64, usize, usize, Place)> = None;
-            while let Some((c, first, steps)) = queue.pop_front() {
-                for (k, &d) in self.map.outs(c).iter().enumerate() {
-                    let first = if steps == 0 { k + 1 } else { first };
-                    if t.safe[d.index()] {
-                        if !seen[d.index()] {
-                            seen[d.index()] = true;
-                            queue.push_back((d, first, steps + 1));
-                        }
-                        continue;
-                    }
-                    let risk = risk_of(t, d);
-                    if risk >= 1.0 - 1e-9 {
-                        continue;
-                    }
-                    let cost = risk + 1e-3 * steps as f64;
-                    if best.is_none_or(|(b, ..)| cost < b - 1e-12) {
-                        best = Some((cost, first, steps + 1, d));
-                    }
-                }
-            }
-            return best.map(|(_, first, _, d)| (first, self.cave_name(d), risk_of(t, d)));
-        }
-        let weights = self.weights();
-        (1..=3)
-            .filter_map(|k| {
-                let mut risk = 0.0;
-                let mut unknown = false;
-                for (t, w) in self.tracks.iter().zip(&weights) {
-                    let c = self.map.outs(t.pos)[k - 1];
-                    risk += w * risk_of(t, c);
-                    unknown |= !t.safe[c.index()] || !t.been[c.index()];
-                }
-                (unknown && risk < 1.0 - 1e-9).then_some((k, risk))
-            })
-            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
-            .map(|(k, risk)| {
-                let c = self.map.outs(self.tracks[0].pos)[k - 1];
-                (k, self.cave_name(c), risk)
-            })
-    }
-
-    fn toss(&self, t: &TunnelOdds, rule: Rule, text: String) -> MazeDecision {
-        let text = if t.devour > 0.0 {
-            format!(
-                "{text} ({} that a startled wumpus runs in)",
-                super::cave::percent(t.devour)
-            )
-        } else {
-            text
-        };
-        MazeDecision {
-            action: MazeAction::Toss(t.tunnel),
-            reason: reason(rule, text),
-            kill_chance: Some(t.wumpus),
-            risk: None,
-        }
-    }
-
-    /// The chance, mixed over the tracks, that one grenade is left.
-    fn odds_last_grenade(&self) -> f64 {
-        self.tracks
-            .iter()
-            .zip(self.weights())
-            .map(|(t, w)| w * t.odds.as_ref().map_or(0.0, |o| o.last_grenade))
-            .sum()
-    }
-
-    /// The first tunnel on the way to the nearest cave proven safe and not yet stood in, the
-    /// cave's name and the steps to it: over proven-safe caves on the likeliest track when the
-    /// player's cave is certain, else one step that is safe on every track.
-    fn explore_step(&self) -> Option<(usize, String, usize)> {
-        if self.tracks.len() == 1 {
-            let t = &self.tracks[0];
-            let mut seen = vec![false; self.map.len()];
-            let mut queue = VecDeque::new();
-            seen[t.pos.index()] = true;
-            for (k, &c) in self.map.outs(t.pos).iter().enumerate() {
-                if t.safe[c.index()] && !seen[c.index()] {
-                    seen[c.index()] = true;
-                    queue.push_back((c, k + 1, 1));
-                }
-            }
-            while let Some((c, first, steps)) = queue.pop_front() {
-                if !t.been[c.index()] {
-                    return Some((first, self.cave_name(c), steps));
-                }
-                for &d in self.map.outs(c) {
-                    if t.safe[d.index()] && !seen[d.index()] {
-                        seen[d.index()] = true;
-                        queue.push_back((d, first, steps + 1));
-                    }
-                }
-            }
-            return None;
-        }
-        // Several caves are possible: a step safe on every track to a cave new on one.
-        (1..=3).find_map(|k| {
-            let all_safe = self
-                .tracks
-                .iter()
-                .all(|t| t.safe[self.map.outs(t.pos)[k - 1].index()]);
-            let new_somewhere = self
-                .tracks
-                .iter()
-                .any(|t| !t.been[self.map.outs(t.pos)[k - 1].index()]);
-            (all_safe && new_somewhere).then(|| {
-                let mut names: Vec<String> = Vec::new();
-                for t in &self.tracks {
-                    let name = self.cave_name(self.map.outs(t.pos)[k - 1]);
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
-                }
-                (k, names.join(" or "), 1)
-            })
-        })
     }
 }
 

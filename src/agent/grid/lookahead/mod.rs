@@ -1,7 +1,7 @@
 //! The risk agent's look-ahead (`--depth N`, N ≥ 2): an expectimax over what the agent has
 //! seen, used where the one-step agent would gamble (when logic runs out).
 //!
-//! What a grid player has seen fixes the posterior over worlds (as in [`super::optimal`]): the
+//! What a grid player has seen fixes the posterior over worlds (as in [`crate::agent::optimal`]): the
 //! visited cells, the breezes felt among them, the cells the live wumpus may still be in, and
 //! whether the arrow is left. A [`Sight`] holds these as bit sets (grids of up to
 //! [`MAX_CELLS`] cells). From a sight the search weighs climbing out, stepping into each
@@ -14,6 +14,9 @@
 //! always used (`GridAgent::gamble`'s). Walks go over visited cells only, as in the exact
 //! solver.
 
+mod walks;
+
+use super::odds::{pit_posterior, PitPosterior};
 use crate::grid::Scoring;
 use crate::topology::{Direction, Place, Topology};
 use rustc_hash::FxHashMap;
@@ -30,9 +33,8 @@ pub(crate) const REACH_RADIUS: u32 = 8;
 pub const MAX_CELLS: usize = 64;
 
 /// The most sights a round of the search may value in full; a round that needs more is given
-/// up, and the round before it decides. Chosen on seeds from 1,000,000 (20,000 games of 4x4
-/// and 5x5 at depth 3 and 6: 300 and 1,000 win 0.1 to 0.3 points more at a quarter of the
-/// speed or less).
+/// up, and the round before it decides. Larger budgets win little more at a fraction of the
+/// speed.
 pub const NODE_BUDGET: usize = 30;
 
 /// Chance branches less likely than this are left out of the search.
@@ -95,14 +97,6 @@ fn facing_cost(costs: &Costs, cell: usize, dir: usize) -> u32 {
         .map(|h| costs[cell][h] + turns(h, dir))
         .min()
         .unwrap_or(u32::MAX)
-}
-
-/// The pit posterior of a sight: P(pit) for each cell, and P(no pit in a cell nor next to it).
-#[derive(Debug)]
-struct Pits {
-    pit: Vec<f64>,
-    calm: Vec<f64>,
-    possible: bool,
 }
 
 /// The values of one search, for trace and hint.
@@ -268,166 +262,10 @@ impl Lookahead {
 
     /// The pit posterior: only fringe cells with no calm visited neighbour may hold a pit, so
     /// only their layouts are counted.
-    fn pits(&self, visited: u64, breeze: u64) -> Pits {
+    fn pits(&self, visited: u64, breeze: u64) -> PitPosterior {
         let fringe = self.reach(visited) & !visited;
-        let calm_visited = visited & !breeze;
-        let open: Vec<usize> = bits(fringe & !self.reach(calm_visited)).collect();
-        let beyond = self.unvisited(&Sight {
-            visited: visited | fringe,
-            ..self.blank()
-        });
-        let breezy: Vec<u64> = bits(breeze).map(|b| self.neighbours[b]).collect();
-        let mut total = 0.0;
-        let mut pit_mass = vec![0.0; self.cells];
-        let mut calm_mass = vec![0.0; self.cells];
-        let q = 1.0 - self.pit;
-        // P(no pit beyond the fringe next to i), for each fringe cell.
-        let beyond_calm: Vec<f64> = (0..self.cells)
-            .map(|i| q.powi((self.neighbours[i] & beyond).count_ones() as i32))
-            .collect();
-        for layout in 0u64..(1 << open.len()) {
-            let pits = open
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| layout >> k & 1 == 1)
-                .fold(0u64, |m, (_, &i)| m | 1 << i);
-            if breezy.iter().any(|&n| n & pits == 0) {
-                continue;
-            }
-            let k = layout.count_ones() as i32;
-            let w = self.pit.powi(k) * q.powi(open.len() as i32 - k);
-            total += w;
-            for i in bits(fringe) {
-                if pits >> i & 1 == 1 {
-                    pit_mass[i] += w;
-                } else if self.neighbours[i] & pits == 0 {
-                    calm_mass[i] += w * beyond_calm[i];
-                }
-            }
-        }
-        let possible = total > 0.0;
-        let norm = |m: Vec<f64>| -> Vec<f64> {
-            m.into_iter()
-                .map(|x| if possible { x / total } else { 0.0 })
-                .collect()
-        };
-        let mut pit = norm(pit_mass);
-        for i in bits(beyond) {
-            pit[i] = self.pit;
-        }
-        Pits {
-            pit,
-            calm: norm(calm_mass),
-            possible,
-        }
-    }
-
-    /// The fewest actions from `from`, facing `facing`, to stand in every cell over `over`
-    /// facing each way: a breadth-first walk over cells under compass moves, over (cell,
-    /// heading) with a heading, where a step forward and a quarter turn cost 1 each.
-    fn costs(&self, from: usize, facing: usize, over: u64) -> Costs {
-        let mut dist = vec![[u32::MAX; 4]; self.cells];
-        if !self.headed {
-            let mut flat = vec![u32::MAX; self.cells];
-            flat[from] = 0;
-            let mut queue = VecDeque::from([from]);
-            while let Some(p) = queue.pop_front() {
-                for n in bits(self.neighbours[p] & over) {
-                    if flat[n] == u32::MAX {
-                        flat[n] = flat[p] + 1;
-                        queue.push_back(n);
-                    }
-                }
-            }
-            for (d, f) in dist.iter_mut().zip(flat) {
-                *d = [f; 4];
-            }
-            return dist;
-        }
-        dist[from][facing] = 0;
-        let mut queue = VecDeque::from([(from, facing)]);
-        while let Some((p, h)) = queue.pop_front() {
-            let d = dist[p][h] + 1;
-            let dir = Direction::ALL[h];
-            let forward = self.ahead[p][h].filter(|&n| over >> n & 1 == 1);
-            let next = [
-                Some((p, dir.left().index())),
-                Some((p, dir.right().index())),
-                forward.map(|n| (n, h)),
-            ];
-            for (q, g) in next.into_iter().flatten() {
-                if dist[q][g] == u32::MAX {
-                    dist[q][g] = d;
-                    queue.push_back((q, g));
-                }
-            }
-        }
-        dist
-    }
-
-    /// The cheapest way to stand in `cell`, facing any way.
-    fn any_facing(costs: &Costs, cell: usize) -> u32 {
-        costs[cell].iter().copied().min().unwrap_or(u32::MAX)
-    }
-
-    /// The fewest actions from each cell, facing each way, to stand at the start (`0,0`),
-    /// walking over `over`: a breadth-first walk back from the start.
-    fn home_costs(&self, over: u64) -> Costs {
-        if !self.headed {
-            return self.costs(0, 0, over);
-        }
-        let mut dist = vec![[u32::MAX; 4]; self.cells];
-        let mut queue = VecDeque::new();
-        dist[0] = [0; 4];
-        queue.extend((0..4).map(|h| (0, h)));
-        while let Some((p, h)) = queue.pop_front() {
-            let d = dist[p][h] + 1;
-            let dir = Direction::ALL[h];
-            // Whoever turned left or right into facing `h`, or stepped forward into `p`.
-            let back = self.ahead[p][dir.opposite().index()];
-            let before = [
-                Some((p, dir.right().index())),
-                Some((p, dir.left().index())),
-                back.filter(|&q| over >> q & 1 == 1).map(|q| (q, h)),
-            ];
-            for (q, g) in before.into_iter().flatten() {
-                if dist[q][g] == u32::MAX {
-                    dist[q][g] = d;
-                    queue.push_back((q, g));
-                }
-            }
-        }
-        dist
-    }
-
-    /// The actions to step into cell `i` from its visited neighbour `j`, from where `here`
-    /// was counted: the walk to `j`, the turns to face `i` (with a heading), the step.
-    fn step_in(&self, here: &Costs, j: usize, i: usize) -> u32 {
-        let to_j = if self.headed {
-            facing_cost(here, j, self.way(j, i))
-        } else {
-            here[j][0]
-        };
-        to_j.saturating_add(1)
-    }
-
-    /// With a heading: the actions from cell `i`, facing `facing`, to the start, through a
-    /// visited neighbour (`home`: [`Lookahead::home_costs`] over the visited cells).
-    fn home_from(&self, home: &Costs, visited: u64, i: usize, facing: usize) -> u32 {
-        bits(self.neighbours[i] & visited)
-            .map(|j| {
-                let w = self.way(i, j);
-                home[j][w].saturating_add(turns(facing, w) + 1)
-            })
-            .min()
-            .unwrap_or(u32::MAX)
-    }
-
-    /// The index into [`Direction::ALL`] of the way from cell `from` to its neighbour `to`.
-    fn way(&self, from: usize, to: usize) -> usize {
-        (0..4)
-            .find(|&d| self.ahead[from][d] == Some(to))
-            .expect("neighbouring cells")
+        let counted = fringe & !self.reach(visited & !breeze);
+        pit_posterior(&self.neighbours, self.pit, visited, breeze, counted)
     }
 
     fn out_and_gold(&self) -> (f64, f64) {
@@ -580,7 +418,7 @@ impl Lookahead {
             let dead = self.death(after);
             // P(calm at i | no pit at i) and P(no stench at i | no wumpus at i).
             let calm = if p_pit < 1.0 {
-                (pits.calm[i] / (1.0 - p_pit)).min(1.0)
+                (pits.clear_and_calm[i] / (1.0 - p_pit)).min(1.0)
             } else {
                 0.0
             };
@@ -733,7 +571,7 @@ struct Cache {
     aborted: bool,
     /// The most sights this iteration may value in full.
     limit: usize,
-    pits: FxHashMap<(u64, u64), std::rc::Rc<Pits>>,
+    pits: FxHashMap<(u64, u64), std::rc::Rc<PitPosterior>>,
 }
 
 impl Cache {
@@ -793,8 +631,7 @@ mod tests {
     fn searched_to_the_end_it_values_a_real_policy_below_the_exact_optimum() {
         // Deep enough that no gamble is left to the estimate, the search values a policy of
         // the real game (safe cells explored first, at most one shot per line) with exact
-        // odds: never above the optimum of every policy, and within 0.2% of it (measured:
-        // 0.02% to 0.11% under it).
+        // odds: never above the optimum of every policy, and within 0.2% of it.
         for (rows, cols) in [(2, 2), (2, 3), (3, 3)] {
             for scoring in [Scoring::Standard, Scoring::Aima] {
                 let exact = best_mean_score(rows, cols, 0.2, scoring).unwrap();

@@ -1,0 +1,342 @@
+//! The grid agent's choice of action, by fixed priorities: grab a glint; with the gold, go
+//! home and climb; walk to the nearest proven-safe cell not yet visited; shoot when a kill or
+//! a miss would prove new cells safe; when logic runs out, gamble (the risk agent) or go home.
+//! Routes run over visited and proven-safe cells only.
+//!
+//! It must never step into a cell that is neither visited nor proven safe, unless it gambles
+//! and its reason says so.
+
+use super::*;
+
+impl GridAgent {
+    pub(super) fn is_safe(&self, place: Place) -> bool {
+        safe_in(&self.cells, self.wumpus_alive, place)
+    }
+
+    /// The shortest walk over safe cells from where the agent stands to the nearest `goal`
+    /// (exactly [`planner::nearest`]'s route, from the agent's reusable searcher).
+    pub(super) fn walk_to(&mut self, goal: Goal) -> Option<planner::Route> {
+        let (cells, alive) = (&self.cells, self.wumpus_alive);
+        if let Some(facing) = self.facing {
+            // With a heading the nearest goal is the cheapest in actions, turns counted.
+            return planner::nearest_headed(
+                &self.topology,
+                self.position,
+                facing,
+                |p| safe_in(cells, alive, p),
+                |(p, _)| match goal {
+                    Goal::SafeUnvisited => !cells[p.index()].visited && safe_in(cells, alive, p),
+                    Goal::At(place) => p == place,
+                },
+            )
+            .map(|(route, _)| route);
+        }
+        self.searcher.nearest(
+            &self.topology,
+            self.position,
+            |p| safe_in(cells, alive, p),
+            |p| match goal {
+                Goal::SafeUnvisited => !cells[p.index()].visited && safe_in(cells, alive, p),
+                Goal::At(place) => p == place,
+            },
+        )
+    }
+
+    /// Actions left before the budget runs out, where there is one.
+    pub(super) fn budget_left(&self) -> Option<u32> {
+        let spent = self.moves + if self.has_arrow { 0 } else { 10 };
+        self.action_budget.map(|b| b.saturating_sub(spent))
+    }
+
+    /// The cost in actions of following `route` from here (turns counted, with a heading),
+    /// and the way the agent then faces.
+    pub(super) fn route_cost(&self, route: &planner::Route) -> (u32, Option<Direction>) {
+        let Some(mut facing) = self.facing else {
+            return (route.len() as u32, None);
+        };
+        let mut cost = 0;
+        for link in &route.links {
+            if let Link::Step(d) = *link {
+                cost += facing.turns_to(d) + 1;
+                facing = d;
+            }
+        }
+        (cost, Some(facing))
+    }
+
+    /// True when `cost` more actions, ending at `place` (facing `facing`, with a heading),
+    /// still leave the walk home over safe cells and the climb within the budget; always true
+    /// without a budget.
+    pub(super) fn affordable(&self, cost: u32, place: Place, facing: Option<Direction>) -> bool {
+        let Some(left) = self.budget_left() else {
+            return true;
+        };
+        let start = Place::new(0);
+        let (cells, alive) = (&self.cells, self.wumpus_alive);
+        let safe = |p| safe_in(cells, alive, p);
+        let home = match facing {
+            Some(f) => planner::nearest_headed(&self.topology, place, f, safe, |(p, _)| p == start)
+                .map(|(_, c)| c),
+            None => planner::distances(&self.topology, place, safe)[start.index()],
+        };
+        // The walk home, then the climb: one action more.
+        home.is_some_and(|home| cost + home < left)
+    }
+
+    /// Chooses the next action. The agent assumes the action will be taken; if another is
+    /// taken instead, [`GridAgent::observe_percepts`] notices and replans. Asking again before the next
+    /// observation gives the same decision.
+    pub(super) fn chosen(&mut self) -> Chosen {
+        if let Some(decision) = &self.pending {
+            return decision.clone();
+        }
+        let decision = self.choose();
+        self.pending = Some(decision.clone());
+        decision
+    }
+
+    pub(super) fn choose(&mut self) -> Chosen {
+        if self.glint_here && !self.has_gold {
+            self.plan.clear();
+            return self.single(
+                Action::Grab,
+                Rule::GrabGold,
+                "the gold glints here: grab it",
+            );
+        }
+        if !self.plan.is_empty() {
+            return self.next_planned();
+        }
+        let start = Place::new(0);
+        if self.has_gold {
+            return self.go_home(Rule::ReturnWithGold, "carrying the gold");
+        }
+        // Explore: the nearest proven-safe cell not yet visited.
+        let route = self.walk_to(Goal::SafeUnvisited);
+        if let Some(route) = route {
+            let target = route.goal();
+            let (cost, facing) = self.route_cost(&route);
+            if !self.affordable(cost, target, facing) {
+                return self.go_home(
+                    Rule::ReturnEmptyHanded,
+                    "the actions left before the game ends would not bring it back from the \
+                     nearest unexplored cell",
+                );
+            }
+            let what = format!(
+                "explore {}, the nearest proven-safe unvisited cell",
+                self.topology.label(target)
+            );
+            return self.follow(route, None, Rule::Explore, what);
+        }
+        if let Some(decision) = self.plan_shot() {
+            return decision;
+        }
+        let mut weighed = None;
+        if let Strategy::Risk { pit_prob, scoring } = self.strategy {
+            // A failure to count (never expected) falls back to the safe choice below.
+            match self.gamble(pit_prob, scoring) {
+                Ok(Gamble::Take(decision)) => return decision,
+                Ok(Gamble::Climb(odds)) => weighed = odds,
+                Err(_) => {}
+            }
+        }
+        let mut decision = if self.position == start {
+            self.single(
+                Action::Climb,
+                Rule::Climb,
+                "no proven-safe cell is left to explore: climb out",
+            )
+        } else {
+            self.go_home(
+                Rule::ReturnEmptyHanded,
+                "no proven-safe cell is left to explore",
+            )
+        };
+        // What climbing out was weighed against, for trace and hint to show.
+        decision.odds = weighed;
+        decision
+    }
+
+    pub(super) fn single(&mut self, action: Action, rule: Rule, text: &str) -> Chosen {
+        self.plan.clear();
+        self.plan_goal = None;
+        Chosen {
+            action,
+            reason: Reason {
+                rule,
+                target: None,
+                steps: 0,
+                text: text.to_string(),
+            },
+            odds: None,
+        }
+    }
+
+    pub(super) fn go_home(&mut self, rule: Rule, why: &str) -> Chosen {
+        let start = Place::new(0);
+        if self.position == start {
+            return self.single(Action::Climb, Rule::Climb, &format!("{why}: climb out"));
+        }
+        let route = self
+            .walk_to(Goal::At(start))
+            .expect("the way back over visited cells is always open");
+        let what = format!("{why}: walk home to 0,0 and climb out");
+        self.follow(route, Some(Action::Climb), rule, what)
+    }
+
+    /// Starts following `route`, then `last` (a shot or a climb) if given; `what` says what
+    /// the plan is for.
+    pub(super) fn follow(
+        &mut self,
+        route: planner::Route,
+        last: Option<Action>,
+        rule: Rule,
+        what: String,
+    ) -> Chosen {
+        self.plan = route
+            .links
+            .iter()
+            .map(|link| match link {
+                Link::Step(d) => Action::Move(*d),
+                Link::Tunnel(_) => unreachable!("grid routes follow steps"),
+            })
+            .chain(last)
+            .collect();
+        self.plan_goal = Some((rule, route.goal(), what));
+        self.next_planned()
+    }
+
+    /// The plan's next action, with the steps still to go in its reason.
+    pub(super) fn next_planned(&mut self) -> Chosen {
+        let to_go = self
+            .plan
+            .iter()
+            .filter(|a| matches!(a, Action::Move(_)))
+            .count();
+        let action = self.plan.pop_front().expect("a plan with an action left");
+        let (rule, target, what) = self.plan_goal.clone().expect("a plan has a goal");
+        let text = match to_go {
+            0 => what,
+            1 => format!("{what} (1 step to go)"),
+            n => format!("{what} ({n} steps to go)"),
+        };
+        Chosen {
+            action,
+            reason: Reason {
+                rule,
+                target: Some(target),
+                steps: to_go,
+                text,
+            },
+            odds: None,
+        }
+    }
+
+    /// A shot that proves new cells safe whether it kills or misses, from the nearest cell it
+    /// can be fired from. Targets are cells proven pit-free where the wumpus may be.
+    pub(super) fn plan_shot(&mut self) -> Option<Chosen> {
+        if !self.has_arrow || !self.wumpus_alive {
+            return None;
+        }
+        let targets: Vec<Place> = match self.wumpus_at {
+            Some(w) if self.cells[w.index()].proven[Question::NoPit as usize] => vec![w],
+            Some(_) => Vec::new(),
+            None => self
+                .frontier
+                .iter()
+                .copied()
+                .filter(|&p| {
+                    let c = &self.cells[p.index()];
+                    self.in_frontier_now(p)
+                        && c.proven[Question::NoPit as usize]
+                        && !c.proven[Question::NoWumpus as usize]
+                })
+                .collect(),
+        };
+        if targets.is_empty() {
+            return None;
+        }
+        let (dist, headed) = match self.facing {
+            // With a heading, a firing place costs the walk there and the turns to face the
+            // target.
+            Some(facing) => (
+                planner::Distances::Dense(Vec::new()),
+                Some(planner::headed_costs(
+                    &self.topology,
+                    self.position,
+                    facing,
+                    |p| self.is_safe(p),
+                    |_| false,
+                )),
+            ),
+            None => (
+                planner::distances(&self.topology, self.position, |p| self.is_safe(p)),
+                None,
+            ),
+        };
+        let is_target: std::collections::HashSet<Place> = targets.iter().copied().collect();
+        // Candidate firing cells: walkable cells in line with a target.
+        let mut best: Option<(usize, u32, Place, Direction)> = None;
+        for &t in &targets {
+            for dir in Direction::ALL {
+                let back = dir.opposite();
+                for from in self.topology.ray(t, back) {
+                    let cost = match &headed {
+                        Some(h) => h.to(from, dir),
+                        None => dist[from.index()],
+                    };
+                    let Some(d) = cost else {
+                        continue;
+                    };
+                    let opened = self
+                        .topology
+                        .ray(from, dir)
+                        .into_iter()
+                        .filter(|c| is_target.contains(c))
+                        .count();
+                    let better = match best {
+                        None => true,
+                        Some((o, bd, bp, _)) => {
+                            opened > o || (opened == o && (d < bd || (d == bd && from < bp)))
+                        }
+                    };
+                    if better {
+                        best = Some((opened, d, from, dir));
+                    }
+                }
+            }
+        }
+        let (opened, cost, from, dir) = best?;
+        // The shot is an action and costs 10 more.
+        if !self.affordable(cost + 11, from, self.facing.map(|_| dir)) {
+            return None;
+        }
+        let (rule, what) = match self.wumpus_at {
+            Some(w) => (
+                Rule::ShootWumpus,
+                format!("the wumpus is proven at {}", self.topology.label(w)),
+            ),
+            None => (
+                Rule::ProbeShot,
+                format!(
+                    "{opened} pit-free cell{} may hold the wumpus; a kill or a miss proves {} safe",
+                    if opened == 1 { "" } else { "s" },
+                    if opened == 1 { "it" } else { "them" }
+                ),
+            ),
+        };
+        let route = match &headed {
+            Some(h) => h.route(from, dir)?,
+            None => self.walk_to(Goal::At(from))?,
+        };
+        // With a heading the textbook's words: the arrow flies the way the player faces.
+        let fire = if self.facing.is_some() {
+            "shoot facing"
+        } else {
+            "fire"
+        };
+        let what = format!("{what}: {fire} {dir} from {}", self.topology.label(from));
+        Some(self.follow(route, Some(Action::Fire(dir)), rule, what))
+    }
+}

@@ -1,0 +1,80 @@
+//! The grid agent under the textbook's rules (`--rules aima`): [`HeadedAgent`] decides in
+//! compass steps and shots, planned with turns counted ([`GridAgent::headed`]), and carries
+//! each out in the textbook's actions, the quarter turns first, telling the agent each turn.
+//!
+//! It must never decide anything the grid agent did not: it only translates compass
+//! decisions into turns and `forward`, and what it is shown back into compass observations.
+
+use super::GridAgent;
+use crate::agent::{Agent, AgentError, Conclusion, Decision, Knowledge};
+use crate::grid::{Action, AimaSession, AimaShown, GridSession, HeadedAction};
+use crate::kb::KnowledgeBase;
+use crate::topology::Direction;
+
+/// A grid agent playing the textbook's rules, facing east at the start.
+pub struct HeadedAgent {
+    grid: GridAgent,
+    facing: Direction,
+}
+
+impl HeadedAgent {
+    /// `grid` playing with a heading, within the textbook's score floor.
+    pub fn new(grid: GridAgent) -> HeadedAgent {
+        let facing = Direction::East;
+        HeadedAgent {
+            grid: grid
+                .headed(facing)
+                .with_action_budget(crate::grid::aima::SCORE_FLOOR.unsigned_abs() as u32),
+            facing,
+        }
+    }
+}
+
+impl Agent<AimaSession> for HeadedAgent {
+    fn observe(
+        &mut self,
+        last: Option<&HeadedAction>,
+        shown: &AimaShown,
+    ) -> Result<Vec<Conclusion>, AgentError> {
+        let agent = &mut self.grid;
+        let compass = match last {
+            Some(HeadedAction::TurnLeft | HeadedAction::TurnRight) => {
+                self.facing = shown.facing;
+                agent.turned(shown.facing);
+                return Ok(Vec::new());
+            }
+            None => None,
+            Some(HeadedAction::Forward) => Some(Action::Move(self.facing)),
+            Some(HeadedAction::Shoot) => Some(Action::Fire(self.facing)),
+            Some(HeadedAction::Grab) => Some(Action::Grab),
+            Some(HeadedAction::Climb) => Some(Action::Climb),
+        };
+        Ok(agent.observe_percepts(compass, &shown.turn.percepts)?)
+    }
+
+    fn decide(&mut self) -> Decision<HeadedAction> {
+        let d = Agent::<GridSession>::decide(&mut self.grid);
+        let actions = HeadedAction::carrying_out(d.action, self.facing);
+        let words: Vec<&str> = actions.iter().map(|a| a.words()).collect();
+        let mut reason = d.reason;
+        reason.text = format!("{}: {}", words.join(", then "), reason.text);
+        Decision {
+            action: actions[0],
+            reason,
+            choices: d.choices,
+            depth: d.depth,
+        }
+    }
+
+    fn knowledge(&mut self) -> Knowledge {
+        Agent::<GridSession>::knowledge(&mut self.grid)
+    }
+
+    fn solver_calls(&self) -> u64 {
+        Agent::<GridSession>::solver_calls(&self.grid)
+    }
+
+    fn knowledge_base(&self) -> Option<&KnowledgeBase> {
+        Agent::<GridSession>::knowledge_base(&self.grid)
+    }
+}

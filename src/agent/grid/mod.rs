@@ -1,0 +1,636 @@
+//! The logic agent for the grid Wumpus World: it moves only where the knowledge base proves it
+//! safe, so it never dies.
+//!
+//! Each turn the agent (1) works out where it is from its own last action and the bump
+//! percept, (2) tells the knowledge base what it perceives at a cell the first time it stands
+//! there, (3) asks about the frontier (unvisited cells next to visited ones), but only about
+//! cells whose constraints changed since it last asked (the knowledge base hands back the
+//! cells whose watched atoms changed, so a turn costs what changed, not the whole frontier),
+//! and (4) decides by fixed priorities:
+//! grab a glint; with the gold, go home and climb; walk to the nearest proven-safe unvisited
+//! cell; shoot when a kill or a miss would prove new cells safe; otherwise go home and climb.
+//!
+//! When logic runs out, the risk agent weighs its risks in `agent::grid::risk`.
+//!
+//! Invariant: the agent holds no hidden state of the world, only its knowledge base and what it
+//! did. Every cell it steps into was visited before or proven safe by the solver.
+
+use super::common::{self, Insight};
+use super::{Conclusion, Fact, Reason, Rule};
+use crate::grid::{Action, Percepts, Scoring};
+use crate::kb::ground::{Atom, GroundLit};
+use crate::kb::odds::Prior;
+use crate::kb::rules::{parse_rules, Rules, GRID_RULES};
+use crate::kb::{Grounding, KbError, KnowledgeBase, Proofs};
+use crate::planner;
+use crate::topology::{Direction, Link, Place, Topology};
+use std::collections::VecDeque;
+use std::sync::{Arc, OnceLock};
+
+mod decide;
+mod headed;
+mod interface;
+pub mod lookahead;
+mod observe;
+pub mod odds;
+mod risk;
+pub use headed::HeadedAgent;
+use lookahead::{Lookahead, Sight};
+use risk::Gamble;
+pub use risk::{Candidate, Odds, ShotCandidate};
+
+/// The predicates of the grid rules the agent uses.
+#[derive(Clone, Copy, Debug)]
+struct Vocabulary {
+    pit: usize,
+    wumpus: usize,
+    breeze: usize,
+    stench: usize,
+    visited: usize,
+    unharmed: usize,
+    missed: usize,
+}
+
+impl Vocabulary {
+    fn of(rules: &Rules) -> Result<Vocabulary, KbError> {
+        let words = common::Vocabulary::of(
+            rules,
+            ["pit", "wumpus"],
+            ["breeze", "stench", "visited", "unharmed", "missed"],
+            None,
+            KbError::Vocabulary,
+        )?;
+        let [pit, wumpus] = words.hidden;
+        let [breeze, stench, visited, unharmed, missed] = words.percepts;
+        Ok(Vocabulary {
+            pit,
+            wumpus,
+            breeze,
+            stench,
+            visited,
+            unharmed,
+            missed,
+        })
+    }
+}
+
+/// The best win rate any player can expect on a `rows`×`cols` grid at pit probability 0.2, where
+/// it is known exactly: the optimum over every policy of the real game, computed by
+/// `examples/grid_bound.rs` (`-- R C wins 0.2`; table and method in `docs/agents.md`). A win
+/// counts the same under either scoring, so the value holds for both. `None` elsewhere.
+pub fn best_win_rate(rows: usize, cols: usize, pit_prob: f64) -> Option<f64> {
+    if pit_prob != 0.2 {
+        return None;
+    }
+    // The grid and its transpose are the same game seen in a mirror.
+    let (a, b) = (rows.min(cols), rows.max(cols));
+    match (a, b) {
+        (3, 3) => Some(0.5941),
+        (3, 4) => Some(0.5688),
+        (4, 4) => Some(0.5365),
+        (3, 5) => Some(0.5391),
+        (4, 5) => Some(0.5078),
+        (5, 5) => Some(0.4775),
+        _ => None,
+    }
+}
+
+/// The built-in grid rules, parsed once.
+pub fn default_rules() -> Arc<Rules> {
+    static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
+    RULES
+        .get_or_init(|| Arc::new(parse_rules(GRID_RULES).expect("kb/grid.kb is valid")))
+        .clone()
+}
+
+/// One question the agent asks about a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Question {
+    NoPit = 0,
+    Pit = 1,
+    NoWumpus = 2,
+    Wumpus = 3,
+}
+
+/// What the agent knows of one cell.
+#[derive(Clone, Copy, Debug, Default)]
+struct CellKnowledge {
+    visited: bool,
+    /// Proven answers, by [`Question`].
+    proven: [bool; 4],
+    /// When each unproven question was last asked (0: never).
+    asked_at: [u64; 4],
+    /// True once the cell has been announced safe in a conclusion.
+    announced_safe: bool,
+}
+
+/// What the agent believes of a cell, for maps and traces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellView {
+    /// The agent has stood here.
+    Visited,
+    /// Proven free of pit and live wumpus.
+    Safe,
+    /// Proven to hold a pit.
+    Pit,
+    /// Proven to hold the live wumpus.
+    Wumpus,
+    /// Not known.
+    Unknown,
+}
+
+/// What the agent's priorities chose, with the odds the risk agent weighed: the agent puts it
+/// in the one [`Decision`](super::Decision) when asked to decide.
+#[derive(Clone, Debug, PartialEq)]
+struct Chosen {
+    /// The action.
+    pub action: Action,
+    /// Why.
+    pub reason: Reason,
+    /// When the agent weighed risks: the candidates it weighed and the value of climbing out.
+    pub odds: Option<Odds>,
+}
+
+/// How an agent plays when logic runs out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Strategy {
+    /// Never take a risk: go home and climb out.
+    Logic,
+    /// Weigh exact odds and step where the expected final score beats climbing out.
+    Risk {
+        /// The world's pit probability, the prior of the odds.
+        pit_prob: f64,
+        /// The scoring in force, which prices death and gold.
+        scoring: Scoring,
+    },
+}
+
+/// The logic agent for the grid.
+pub struct GridAgent {
+    kb: KnowledgeBase,
+    words: Vocabulary,
+    topology: Arc<Topology>,
+    insight: Insight,
+    position: Place,
+    has_gold: bool,
+    has_arrow: bool,
+    wumpus_alive: bool,
+    glint_here: bool,
+    cells: Vec<CellKnowledge>,
+    /// Unvisited cells next to visited ones and not announced safe, in the order they joined,
+    /// plus some that have since been visited or announced (dropped in bulk once they are
+    /// half the list, so that leaving costs nothing per turn); read it through
+    /// [`GridAgent::in_frontier_now`].
+    frontier: Vec<Place>,
+    /// How many of `frontier` are still in it.
+    frontier_live: usize,
+    in_frontier: Vec<bool>,
+    /// Each cell's place in the order cells joined the frontier, from 1 (0: never joined),
+    /// up to the highest cell that joined: grown on demand, so that a big grid mostly
+    /// unexplored costs little here.
+    order: Vec<u32>,
+    /// Every cell that ever joined the frontier, by its `order` − 1.
+    by_order: Vec<Place>,
+    /// Frontier cells (by order) that may have something new to ask or announce: new ones,
+    /// and those whose watched atoms changed. Every other frontier cell would ask nothing
+    /// (its answers cannot have changed), so walking it in order does what walking the whole
+    /// frontier did.
+    to_examine: std::collections::BTreeSet<u32>,
+    /// Scratch for the tokens (cell indices) the knowledge base hands back.
+    fired: Vec<u32>,
+    /// The route finder, with its tables kept between the many searches of a game.
+    searcher: planner::Searcher,
+    /// Cells proven safe (visited or announced), in cell order: proven safety never ends, and
+    /// every safe cell is visited or announced in the turn it became safe, so this is what a
+    /// scan of every cell would find, at the cost of the cells found.
+    safe_cells: std::collections::BTreeSet<Place>,
+    /// Cells proven to hold a pit, in cell order.
+    pit_cells: std::collections::BTreeSet<Place>,
+    wumpus_at: Option<Place>,
+    plan: VecDeque<Action>,
+    plan_goal: Option<(Rule, Place, String)>,
+    pending: Option<Chosen>,
+    strategy: Strategy,
+    moves: u32,
+    /// The way the agent faces under the textbook's rules (`None`: compass moves, no
+    /// heading): its routes then count turns, each an action.
+    facing: Option<Direction>,
+    /// The actions (the arrow counting 10) after which the game ends, where it does (the
+    /// tournament's score floor under the textbook's rules).
+    action_budget: Option<u32>,
+    /// The look-ahead deeper than one step, and what it has seen (`--depth` above 1).
+    lookahead: Option<(Arc<Lookahead>, u32)>,
+    sight: Option<Sight>,
+}
+
+impl GridAgent {
+    /// An agent at `0,0` of `topology` (a grid) reasoning with `rules` (the built-in rules
+    /// when `None`).
+    pub fn new(
+        topology: Arc<Topology>,
+        rules: Option<Arc<Rules>>,
+        insight: Insight,
+    ) -> Result<GridAgent, KbError> {
+        let rules = rules.unwrap_or_else(default_rules);
+        GridAgent::with_grounding(
+            Grounding::new(rules, topology, Some(Place::new(0)))?,
+            insight,
+        )
+    }
+
+    /// An agent on a grounding shared with other games on the same grid (see
+    /// [`Grounding`]); its start must be `0,0`.
+    pub fn with_grounding(
+        grounding: Arc<Grounding>,
+        insight: Insight,
+    ) -> Result<GridAgent, KbError> {
+        let proofs = match insight {
+            Insight::Decisions => Proofs::Fast,
+            Insight::Explained => Proofs::Explained,
+        };
+        GridAgent::on(KnowledgeBase::from_grounding(grounding, proofs), insight)
+    }
+
+    /// An agent reasoning with `kb`, fresh for a game on a grid whose start is `0,0`.
+    fn on(kb: KnowledgeBase, insight: Insight) -> Result<GridAgent, KbError> {
+        let words = Vocabulary::of(kb.rules())?;
+        let topology = kb.topology().clone();
+        let n = topology.len();
+        Ok(GridAgent {
+            kb,
+            words,
+            topology,
+            insight,
+            position: Place::new(0),
+            has_gold: false,
+            has_arrow: true,
+            wumpus_alive: true,
+            glint_here: false,
+            cells: vec![CellKnowledge::default(); n],
+            frontier: Vec::new(),
+            frontier_live: 0,
+            in_frontier: vec![false; n],
+            order: Vec::new(),
+            by_order: Vec::new(),
+            to_examine: std::collections::BTreeSet::new(),
+            fired: Vec::new(),
+            searcher: planner::Searcher::new(),
+            safe_cells: std::collections::BTreeSet::from([Place::new(0)]),
+            pit_cells: std::collections::BTreeSet::new(),
+            wumpus_at: None,
+            plan: VecDeque::new(),
+            plan_goal: None,
+            pending: None,
+            strategy: Strategy::Logic,
+            moves: 0,
+            facing: None,
+            action_budget: None,
+            lookahead: None,
+            sight: None,
+        })
+    }
+
+    /// The same agent playing by `strategy` when logic runs out.
+    pub fn with_strategy(mut self, strategy: Strategy) -> GridAgent {
+        self.strategy = strategy;
+        self
+    }
+
+    /// The same agent looking `depth` steps ahead when it gambles (1: one step, the default).
+    /// Only the risk agent gambles, and only on grids of up to [`lookahead::MAX_CELLS`]
+    /// cells; elsewhere it looks one step ahead. Call it after [`GridAgent::with_strategy`]
+    /// and before the first observation.
+    pub fn with_depth(mut self, depth: u32) -> GridAgent {
+        self.lookahead = None;
+        self.sight = None;
+        if let Strategy::Risk { pit_prob, scoring } = self.strategy {
+            if depth > 1 {
+                if let Some(mut l) = Lookahead::new(&self.topology, pit_prob, scoring) {
+                    if self.facing.is_some() {
+                        l = l.headed();
+                    }
+                    self.sight = Some(l.blank());
+                    self.lookahead = Some((Arc::new(l), depth));
+                }
+            }
+        }
+        self
+    }
+
+    /// The same agent playing with a heading, first facing `facing` (the textbook's rules): it
+    /// still decides in compass steps and shots, but chooses its routes, shooting places and
+    /// risks by their cost in actions counting the quarter turns, and it is told each turn
+    /// taken ([`GridAgent::turned`]). Whoever drives it turns each step into turns and
+    /// `Forward`.
+    pub fn headed(mut self, facing: Direction) -> GridAgent {
+        self.facing = Some(facing);
+        // The look-ahead then prices its walks with the turns too.
+        match self.lookahead.as_ref().map(|(_, depth)| *depth) {
+            Some(depth) => self.with_depth(depth),
+            None => self,
+        }
+    }
+
+    /// The same agent in a game that ends once `budget` actions are spent, the arrow counting
+    /// 10 (the textbook tournament's score floor of −1000): it sets out on no walk, shot or
+    /// risk after which it could not walk home and climb out within the budget.
+    pub fn with_action_budget(mut self, budget: u32) -> GridAgent {
+        self.action_budget = Some(budget);
+        self
+    }
+
+    /// The way the agent faces, under the textbook's rules.
+    pub fn facing(&self) -> Option<Direction> {
+        self.facing
+    }
+
+    /// Takes in a quarter turn just taken (the textbook's rules): an action spent, now facing
+    /// `facing`. A turn shows nothing new, so the knowledge base is not asked anything.
+    pub fn turned(&mut self, facing: Direction) {
+        self.moves += 1;
+        self.facing = Some(facing);
+    }
+
+    /// Where the agent believes it is (it tracks this from its own moves and bumps).
+    pub fn position(&self) -> Place {
+        self.position
+    }
+
+    /// The knowledge base, for statistics and export.
+    pub fn kb(&self) -> &KnowledgeBase {
+        &self.kb
+    }
+
+    /// True while no scream has been heard.
+    pub fn wumpus_alive(&self) -> bool {
+        self.wumpus_alive
+    }
+
+    /// What the agent believes of `place`.
+    pub fn view(&self, place: Place) -> CellView {
+        let c = &self.cells[place.index()];
+        if c.visited {
+            CellView::Visited
+        } else if self.is_safe(place) {
+            CellView::Safe
+        } else if c.proven[Question::Pit as usize] {
+            CellView::Pit
+        } else if self.wumpus_alive && self.wumpus_at == Some(place) {
+            CellView::Wumpus
+        } else {
+            CellView::Unknown
+        }
+    }
+
+    /// The exact probability of a pit and of the live wumpus at each of `places`, given what
+    /// the agent knows, with pits dealt independently with probability `pit_prob` and the
+    /// wumpus uniform over the cells other than the start.
+    pub fn hazard_odds(
+        &mut self,
+        places: &[Place],
+        pit_prob: f64,
+    ) -> Result<Vec<(f64, f64)>, KbError> {
+        let rules = self.kb.rules().clone();
+        let prior = Prior::uniform(&rules).bernoulli(self.words.pit, pit_prob);
+        let mut odds = Vec::with_capacity(places.len());
+        for &p in places {
+            let pit = self
+                .kb
+                .probability(&[(self.atom(self.words.pit, p), true)], &prior)?;
+            let wumpus = if self.wumpus_alive {
+                self.kb
+                    .probability(&[(self.atom(self.words.wumpus, p), true)], &prior)?
+            } else {
+                0.0
+            };
+            odds.push((pit, wumpus));
+        }
+        Ok(odds)
+    }
+
+    /// Every cell proven safe so far (visited ones included), in cell order.
+    pub fn proven_safe(&self) -> Vec<Place> {
+        self.safe_cells.iter().copied().collect()
+    }
+
+    /// Every cell proven to hold a pit (with explanations on; else those found incidentally).
+    pub fn proven_pits(&self) -> Vec<Place> {
+        self.pit_cells.iter().copied().collect()
+    }
+
+    /// The cell proven to hold the live wumpus, if any.
+    pub fn proven_wumpus(&self) -> Option<Place> {
+        self.wumpus_at.filter(|_| self.wumpus_alive)
+    }
+}
+
+/// Where [`GridAgent::walk_to`] goes.
+#[derive(Clone, Copy, Debug)]
+enum Goal {
+    /// The nearest proven-safe cell not yet visited.
+    SafeUnvisited,
+    /// This cell.
+    At(Place),
+}
+
+/// Whether `place` is safe by `cells` (visited, or proven free of pit and of the wumpus while
+/// it lives); a free function so that the planner's closures can borrow the cells alone.
+fn safe_in(cells: &[CellKnowledge], wumpus_alive: bool, place: Place) -> bool {
+    let c = &cells[place.index()];
+    c.visited
+        || (c.proven[Question::NoPit as usize]
+            && (!wumpus_alive || c.proven[Question::NoWumpus as usize]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{GridGame, GridWorld};
+    use crate::rng::seeded;
+
+    impl GridAgent {
+        /// True when examining `cell` now would ask nothing and announce nothing: what a walk
+        /// over the whole frontier would find for every cell not waiting in `to_examine`.
+        fn quiet(&mut self, cell: Place) -> bool {
+            let explained = self.insight == Insight::Explained;
+            let c = self.cells[cell.index()];
+            let no_pit = c.proven[Question::NoPit as usize];
+            let mut asked = vec![Question::NoPit];
+            if self.wumpus_alive && (no_pit || explained) {
+                asked.push(Question::NoWumpus);
+            }
+            if explained && !no_pit {
+                asked.push(Question::Pit);
+            }
+            let settled = asked.into_iter().all(|q| {
+                let i = q as usize;
+                let atom = self.question_lit(q, cell).0;
+                c.proven[i] || (c.asked_at[i] != 0 && !self.kb.changed_since(atom, c.asked_at[i]))
+            });
+            settled && (c.announced_safe || !self.is_safe(cell))
+        }
+    }
+
+    #[test]
+    fn one_solver_per_component_decides_as_one_solver_does() {
+        // The knowledge base moves to one solver per component once the formula is big.
+        // Decisions rest on answers alone, so an agent whose knowledge base keeps one solver
+        // must play every game the same way. (Not one with explanations on: it asks more
+        // questions, which mention more atoms, and the risk agent's odds, which count over
+        // them, can then break a near tie the other way.)
+        let mut split_games = 0;
+        for seed in 0..300u64 {
+            if split_games == 12 {
+                break;
+            }
+            let size = 24 + (seed % 3) as usize * 8;
+            let pit_prob = [0.05, 0.08, 0.12][(seed / 3 % 3) as usize];
+            let topology = Arc::new(Topology::grid(size, size).unwrap());
+            let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
+            let strategy = alternate_strategy(seed, pit_prob);
+            let grounding = Grounding::new(default_rules(), topology.clone(), Some(Place::new(0)));
+            let kbs = [
+                KnowledgeBase::from_grounding(grounding.clone().unwrap(), Proofs::Fast),
+                KnowledgeBase::from_grounding_unsplit(grounding.unwrap(), Proofs::Fast),
+            ];
+            let mut games = kbs.map(|kb| {
+                let agent = GridAgent::on(kb, Insight::Decisions)
+                    .unwrap()
+                    .with_strategy(strategy);
+                (GridGame::new(world.clone()), agent)
+            });
+            let mut percepts = [games[0].0.start().percepts, games[1].0.start().percepts];
+            let mut last = None;
+            while games[0].0.outcome().is_none() {
+                let mut actions = Vec::new();
+                for (i, (game, agent)) in games.iter_mut().enumerate() {
+                    agent.observe_percepts(last, &percepts[i]).unwrap();
+                    let action = agent.chosen().action;
+                    percepts[i] = game.act(action).percepts;
+                    actions.push(action);
+                }
+                assert_eq!(actions[0], actions[1], "seed {seed}");
+                last = Some(actions[0]);
+            }
+            assert!(games[1].0.outcome().is_some());
+            assert!(!games[1].1.kb().is_split());
+            split_games += usize::from(games[0].1.kb().is_split());
+        }
+        assert_eq!(split_games, 12, "too few games grew big enough to split");
+    }
+
+    /// Even seeds play the logic agent, odd ones the risk agent (standard scoring).
+    fn alternate_strategy(seed: u64, pit_prob: f64) -> Strategy {
+        if seed % 2 == 0 {
+            Strategy::Logic
+        } else {
+            Strategy::Risk {
+                pit_prob,
+                scoring: Scoring::Standard,
+            }
+        }
+    }
+
+    #[test]
+    fn the_look_ahead_sees_the_knowledge_bases_odds_and_never_steps_into_a_proven_death() {
+        // What the look-ahead tracks must fix the same posterior as the knowledge base: at
+        // every gamble the sight's odds of each candidate (which the agent then uses) equal
+        // the exact odds counted by the knowledge base, and the cell chosen can be survived.
+        let mut gambles = 0;
+        for seed in 1_000_000..1_000_400u64 {
+            let (rows, cols) = [(3, 3), (4, 4), (3, 5), (5, 5)][(seed % 4) as usize];
+            let scoring = [Scoring::Standard, Scoring::Aima][(seed / 4 % 2) as usize];
+            let topology = Arc::new(Topology::grid(rows, cols).unwrap());
+            let world = GridWorld::random(topology.clone(), 0.2, &mut seeded(seed));
+            let mut game = GridGame::new(world);
+            let mut agent = GridAgent::new(topology, None, Insight::Decisions)
+                .unwrap()
+                .with_strategy(Strategy::Risk {
+                    pit_prob: 0.2,
+                    scoring,
+                })
+                .with_depth(2);
+            let mut percepts = game.start().percepts;
+            let mut last = None;
+            while game.outcome().is_none() {
+                agent.observe_percepts(last, &percepts).unwrap();
+                let decision = agent.chosen();
+                if let Some(odds) = &decision.odds {
+                    gambles += 1;
+                    // As deep as the budget let it search every option: 1 or 2.
+                    assert!((1..=2).contains(&odds.depth), "seed {seed}");
+                    // The agent took its odds from the sight; the knowledge base counts its
+                    // own.
+                    let places: Vec<Place> = odds.candidates.iter().map(|c| c.place).collect();
+                    let counted = agent.hazard_odds(&places, 0.2).unwrap();
+                    for (c, &(pit, wumpus)) in odds.candidates.iter().zip(&counted) {
+                        assert!(
+                            (pit - c.pit).abs() < 1e-9,
+                            "seed {seed}: pit at {:?}",
+                            c.place
+                        );
+                        assert!(
+                            (wumpus - c.wumpus).abs() < 1e-9,
+                            "seed {seed}: wumpus at {:?}",
+                            c.place
+                        );
+                    }
+                    if decision.reason.rule == Rule::Gamble {
+                        let target = decision.reason.target.unwrap();
+                        let chosen = odds.candidates.iter().find(|c| c.place == target).unwrap();
+                        assert!(chosen.pit < 1.0 && chosen.wumpus < 1.0, "seed {seed}");
+                    }
+                }
+                percepts = game.act(decision.action).percepts;
+                last = Some(decision.action);
+            }
+        }
+        assert!(gambles > 100, "only {gambles} gambles");
+    }
+
+    #[test]
+    fn every_frontier_cell_left_unexamined_has_nothing_new() {
+        for seed in 0..1000u64 {
+            let (rows, cols) = (3 + (seed % 7) as usize, 3 + (seed / 7 % 7) as usize);
+            let pit_prob = [0.05, 0.12, 0.2, 0.3][(seed % 4) as usize];
+            let insight = if seed % 3 == 0 {
+                Insight::Explained
+            } else {
+                Insight::Decisions
+            };
+            let strategy = alternate_strategy(seed, pit_prob);
+            let topology = Arc::new(Topology::grid(rows, cols).unwrap());
+            let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
+            let mut game = GridGame::new(world);
+            let mut agent = GridAgent::new(topology, None, insight)
+                .unwrap()
+                .with_strategy(strategy);
+            let mut percepts = game.start().percepts;
+            let mut last = None;
+            while game.outcome().is_none() {
+                agent.observe_percepts(last, &percepts).unwrap();
+                // Cells earlier in the order that changed during the pass wait for the next
+                // turn, as they would in a walk over the whole frontier.
+                let waiting = agent.to_examine.clone();
+                for cell in agent.frontier.clone() {
+                    if agent.in_frontier_now(cell) && !waiting.contains(&agent.order[cell.index()])
+                    {
+                        assert!(
+                            agent.quiet(cell),
+                            "seed {seed}: {cell:?} was left with news"
+                        );
+                    }
+                }
+                let live = agent
+                    .frontier
+                    .iter()
+                    .filter(|&&p| agent.in_frontier_now(p))
+                    .count();
+                assert_eq!(live, agent.frontier_live, "seed {seed}");
+                let decision = agent.chosen();
+                percepts = game.act(decision.action).percepts;
+                last = Some(decision.action);
+            }
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! What the grid agent takes in each turn: where it is, what it perceives at a cell the first
+//! time it stands there, and what the knowledge base now proves of the frontier (asking only
+//! about cells whose watched atoms changed).
+//!
+//! It must never learn anything but the agent's own actions and the percepts that followed.
+
+use super::*;
+
+impl GridAgent {
+    /// Takes in what happened: the action just taken (`None` before the first) and the
+    /// percepts that followed. Returns what became proven, with reasons when explanations are
+    /// on.
+    pub fn observe_percepts(
+        &mut self,
+        last: Option<Action>,
+        percepts: &Percepts,
+    ) -> Result<Vec<Conclusion>, KbError> {
+        if last != self.pending.as_ref().map(|d| d.action) || last.is_none() {
+            // The player did something other than what was planned (or the game began).
+            self.plan.clear();
+        }
+        self.pending = None;
+        if last.is_some() {
+            self.moves += 1;
+        }
+        match last {
+            Some(Action::Move(dir)) if !percepts.bump => {
+                if let Some(next) = self.topology.follow(self.position, Link::Step(dir)) {
+                    self.position = next;
+                }
+            }
+            Some(Action::Grab) if self.glint_here => self.has_gold = true,
+            Some(Action::Fire(dir)) if self.has_arrow => {
+                self.has_arrow = false;
+                if let (Some((l, _)), Some(s)) = (&self.lookahead, &mut self.sight) {
+                    l.shot(s, self.position.index(), dir, percepts.scream);
+                }
+                if percepts.scream {
+                    self.wumpus_alive = false;
+                    self.wumpus_at = None;
+                    // Every cell proven pit-free is now safe, and no wumpus question is asked
+                    // any more: look at the whole frontier once.
+                    for &p in &self.frontier {
+                        let c = &self.cells[p.index()];
+                        if !c.visited && !c.announced_safe {
+                            self.to_examine.insert(self.order[p.index()]);
+                        }
+                    }
+                } else if self.wumpus_alive {
+                    for cell in self.topology.ray(self.position, dir) {
+                        self.kb.tell(self.words.missed, Some(cell), true)?;
+                    }
+                }
+                self.plan.clear();
+            }
+            _ => {}
+        }
+        self.glint_here = percepts.glint;
+        let here = self.position;
+        if !self.cells[here.index()].visited {
+            if self.in_frontier[here.index()] && !self.cells[here.index()].announced_safe {
+                self.frontier_live -= 1;
+            }
+            self.cells[here.index()].visited = true;
+            if let (Some((l, _)), Some(s)) = (&self.lookahead, &mut self.sight) {
+                l.visit(s, here.index(), percepts.breeze, percepts.stench);
+            }
+            self.safe_cells.insert(here);
+            self.in_frontier[here.index()] = false;
+            let w = self.words;
+            self.kb.tell(w.visited, Some(here), true)?;
+            if self.wumpus_alive {
+                self.kb.tell(w.unharmed, Some(here), true)?;
+            }
+            self.kb.tell(w.breeze, Some(here), percepts.breeze)?;
+            self.kb.tell(w.stench, Some(here), percepts.stench)?;
+            for n in self.topology.neighbours(here) {
+                if !self.cells[n.index()].visited && !self.in_frontier[n.index()] {
+                    self.in_frontier[n.index()] = true;
+                    self.frontier.push(n);
+                    self.frontier_live += 1;
+                    self.by_order.push(n);
+                    let order = self.by_order.len() as u32;
+                    if n.index() >= self.order.len() {
+                        let len = (n.index() + 1).max(2 * self.order.len());
+                        self.order.resize(len, 0);
+                    }
+                    self.order[n.index()] = order;
+                    self.to_examine.insert(order);
+                }
+            }
+        }
+        // A cell announced safe stays safe: nothing more is asked about it, and the shot and
+        // the gamble look only at cells not proven safe, so it leaves the frontier (on a big
+        // open grid this keeps the shot's and the gamble's work to the cells still in doubt).
+        // Leavers are dropped in bulk, keeping the order, once they are half the list.
+        if self.frontier.len() > 2 * self.frontier_live + 16 {
+            let cells = &self.cells;
+            self.frontier.retain(|p| {
+                let c = &cells[p.index()];
+                !c.visited && !c.announced_safe
+            });
+        }
+        self.update_knowledge()
+    }
+
+    /// True when `place` is in the frontier: unvisited, next to a visited cell, and not
+    /// announced safe.
+    pub(super) fn in_frontier_now(&self, place: Place) -> bool {
+        let c = &self.cells[place.index()];
+        self.in_frontier[place.index()] && !c.visited && !c.announced_safe
+    }
+
+    /// Moves the cells whose watched atoms changed into `to_examine`.
+    pub(super) fn collect_changes(&mut self) {
+        let mut fired = std::mem::take(&mut self.fired);
+        self.kb.take_changed(&mut fired);
+        for &token in &fired {
+            let place = Place::new(token as usize);
+            if self.in_frontier_now(place) {
+                self.to_examine.insert(self.order[place.index()]);
+            }
+        }
+        fired.clear();
+        self.fired = fired;
+    }
+
+    pub(super) fn atom(&self, pred: usize, place: Place) -> Atom {
+        self.kb.atom(pred, Some(place))
+    }
+
+    pub(super) fn question_lit(&self, q: Question, place: Place) -> GroundLit {
+        // The literal whose impossibility proves the answer.
+        match q {
+            Question::NoPit => (self.atom(self.words.pit, place), true),
+            Question::Pit => (self.atom(self.words.pit, place), false),
+            Question::NoWumpus => (self.atom(self.words.wumpus, place), true),
+            Question::Wumpus => (self.atom(self.words.wumpus, place), false),
+        }
+    }
+
+    /// Asks `q` about `place` unless the answer is known or cannot have changed.
+    pub(super) fn ask(&mut self, q: Question, place: Place) -> Result<bool, KbError> {
+        let i = q as usize;
+        let cell = self.cells[place.index()];
+        if cell.proven[i] {
+            return Ok(true);
+        }
+        let lit = self.question_lit(q, place);
+        if cell.asked_at[i] != 0 && !self.kb.changed_since(lit.0, cell.asked_at[i]) {
+            return Ok(false);
+        }
+        let proven = !self.kb.possible(&[lit])?;
+        let cell = &mut self.cells[place.index()];
+        if proven {
+            cell.proven[i] = true;
+            if q == Question::Pit {
+                self.pit_cells.insert(place);
+            }
+        } else {
+            let now = self.kb.now();
+            cell.asked_at[i] = now;
+            // Be told when the answer can change, so the cell is not re-examined before.
+            self.kb.watch(lit.0, place.index() as u32, now);
+        }
+        Ok(proven)
+    }
+
+    /// Re-derives what can have changed about the frontier.
+    ///
+    /// This visits, in frontier order, the cells to examine: those new to the frontier and those
+    /// whose watched atoms changed, including changes made by the questions of this very
+    /// pass (mentioning a wumpus atom extends the counter), which is what a walk over the
+    /// whole frontier would find asking. Cells met earlier in the order that change during
+    /// the pass wait for the next turn, as they would in such a walk.
+    pub(super) fn update_knowledge(&mut self) -> Result<Vec<Conclusion>, KbError> {
+        self.kb.check_consistent()?;
+        let mut learned = Vec::new();
+        let explained = self.insight == Insight::Explained;
+        self.collect_changes();
+        let mut cursor = 0u32;
+        while let Some(&order) = self.to_examine.range(cursor..).next() {
+            self.to_examine.remove(&order);
+            cursor = order + 1;
+            let cell = self.by_order[order as usize - 1];
+            if !self.in_frontier_now(cell) {
+                continue;
+            }
+            self.examine(cell, explained, &mut learned)?;
+            self.collect_changes();
+        }
+        if self.wumpus_alive && self.wumpus_at.is_none() {
+            if let Some(w) = self.locate_wumpus()? {
+                self.wumpus_at = Some(w);
+                learned.push(self.conclude(w, Fact::Wumpus)?);
+            }
+        }
+        if !learned.iter().all(|c| c.fact == Fact::Pit) {
+            // New safe ground or a located wumpus can make a shorter plan.
+            self.plan.clear();
+        }
+        Ok(learned)
+    }
+
+    /// Asks what can have changed about frontier cell `cell` and announces what it proves.
+    pub(super) fn examine(
+        &mut self,
+        cell: Place,
+        explained: bool,
+        learned: &mut Vec<Conclusion>,
+    ) -> Result<(), KbError> {
+        let no_pit = self.ask(Question::NoPit, cell)?;
+        if self.wumpus_alive && (no_pit || explained) {
+            self.ask(Question::NoWumpus, cell)?;
+        }
+        if explained && !no_pit && self.ask_new(Question::Pit, cell)? {
+            learned.push(self.conclude(cell, Fact::Pit)?);
+        }
+        if self.is_safe(cell) && !self.cells[cell.index()].announced_safe {
+            self.cells[cell.index()].announced_safe = true;
+            self.frontier_live -= 1;
+            self.safe_cells.insert(cell);
+            learned.push(self.conclude(cell, Fact::Safe)?);
+        }
+        Ok(())
+    }
+
+    /// Asks `q` and says whether it became proven just now.
+    pub(super) fn ask_new(&mut self, q: Question, place: Place) -> Result<bool, KbError> {
+        let before = self.cells[place.index()].proven[q as usize];
+        Ok(!before && self.ask(q, place)?)
+    }
+
+    /// Finds the wumpus's cell if the knowledge base proves it. In any model of the knowledge
+    /// base the wumpus stands on exactly one cell, so only that cell can be proven to hold it:
+    /// one question suffices. (When the model leaves it among the cells no clause mentions,
+    /// it is proven nowhere, unless exactly one such cell is left.)
+    pub(super) fn locate_wumpus(&mut self) -> Result<Option<Place>, KbError> {
+        let wumpus = self.words.wumpus;
+        self.kb.check_consistent()?;
+        let candidate = match self.kb.true_in_model(wumpus).as_slice() {
+            [Some(p)] => Some(*p),
+            [] => self.kb.sole_unmentioned(wumpus),
+            _ => None,
+        };
+        match candidate {
+            Some(p) if self.ask(Question::Wumpus, p)? => Ok(Some(p)),
+            _ => Ok(None),
+        }
+    }
+
+    pub(super) fn conclude(&mut self, place: Place, fact: Fact) -> Result<Conclusion, KbError> {
+        let because = if self.insight == Insight::Explained {
+            let lits: Vec<GroundLit> = match fact {
+                Fact::Pit => vec![self.question_lit(Question::Pit, place)],
+                Fact::Wumpus => vec![self.question_lit(Question::Wumpus, place)],
+                Fact::Bats => Vec::new(),
+                Fact::Safe => {
+                    let mut l = vec![self.question_lit(Question::NoPit, place)];
+                    if self.wumpus_alive {
+                        l.push(self.question_lit(Question::NoWumpus, place));
+                    }
+                    l
+                }
+            };
+            let mut ids = Vec::new();
+            for lit in lits {
+                ids.extend(self.kb.explain(&[lit])?.unwrap_or_default());
+            }
+            ids.sort_unstable();
+            ids.dedup();
+            let mut words: Vec<String> = ids.iter().map(|&i| self.describe(i)).collect();
+            if fact == Fact::Safe && !self.wumpus_alive {
+                words.push("the wumpus is dead".to_string());
+            }
+            words
+        } else {
+            Vec::new()
+        };
+        Ok(Conclusion {
+            place,
+            fact,
+            because,
+        })
+    }
+
+    /// An observation in a player's words.
+    pub(super) fn describe(&self, index: usize) -> String {
+        let obs = self.kb.observations()[index];
+        let at = obs
+            .place
+            .map(|p| self.topology.label(p))
+            .unwrap_or_default();
+        let w = self.words;
+        match (obs.pred, obs.present) {
+            (p, true) if p == w.breeze => format!("breeze at {at}"),
+            (p, false) if p == w.breeze => format!("no breeze at {at}"),
+            (p, true) if p == w.stench => format!("stench at {at}"),
+            (p, false) if p == w.stench => format!("no stench at {at}"),
+            (p, _) if p == w.visited => format!("{at} was walked into safely"),
+            (p, _) if p == w.unharmed => format!("no wumpus met at {at}"),
+            (p, _) if p == w.missed => format!("the arrow flew through {at} without a scream"),
+            _ => self.kb.describe(&obs),
+        }
+    }
+}

@@ -1,0 +1,406 @@
+//! The optimal player of small grids (`--agent optimal`): the exact best policy of the real
+//! grid game, found by expectimax over belief states and played move by move.
+//!
+//! The game is a POMDP whose belief factorises: pits, the wumpus and the gold have
+//! independent priors and each percept speaks of one of them (breeze of pits, stench and the
+//! scream of the wumpus, glint of the gold), so a [`Belief`] — the visited cells, where breeze
+//! was felt, the cells the live wumpus may still be in (none once it is dead), whether the
+//! arrow is left, and where the player stands — fixes the posterior. The pit posterior is
+//! counted over the fringe (unvisited neighbours of visited cells); the cells beyond it stay at
+//! the prior. Unlike the relaxation of `examples/grid_bound.rs`, nothing is free: every walk
+//! over visited cells costs its moves, and the score charged is the game's own
+//! ([`Scoring::score`]).
+//!
+//! Between two informative events a player only walks over visited cells, where nothing new
+//! can be learnt, so every policy is a sequence of *plans* ([`Plan`]): walk the shortest way
+//! over visited cells and step into a fringe cell, walk and fire in a direction, or walk home
+//! and climb. A longer walk only costs more, and once the gold is grabbed the rest is the
+//! shortest walk home and the climb; so the optimum over plans is the optimum of the game.
+//! How a walk is costed lives in one place (`Model::walks`), the player's [`Pose`] being a
+//! cell today: the textbook's heading (turns cost a move, the arrow flies where the player
+//! faces) would make the pose a cell and a heading, and change only the walks and the shots.
+//!
+//! Under AIMA's scoring every ending is charged the moves made, so a state's value is its
+//! value from zero cost minus the cost so far, and the cost is left out of the table's key.
+//! Under the standard scoring a death scores 0 whatever was spent, so the best choice can
+//! depend on the cost so far (a player deep in debt risks more), and the cost is part of the
+//! key. The values are solved once for the whole game (the first call of
+//! [`OptimalSolver::game_value`] or of a decision solves it) and shared, read-only, by every
+//! game of a batch and every thread; they are the same whatever the number of threads.
+
+use super::grid::odds::PitPosterior;
+use super::{Choice, Decision, Reason, Rule};
+use crate::grid::{Action, Percepts, Scoring};
+use crate::topology::{Direction, Place, Topology};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+mod agent;
+mod known;
+mod model;
+mod solver;
+pub use agent::OptimalAgent;
+pub use known::{best_mean_score, best_textbook_range, best_textbook_score, BestScore};
+pub use solver::OptimalSolver;
+
+/// The most cells the optimal agent solves: 4x4 takes 20 s and 0.44 GiB under AIMA's scoring,
+/// 4 minutes and 3.1 GiB under the standard one (`docs/agents.md`), and the belief states grow
+/// two- to threefold with each cell (3x4 to 4x4: forty- to eightyfold), so 4x5 would need
+/// tens of GiB.
+pub const MAX_CELLS: usize = 16;
+
+/// Why the optimal agent cannot play a game.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum OptimalError {
+    /// The grid has too many cells to solve exactly.
+    #[error(
+        "the optimal agent solves grids of at most {max} cells exactly, and {rows}x{cols} has \
+         {cells}: use --size 4x4 or smaller, or another agent"
+    )]
+    TooLarge {
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+        /// Cells.
+        cells: usize,
+        /// The most cells it solves.
+        max: usize,
+    },
+    /// The topology is not a grid.
+    #[error("the optimal agent plays the grid Wumpus World only")]
+    NotAGrid,
+}
+
+/// Where the player stands, as far as the cost of walking goes: a cell under this game's
+/// rules ([`Moves::AnyDirection`]), a cell and a heading under the textbook's
+/// ([`Moves::Heading`]: `4 × cell + heading`, headings in [`Direction::ALL`]'s order).
+pub type Pose = u8;
+
+/// How the player moves and aims: what a walk and a shot cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Moves {
+    /// This game's rules: a move steps in any of the four directions, and the arrow is fired
+    /// in any.
+    #[default]
+    AnyDirection,
+    /// The textbook's: the player faces a direction (east at the start); turning left or right
+    /// costs a move, a move steps forward, and the arrow flies where the player faces. The
+    /// game does not play these rules; the solver values them (`examples/optimal_value.rs`).
+    Heading,
+}
+
+/// Headings after a turn to the left and to the right, by [`Direction::ALL`]'s order (north,
+/// south, east, west).
+const LEFT: [usize; 4] = [3, 2, 0, 1];
+const RIGHT: [usize; 4] = [2, 3, 1, 0];
+const EAST: usize = 2;
+
+/// What the player believes, which with the priors fixes the posterior over worlds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Belief {
+    /// Cells stood in, as a bit set (cell `r*cols+c` is bit `r*cols+c`).
+    pub visited: u32,
+    /// Visited cells where breeze was felt.
+    pub breeze: u32,
+    /// Cells the live wumpus may be in; empty once it is dead.
+    pub wumpus: u32,
+    /// True while the arrow is left.
+    pub arrow: bool,
+    /// Where the player stands.
+    pub at: Pose,
+}
+
+impl Belief {
+    /// The table's key for this belief with `spent` points of costs so far.
+    fn key(&self, spent: u16) -> u128 {
+        self.visited as u128
+            | (self.breeze as u128) << 32
+            | (self.wumpus as u128) << 64
+            | (self.arrow as u128) << 96
+            | (self.at as u128) << 97
+            | (spent as u128) << 103
+    }
+}
+
+/// The expected final score of optimal play, and the chances of winning and of dying by it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Value {
+    /// Expected final score.
+    pub score: f64,
+    /// Chance of climbing out with the gold.
+    pub win: f64,
+    /// Chance of dying.
+    pub death: f64,
+}
+
+impl Value {
+    fn scaled(self, p: f64) -> Value {
+        Value {
+            score: self.score * p,
+            win: self.win * p,
+            death: self.death * p,
+        }
+    }
+
+    fn plus(self, o: Value) -> Value {
+        Value {
+            score: self.score + o.score,
+            win: self.win + o.win,
+            death: self.death + o.death,
+        }
+    }
+}
+
+/// A table entry: the score exactly, the chances as f32 (they are only reported).
+#[derive(Clone, Copy)]
+struct Stored {
+    score: f64,
+    win: f32,
+    death: f32,
+}
+
+/// What a player can do next, walking the shortest way over visited cells first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// Walk home and climb out.
+    Climb,
+    /// Walk to visited cell `from` and step into unvisited cell `into`.
+    Step {
+        /// The fringe cell entered.
+        into: u8,
+        /// The visited neighbour it is entered from.
+        from: u8,
+    },
+    /// Walk to visited cell `from` and fire in `dir`.
+    Shoot {
+        /// Where the arrow is fired from.
+        from: u8,
+        /// Which way it flies.
+        dir: Direction,
+    },
+}
+
+/// One plan weighed in a belief state, with what it is worth.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    /// The plan.
+    pub plan: Plan,
+    /// Its value: the expected final score with optimal play after it.
+    pub value: Value,
+    /// Chance of a pit where a step leads.
+    pub pit: f64,
+    /// Chance of the live wumpus where a step leads.
+    pub wumpus: f64,
+    /// Chance that a shot kills.
+    pub kill: f64,
+}
+
+/// The game's geometry, priors and scoring, and how each plan changes the belief.
+#[derive(Debug)]
+pub struct Model {
+    rows: usize,
+    cols: usize,
+    cells: usize,
+    neighbours: Vec<u32>,
+    /// Cells whose stench the wumpus in this cell causes: its neighbours and itself.
+    smells: Vec<u32>,
+    /// For each cell, the cells an arrow fired from it crosses, by [`Direction::ALL`].
+    rays: Vec<[u32; 4]>,
+    pit: f64,
+    scoring: Scoring,
+    moves: Moves,
+}
+
+/// The values solved so far and the pit posteriors they needed.
+#[derive(Default)]
+struct Table {
+    values: FxHashMap<u128, Stored>,
+    pits: FxHashMap<u64, Arc<PitPosterior>>,
+}
+
+/// The exact value of the whole game and what solving it took.
+#[derive(Clone, Copy, Debug)]
+pub struct GameValue {
+    /// The value at the start, averaged over the start cell's percepts.
+    pub value: Value,
+    /// Belief states (with their costs, under the standard scoring) solved.
+    pub states: usize,
+    /// Seconds the solve took.
+    pub seconds: f64,
+}
+
+/// The index of the best candidate: the highest expected score, the earliest among equals.
+pub fn best(candidates: &[Candidate]) -> usize {
+    let mut best = 0;
+    for (k, c) in candidates.iter().enumerate() {
+        if c.value.score > candidates[best].value.score {
+            best = k;
+        }
+    }
+    best
+}
+
+/// The cells of a bit set, lowest first.
+fn bits(mut set: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let i = set.trailing_zeros() as usize;
+            set &= set - 1;
+            i
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{GridGame, GridWorld};
+    use known::{KNOWN_VALUES, TEXTBOOK_VALUES};
+
+    /// Plays the optimal agent in every world of a small grid, each weighted by its prior
+    /// probability: the mean score must be the solver's value of the game, and no game may
+    /// run on without end.
+    fn policy_mean(rows: usize, cols: usize, pit: f64, scoring: Scoring) -> (f64, f64) {
+        let topology = Arc::new(Topology::grid(rows, cols).unwrap());
+        let solver = Arc::new(OptimalSolver::new(
+            Model::new(rows, cols, pit, scoring).unwrap(),
+        ));
+        let cells = rows * cols;
+        let others = cells - 1;
+        let mut mean = 0.0;
+        for layout in 0u32..(1 << others) {
+            let pits: Vec<(usize, usize)> = (1..cells)
+                .filter(|i| layout >> (i - 1) & 1 == 1)
+                .map(|i| (i / cols, i % cols))
+                .collect();
+            let k = pits.len() as i32;
+            let p_pits = pit.powi(k) * (1.0 - pit).powi(others as i32 - k);
+            for w in 1..cells {
+                for g in 1..cells {
+                    let at = |i: usize| (i / cols, i % cols);
+                    let world = GridWorld::new(topology.clone(), &pits, at(w), at(g)).unwrap();
+                    let mut game = GridGame::new(world);
+                    let mut agent = OptimalAgent::new(solver.clone(), false);
+                    agent.observe_percepts(None, &game.start().percepts);
+                    while game.outcome().is_none() {
+                        assert!(game.moves() < 200, "a game without end");
+                        let action = agent.choose().action;
+                        let shown = game.act(action).percepts;
+                        agent.observe_percepts(Some(action), &shown);
+                    }
+                    let score = game.score(scoring).unwrap() as f64;
+                    mean += p_pits / (others * others) as f64 * score;
+                }
+            }
+        }
+        (mean, solver.game_value().value.score)
+    }
+
+    #[test]
+    fn the_policy_played_in_every_world_scores_the_value() {
+        for (rows, cols) in [(2, 3), (3, 3)] {
+            for scoring in [Scoring::Standard, Scoring::Aima] {
+                let (played, value) = policy_mean(rows, cols, 0.2, scoring);
+                assert!(
+                    (played - value).abs() < 1e-9 * value.abs(),
+                    "{rows}x{cols} {}: played {played}, value {value}",
+                    scoring.name()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_tabled_values_are_the_solved_ones() {
+        for &(rows, cols, scoring, tabled) in &KNOWN_VALUES {
+            if rows * cols > 12 {
+                continue; // Seconds to minutes each: examples/optimal_value.rs recomputes them.
+            }
+            let model = Model::new(rows, cols, 0.2, scoring).unwrap();
+            let solved = OptimalSolver::new(model).game_value().value.score;
+            assert!((solved - tabled).abs() < 5e-5, "{rows}x{cols}: {solved}");
+            assert_eq!(best_mean_score(cols, rows, 0.2, scoring), Some(tabled));
+        }
+        assert_eq!(best_mean_score(3, 3, 0.3, Scoring::Aima), None);
+    }
+
+    #[test]
+    fn square_sizes_dealt_alike_have_a_bound_not_an_exact_value() {
+        // Square 4x4 to 7x7 dealt alike: 4x4 exact, the rest bounded, so the mean is a bound.
+        let BestScore::AtMost(mixed) = best_textbook_range(4, 7, 0.2).unwrap() else {
+            panic!("a bound, not an exact value");
+        };
+        assert!((mixed - 276.13).abs() < 0.005, "{mixed}");
+        assert_eq!(
+            best_textbook_range(2, 3, 0.2),
+            Some(BestScore::Exact((514.94 + 434.41) / 2.0))
+        );
+        assert_eq!(best_textbook_range(4, 8, 0.2), None);
+        assert_eq!(
+            best_textbook_score(4, 3, 0.2),
+            Some(BestScore::Exact(389.21))
+        );
+        assert_eq!(best_textbook_score(5, 5, 0.3), None);
+        // The textbook's exact values sit under this game's: turning costs.
+        for &(rows, cols, best) in &TEXTBOOK_VALUES {
+            if let (BestScore::Exact(v), Some(free)) =
+                (best, best_mean_score(rows, cols, 0.2, Scoring::Aima))
+            {
+                assert!(v < free, "{rows}x{cols}");
+            }
+        }
+    }
+
+    #[test]
+    fn turning_costs_under_the_textbook_heading() {
+        // A turn is a move more, never a move less; and on 2x2 the textbook player, facing east
+        // at the start, must turn to reach 1,0 or to fire north.
+        for scoring in [Scoring::Standard, Scoring::Aima] {
+            let value = |moves| {
+                let model = Model::new(2, 3, 0.2, scoring).unwrap().with_moves(moves);
+                OptimalSolver::new(model).game_value().value
+            };
+            let (free, heading) = (value(Moves::AnyDirection), value(Moves::Heading));
+            assert!(heading.score < free.score, "{heading:?} {free:?}");
+            assert!(free.score - heading.score < 10.0);
+        }
+        let m = Model::new(2, 2, 0.2, Scoring::Aima)
+            .unwrap()
+            .with_moves(Moves::Heading);
+        let walks = m.walks(m.facing(0, EAST) as Pose, 0b1111);
+        assert_eq!(walks[m.facing(0, 1)], 1, "east to south: a turn right");
+        assert_eq!(walks[m.facing(0, 3)], 2, "east to west: two turns");
+        assert_eq!(walks[m.facing(1, EAST)], 1, "one step east");
+        assert_eq!(walks[m.facing(2, 0)], 2, "turn left, step north");
+        assert_eq!(walks[m.facing(3, 0)], 3, "east, turn left, north");
+    }
+
+    #[test]
+    fn too_large_a_grid_is_refused() {
+        assert!(matches!(
+            Model::new(4, 5, 0.2, Scoring::Standard),
+            Err(OptimalError::TooLarge { cells: 20, .. })
+        ));
+        assert!(Model::new(4, 4, 0.2, Scoring::Aima).is_ok());
+    }
+
+    #[test]
+    fn an_impossible_belief_leaves_only_the_climb() {
+        // Pit probability 0, yet breeze at the start (a world file with pits).
+        let solver = OptimalSolver::new(Model::new(2, 2, 0.0, Scoring::Aima).unwrap());
+        let mut agent = OptimalAgent::new(Arc::new(solver), true);
+        agent.observe_percepts(
+            None,
+            &Percepts {
+                breeze: true,
+                ..Percepts::default()
+            },
+        );
+        let d = agent.choose();
+        assert_eq!(d.action, Action::Climb);
+        assert_eq!(d.choices.len(), 1);
+    }
+}
