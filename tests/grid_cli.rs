@@ -455,8 +455,9 @@ fn risk_agent_is_the_default_and_shows_its_odds() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("w.txt");
     std::fs::write(&file, "SIZE 4 4\nPIT 0 1\nWUMPUS 3 3\nGOLD 3 0\n").unwrap();
+    // One step ahead, each step into the fringe is a choice of its own.
     let out = wumpus()
-        .args(["trace", "--json", "--world"])
+        .args(["trace", "--json", "--depth", "1", "--world"])
         .arg(&file)
         .assert()
         .success();
@@ -593,8 +594,9 @@ fn trace_shows_the_look_ahead_its_values_and_its_depth() {
         deep.contains("walk home and climb out      expected"),
         "{deep}"
     );
-    // One step ahead, the default, says no depth.
-    let shallow = run(&[]);
+    // The default looks two steps ahead; one step ahead says no depth.
+    assert_eq!(run(&[]), deep);
+    let shallow = run(&["--depth", "1"]);
     assert!(shallow.contains("choices weighed"), "{shallow}");
     assert!(!shallow.contains("steps ahead"), "{shallow}");
     wumpus()

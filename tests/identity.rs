@@ -20,7 +20,8 @@
 //! known tunnels flying on into unseen ones, their tails weighed (issue 17; the same two
 //! batches), and, with the map discovered, rule 3 never walking back to a room it left to
 //! find a better shooting room (issue 17; the discovered batch on the standard map). Every
-//! other line is 1083410's.
+//! other line is 1083410's. The grid's risk batches name `--depth 1`, the depth 1083410 played:
+//! the default has been 2 since (issue 39), and those batches still check the same decisions.
 
 use assert_cmd::Command;
 use serde_json::{json, Value};

@@ -23,6 +23,10 @@ use crate::topology::Topology;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
+/// How far the grid's risk agent looks ahead unless told: the strongest depth that keeps at
+/// least 10,000 5x5 games a second on two cores (docs/agents.md, "Looking further ahead").
+pub const DEFAULT_GRID_DEPTH: u32 = 2;
+
 /// The agents, across rule sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -155,7 +159,7 @@ impl GridFactory {
             groundings: Default::default(),
             strategy,
             explain: options.explain,
-            depth: options.depth.unwrap_or(1),
+            depth: options.depth.unwrap_or(DEFAULT_GRID_DEPTH),
         };
         // Every game's agent is made the same way: one made now shows the rules fit.
         factory.agent(setup.topology.clone())?;

@@ -233,7 +233,8 @@ pub struct RuleArgs {
     /// each step by a one-step estimate; from 2 it searches the exact odds of each step's and
     /// each shot's outcomes, turns counted under aima (grids of up to 64 cells; 2 is the
     /// strongest for its speed on the grid, 3 under aima). Cave, with --map-known: from 2,
-    /// each way into an unknown room is weighed by what may be felt there [default: 1].
+    /// each way into an unknown room is weighed by what may be felt there [default: 2 on the
+    /// grid and under aima, 1 in the cave].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     pub depth: Option<u32>,
     /// Cave, with --map-known: weigh shooting against walking by playing each choice on from
