@@ -14,13 +14,14 @@
 //! own simulator can drive a bot (the tests drive the `wumpus bot` binary so); [`ClassicBot`]
 //! plays the bot's side with any classic-cave agent.
 
-use super::{flag, malformed, number, wrong_count, BotPlayer, Line, ProtocolError};
+use super::{
+    flag, game_size, malformed, number, wrong_count, AgentBot, BotRules, Line, ProtocolError,
+};
 use crate::agent::Agent;
 use crate::cave::classic::{
     Action, ArrowPath, Ending, LossCause, MoveResult, ShotResult, Status, TurnResult,
     MAX_ARROW_ROOMS,
 };
-use crate::cave::map::MAX_ROOMS;
 use crate::cave::{CaveShown, ClassicSession};
 use crate::topology::Place;
 
@@ -39,16 +40,7 @@ pub fn parse_host_line(line: &str, rooms: Option<usize>) -> Result<HostLine, Pro
         }
     };
     match words.as_slice() {
-        ["game", n] => {
-            let n = number(line, n)?;
-            if !(1..=MAX_ROOMS).contains(&n) {
-                return Err(malformed(
-                    line,
-                    format!("a cave has 1 to {MAX_ROOMS} rooms, not {n}"),
-                ));
-            }
-            Ok(HostLine::Game(n))
-        }
+        ["game", n] => Ok(HostLine::Game(game_size(line, n, "a cave", "rooms")?)),
         ["status", here, pit, bats, wumpus, rest @ ..] => {
             let (outs, ins) = match rest {
                 ["out", tail @ ..] => {
@@ -149,51 +141,39 @@ pub fn host_lines(result: TurnResult, status: Option<&Status>) -> Vec<String> {
     }
 }
 
-/// The bot's side of a classic cave game: it hands each status, with the result of its last
-/// action, to the agent as a hunter is shown them, and answers with the agent's action.
-pub struct ClassicBot {
-    agent: Box<dyn Agent<ClassicSession>>,
-    last: Option<Action>,
-    result: Option<TurnResult>,
-}
+/// The bot's side of a classic cave game, with any classic-cave agent.
+pub type ClassicBot = AgentBot<ClassicSession>;
 
 impl ClassicBot {
     /// A bot playing with `agent`.
     pub fn new(agent: Box<dyn Agent<ClassicSession>>) -> ClassicBot {
-        ClassicBot {
-            agent,
-            last: None,
-            result: None,
-        }
+        AgentBot::with_context(agent, ())
     }
 }
 
-impl BotPlayer for ClassicBot {
+impl BotRules for ClassicSession {
     type Status = Status;
     type Result = TurnResult;
     type Ending = Ending;
+    type Context = ();
 
-    fn parse(line: &str, size: Option<usize>) -> Result<HostLine, ProtocolError> {
+    fn parse_host(line: &str, size: Option<usize>) -> Result<HostLine, ProtocolError> {
         parse_host_line(line, size)
     }
 
-    fn answer(&mut self, status: &Status) -> String {
-        let shown = CaveShown {
-            result: self.result.take(),
+    fn shown(_: &(), result: Option<TurnResult>, status: &Status) -> CaveShown {
+        CaveShown {
+            result,
             events: Vec::new(),
             status: status.clone(),
-        };
-        // A contradiction leaves the agent playing on without its knowledge (it says so in
-        // its reasons); the protocol has no way to report it.
-        let _ = self.agent.observe(self.last.as_ref(), &shown);
-        let action = self.agent.decide().action;
-        let line = bot_line(&action);
-        self.last = Some(action);
-        line
+        }
     }
 
-    fn observe(&mut self, result: &TurnResult) -> Result<(), ProtocolError> {
-        self.result = Some(*result);
+    fn bot_line(action: &Action) -> String {
+        bot_line(action)
+    }
+
+    fn check_result(_: Option<&Action>, _: TurnResult) -> Result<(), ProtocolError> {
         Ok(())
     }
 }
@@ -205,6 +185,7 @@ mod tests {
     use crate::bot::{BotError, BotSession};
     use crate::cave::classic::{ClassicGame, Variant};
     use crate::cave::map::parse_map;
+    use crate::cave::map::MAX_ROOMS;
     use std::sync::Arc;
 
     #[test]

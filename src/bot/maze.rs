@@ -18,9 +18,11 @@
 //! cave's; [`MazeBot`] is the bot's side for any maze agent in a
 //! [`BotSession`](super::BotSession).
 
-use super::{flag, malformed, number, wrong_count, BotPlayer, Line, ProtocolError};
+use super::{
+    flag, game_size, malformed, number, wrong_count, AgentBot, BotRules, Line, ProtocolError,
+};
 use crate::agent::Agent;
-use crate::cave::map::{CaveMap, MAX_ROOMS, TUNNELS};
+use crate::cave::map::{CaveMap, TUNNELS};
 use crate::cave::maze::{MazeAction, MazeEnding, MazeLoss, MazeResult, MazeView};
 use crate::cave::MazeSession;
 use crate::cave::MazeShown;
@@ -149,16 +151,7 @@ pub fn parse_host_line(line: &str, caves: Option<usize>) -> Result<HostLine, Pro
         }
     };
     match words.as_slice() {
-        ["maze", n] => {
-            let n = number(line, n)?;
-            if !(1..=MAX_ROOMS).contains(&n) {
-                return Err(malformed(
-                    line,
-                    format!("a maze has 1 to {MAX_ROOMS} caves, not {n}"),
-                ));
-            }
-            Ok(Line::Game(n))
-        }
+        ["maze", n] => Ok(Line::Game(game_size(line, n, "a maze", "caves")?)),
         ["status", here, smell, hear, feel, "tunnels", t1, t2, t3] => {
             Ok(Line::Status(MazeStatus {
                 cave: cave(here)?,
@@ -247,15 +240,9 @@ pub fn host_lines(map: &CaveMap, result: MazeResult, view: &MazeView) -> Vec<Str
     }
 }
 
-/// The bot's side of a maze game: it reads statuses as views of its map, hands each to the
-/// agent with the result of its last action, as a player is shown them, and remembers its
-/// last action so that a result can be checked against it.
-pub struct MazeBot {
-    map: Arc<CaveMap>,
-    agent: Box<dyn Agent<MazeSession>>,
-    last: Option<MazeAction>,
-    result: Option<MazeResult>,
-}
+/// The bot's side of a maze game, with any maze agent: it reads statuses as views of its map
+/// and checks each result against its last action.
+pub type MazeBot = AgentBot<MazeSession>;
 
 impl MazeBot {
     /// A bot for a `maze caves` game on `map`, playing with `agent`; refused (saying why)
@@ -268,40 +255,35 @@ impl MazeBot {
         if map.len() != caves {
             return Err(format!("the map has {} caves, the game {caves}", map.len()));
         }
-        Ok(MazeBot {
-            map,
-            agent,
-            last: None,
-            result: None,
-        })
+        Ok(AgentBot::with_context(agent, map))
     }
 }
 
-impl BotPlayer for MazeBot {
+impl BotRules for MazeSession {
     type Status = MazeStatus;
     type Result = MazeResult;
     type Ending = MazeEnding;
+    type Context = Arc<CaveMap>;
 
-    fn parse(line: &str, size: Option<usize>) -> Result<HostLine, ProtocolError> {
+    fn parse_host(line: &str, size: Option<usize>) -> Result<HostLine, ProtocolError> {
         parse_host_line(line, size)
     }
 
-    fn answer(&mut self, status: &MazeStatus) -> String {
-        let shown = MazeShown {
-            result: self.result.take(),
+    fn shown(map: &Arc<CaveMap>, result: Option<MazeResult>, status: &MazeStatus) -> MazeShown {
+        MazeShown {
+            result,
             events: Vec::new(),
-            view: status.view(&self.map),
-        };
-        // A contradiction leaves the agent walking blind; it shows in its reasons.
-        let _ = self.agent.observe(self.last.as_ref(), &shown);
-        let action = self.agent.decide().action;
-        self.last = Some(action);
-        bot_line(action)
+            view: status.view(map),
+        }
     }
 
-    fn observe(&mut self, result: &MazeResult) -> Result<(), ProtocolError> {
+    fn bot_line(action: &MazeAction) -> String {
+        bot_line(*action)
+    }
+
+    fn check_result(last: Option<&MazeAction>, result: MazeResult) -> Result<(), ProtocolError> {
         let fits = matches!(
-            (self.last, result),
+            (last, result),
             (Some(_), MazeResult::NoSuchTunnel)
                 | (
                     Some(MazeAction::Move(_)),
@@ -312,14 +294,14 @@ impl BotPlayer for MazeBot {
                     MazeResult::Missed | MazeResult::Killed
                 )
         );
-        if !fits {
-            return Err(ProtocolError::WrongResult {
-                result: format!("result {}", result_word(*result).unwrap_or("?")),
-                action: self.last.map_or("nothing".to_string(), bot_line),
-            });
+        if fits {
+            Ok(())
+        } else {
+            Err(ProtocolError::WrongResult {
+                result: format!("result {}", result_word(result).unwrap_or("?")),
+                action: last.map_or("nothing".to_string(), |a| bot_line(*a)),
+            })
         }
-        self.result = Some(*result);
-        Ok(())
     }
 }
 

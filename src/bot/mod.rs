@@ -11,6 +11,7 @@
 pub mod cave;
 pub mod maze;
 
+use crate::agent::Agent;
 use crate::game::Briefing;
 
 /// What a bot's player is told when the host's `game N` (`maze N`) line starts a game: a
@@ -97,6 +98,26 @@ pub(crate) fn number(line: &str, word: &str) -> Result<usize, ProtocolError> {
         .map_err(|_| malformed(line, format!("'{word}' is not a number")))
 }
 
+/// A new game's place count from its first line: 1 to the most rooms a map may have, or an
+/// error saying so in `what`'s words (`a cave` has `rooms`).
+pub(crate) fn game_size(
+    line: &str,
+    word: &str,
+    what: &str,
+    places: &str,
+) -> Result<usize, ProtocolError> {
+    let max = crate::cave::map::MAX_ROOMS;
+    let n = number(line, word)?;
+    if (1..=max).contains(&n) {
+        Ok(n)
+    } else {
+        Err(malformed(
+            line,
+            format!("{what} has 1 to {max} {places}, not {n}"),
+        ))
+    }
+}
+
 pub(crate) fn flag(line: &str, word: &str) -> Result<bool, ProtocolError> {
     match word {
         "0" => Ok(false),
@@ -125,6 +146,88 @@ pub trait BotPlayer {
     fn answer(&mut self, status: &Self::Status) -> String;
     /// Takes in the result of the last answer; an error when it cannot answer that action.
     fn observe(&mut self, result: &Self::Result) -> Result<(), ProtocolError>;
+}
+
+/// A rule set's words on the bot protocol, for [`AgentBot`]: how a status and the last result
+/// become what a player is shown, how an action is written, and which results can answer it.
+pub trait BotRules: crate::game::Session {
+    /// What a `status` line tells.
+    type Status;
+    /// What a `result` line tells.
+    type Result: Copy;
+    /// What an `end` line tells.
+    type Ending;
+    /// What the bot keeps for a whole game to read statuses (the maze's map).
+    type Context;
+    /// Reads one host line (see [`BotPlayer::parse`]).
+    #[allow(clippy::type_complexity)]
+    fn parse_host(
+        line: &str,
+        size: Option<usize>,
+    ) -> Result<Line<Self::Status, Self::Result, Self::Ending>, ProtocolError>;
+    /// What the player is shown: the last action's result, then `status`.
+    fn shown(
+        context: &Self::Context,
+        result: Option<Self::Result>,
+        status: &Self::Status,
+    ) -> Self::Shown;
+    /// The bot's line for `action`.
+    fn bot_line(action: &Self::Action) -> String;
+    /// Refuses a result that cannot answer `last`, the bot's last action.
+    fn check_result(last: Option<&Self::Action>, result: Self::Result)
+        -> Result<(), ProtocolError>;
+}
+
+/// The bot's side of a game of any rule set with an agent: it hands each status, with the
+/// result of its last action, to the agent as a player is shown them, and answers with the
+/// agent's action.
+pub struct AgentBot<S: BotRules> {
+    agent: Box<dyn Agent<S>>,
+    context: S::Context,
+    last: Option<S::Action>,
+    result: Option<S::Result>,
+}
+
+impl<S: BotRules> AgentBot<S> {
+    /// A bot playing with `agent`, reading statuses with `context`.
+    pub fn with_context(agent: Box<dyn Agent<S>>, context: S::Context) -> AgentBot<S> {
+        AgentBot {
+            agent,
+            context,
+            last: None,
+            result: None,
+        }
+    }
+}
+
+impl<S: BotRules> BotPlayer for AgentBot<S> {
+    type Status = S::Status;
+    type Result = S::Result;
+    type Ending = S::Ending;
+
+    fn parse(
+        line: &str,
+        size: Option<usize>,
+    ) -> Result<Line<S::Status, S::Result, S::Ending>, ProtocolError> {
+        S::parse_host(line, size)
+    }
+
+    fn answer(&mut self, status: &S::Status) -> String {
+        let shown = S::shown(&self.context, self.result.take(), status);
+        // A contradiction leaves the agent playing on without its knowledge (it says so in
+        // its reasons); the protocol has no way to report it.
+        let _ = self.agent.observe(self.last.as_ref(), &shown);
+        let action = self.agent.decide().action;
+        let line = S::bot_line(&action);
+        self.last = Some(action);
+        line
+    }
+
+    fn observe(&mut self, result: &S::Result) -> Result<(), ProtocolError> {
+        S::check_result(self.last.as_ref(), *result)?;
+        self.result = Some(*result);
+        Ok(())
+    }
 }
 
 /// The bot's side of the protocol, game after game, with a fresh player each game: it keeps
