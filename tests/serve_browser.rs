@@ -838,6 +838,40 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         "the watched game's real end: {shown}"
     );
     b.click("#tab-play");
+    // A long game on a big grid (32x32, 855 steps) is watched to its end too, its earlier
+    // steps sent in brief (the answer stays small) and still drawn.
+    b.new_game(&[
+        ("rules", "grid"),
+        ("world", ""),
+        ("size", "32x32"),
+        ("pitprob", "0.05"),
+        ("seed", "1"),
+    ]);
+    let (status, v) = http(port, "GET", &format!("/api/games/{}/watch", b.game_id()), None).unwrap();
+    assert_eq!(status, 200, "{v}");
+    assert!(v["compacted"].as_u64().unwrap() > 0, "earlier steps compacted");
+    assert!(v.to_string().len() < 3 << 20, "the watched game's size");
+    assert_ne!(v["end"]["outcome"], json!("unfinished"));
+    b.click("#tab-watch");
+    b.wait(
+        "the agent's big grid",
+        "return document.body.dataset.view === 'watch' && !!document.querySelector('#w-board text[data-cell]') \
+         && document.getElementById('w-cut').textContent.includes('in brief')",
+    );
+    for n in [2, 100, v["steps"].as_array().unwrap().len()] {
+        b.run(&format!(
+            "const s = document.getElementById('w-step'); s.value = {n}; s.dispatchEvent(new Event('input'));"
+        ));
+        b.wait(
+            "a compacted step drawn",
+            &format!(
+                "return document.body.dataset.step === '{n}' && \
+                 document.querySelectorAll('#w-board text.agent').length === 1 && \
+                 document.getElementById('w-now').textContent.includes('Step {n}')"
+            ),
+        );
+    }
+    b.click("#tab-play");
 
     // A bad request is refused with a message, and the page says why.
     let port: u16 = url
