@@ -431,9 +431,8 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         ("seed", "7"),
     ]);
     let id = b.game_id();
-    let act = |body: Value| {
-        http(port, "POST", &format!("/api/games/{id}/act"), Some(&body)).unwrap()
-    };
+    let act =
+        |body: Value| http(port, "POST", &format!("/api/games/{id}/act"), Some(&body)).unwrap();
     let first = trace[0]["action"].as_str().unwrap();
     let (status, v) = act(json!({"action": first, "step": 1}));
     assert_eq!(status, 200, "the other tab's move: {v}");
@@ -500,7 +499,8 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         "the narrow page",
         "return document.body.dataset.state === 'playing' && innerWidth <= 420",
     );
-    let top = b.run("return [document.getElementById('board').getBoundingClientRect().top, innerHeight]");
+    let top =
+        b.run("return [document.getElementById('board').getBoundingClientRect().top, innerHeight]");
     assert!(
         top[0].as_f64().unwrap() < top[1].as_f64().unwrap() - 200.0,
         "the board on the first screen: {top}"
@@ -515,14 +515,19 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
          document.getElementById('hint').getBoundingClientRect().top",
     );
     let gap = gap.as_f64().unwrap();
-    assert!((0.0..=150.0).contains(&gap), "the hint under its button: {gap}");
+    assert!(
+        (0.0..=150.0).contains(&gap),
+        "the hint under its button: {gap}"
+    );
     b.screenshot("live-phone.png");
     b.click("#explainmode");
-    let room = b.run(
-        "return document.querySelector('#board [data-place]').getAttribute('data-place')",
-    );
+    let room =
+        b.run("return document.querySelector('#board [data-place]').getAttribute('data-place')");
     let before = b.steps();
-    b.click(&format!("#board [data-place=\"{}\"]", room.as_str().unwrap()));
+    b.click(&format!(
+        "#board [data-place=\"{}\"]",
+        room.as_str().unwrap()
+    ));
     b.wait(
         "the tapped room explained",
         "return document.getElementById('explain').textContent.length > 0",
@@ -817,7 +822,10 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     .map(|l| serde_json::from_str::<Value>(l).unwrap())
     .collect();
     let traced_steps = traced.iter().filter(|v| v.get("step").is_some()).count();
-    assert!(traced_steps > 250, "maze seed 3 is a long game: {traced_steps}");
+    assert!(
+        traced_steps > 250,
+        "maze seed 3 is a long game: {traced_steps}"
+    );
     b.click("#tab-watch");
     b.wait(
         "the agent's long maze",
@@ -847,9 +855,18 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         ("pitprob", "0.05"),
         ("seed", "1"),
     ]);
-    let (status, v) = http(port, "GET", &format!("/api/games/{}/watch", b.game_id()), None).unwrap();
+    let (status, v) = http(
+        port,
+        "GET",
+        &format!("/api/games/{}/watch", b.game_id()),
+        None,
+    )
+    .unwrap();
     assert_eq!(status, 200, "{v}");
-    assert!(v["compacted"].as_u64().unwrap() > 0, "earlier steps compacted");
+    assert!(
+        v["compacted"].as_u64().unwrap() > 0,
+        "earlier steps compacted"
+    );
     assert!(v.to_string().len() < 3 << 20, "the watched game's size");
     assert_ne!(v["end"]["outcome"], json!("unfinished"));
     b.click("#tab-watch");
