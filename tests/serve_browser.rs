@@ -420,9 +420,133 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         .unwrap()
         .contains("Score: "));
 
+    // Two tabs on one game: an action sent from a stale view carries the step its page was at,
+    // is refused (409), and the page reloads the game's view and says so.
+    let trace = trace_steps("7");
+    b.new_game(&[
+        ("rules", "grid"),
+        ("world", ""),
+        ("size", "5x5"),
+        ("pitprob", "0.2"),
+        ("seed", "7"),
+    ]);
+    let id = b.game_id();
+    let act =
+        |body: Value| http(port, "POST", &format!("/api/games/{id}/act"), Some(&body)).unwrap();
+    let first = trace[0]["action"].as_str().unwrap();
+    let (status, v) = act(json!({"action": first, "step": 1}));
+    assert_eq!(status, 200, "the other tab's move: {v}");
+    let second = trace[1]["action"].as_str().unwrap();
+    b.press(key_of(second));
+    b.wait(
+        "the stale page reloaded",
+        "return document.getElementById('status').textContent.includes('moved on') \
+         && Number(document.body.dataset.steps) === 2",
+    );
+    same_as_trace(&b.marks("board"), &trace[1], "the reloaded stale tab");
+    let (status, v) = act(json!({"action": second, "step": 1}));
+    assert_eq!(status, 409, "a stale step refused: {v}");
+    assert!(v["error"].as_str().unwrap().contains("at step 2"), "{v}");
+    let (status, v) = act(json!({"action": second}));
+    assert_eq!(status, 200, "an action without a step is played: {v}");
+
+    // A link to a game that has ended says so before starting a new game; editing the
+    // address's game id loads the game it names (or says it has ended, and keeps this one).
+    b.goto("about:blank");
+    b.goto(&format!("{url}#game=00000000deadbeef"));
+    b.wait(
+        "the ended game's message",
+        "return document.body.dataset.state === 'playing' && \
+         document.getElementById('status').textContent.includes('that game has ended') && \
+         !location.hash.includes('deadbeef')",
+    );
+    let (status, v) = http(
+        port,
+        "POST",
+        "/api/games",
+        Some(&json!({"rules": "cave", "seed": 3})),
+    )
+    .unwrap();
+    assert_eq!(status, 201, "{v}");
+    let other = v["id"].as_str().unwrap().to_string();
+    b.run(&format!("location.hash = '#game={other}'"));
+    b.wait(
+        "the game the address names",
+        &format!(
+            "return location.hash === '#game={other}' && \
+             document.getElementById('rules').value === 'cave' && \
+             document.body.dataset.state === 'playing'"
+        ),
+    );
+    b.run("location.hash = '#game=00000000deadbeef'");
+    b.wait(
+        "the edited address's ended game",
+        &format!(
+            "return document.getElementById('status').textContent.includes('that game has ended') \
+             && location.hash === '#game={other}'"
+        ),
+    );
+
+    // A phone (390x844): the board is on the first screen, the hint right under its button,
+    // the rooms' labels readable, and a tap with "explain" on explains a place.
+    b.call(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 390, "height": 844})),
+    );
+    b.reload();
+    b.wait(
+        "the narrow page",
+        "return document.body.dataset.state === 'playing' && innerWidth <= 420",
+    );
+    let top =
+        b.run("return [document.getElementById('board').getBoundingClientRect().top, innerHeight]");
+    assert!(
+        top[0].as_f64().unwrap() < top[1].as_f64().unwrap() - 200.0,
+        "the board on the first screen: {top}"
+    );
+    let label = b.run(
+        "return Math.min(...Array.from(document.querySelectorAll('#board text.label')).map((t) => t.getBoundingClientRect().height))",
+    );
+    assert!(label.as_f64().unwrap() >= 12.0, "room labels: {label}");
+    b.hint();
+    let gap = b.run(
+        "return document.getElementById('hintbox').getBoundingClientRect().top - \
+         document.getElementById('hint').getBoundingClientRect().top",
+    );
+    let gap = gap.as_f64().unwrap();
+    assert!(
+        (0.0..=150.0).contains(&gap),
+        "the hint under its button: {gap}"
+    );
+    b.screenshot("live-phone.png");
+    b.click("#explainmode");
+    let room =
+        b.run("return document.querySelector('#board [data-place]').getAttribute('data-place')");
+    let before = b.steps();
+    b.click(&format!(
+        "#board [data-place=\"{}\"]",
+        room.as_str().unwrap()
+    ));
+    b.wait(
+        "the tapped room explained",
+        "return document.getElementById('explain').textContent.length > 0",
+    );
+    assert_eq!(b.steps(), before, "a tap with explain on does not move");
+    b.click("#explainmode");
+    b.call(
+        "POST",
+        "/window/rect",
+        Some(json!({"width": 1500, "height": 1000})),
+    );
+    b.reload();
+    b.wait(
+        "the wide page",
+        "return document.body.dataset.state === 'playing' && innerWidth > 1000",
+    );
+
     // The board marks what trace --json proves, step by step, for seed 7; in play, following
     // hints (the fire included, then the dead wumpus), and when watching the agent.
-    let trace = trace_steps("7");
     b.new_game(&[
         ("rules", "grid"),
         ("world", ""),
@@ -684,6 +808,87 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         .as_str()
         .unwrap()
         .is_empty());
+    // Watch plays the agent's game to its real end, however long: maze seed 3 takes 283
+    // steps, past the 250 Watch once stopped at.
+    let traced: Vec<Value> = String::from_utf8(
+        Command::new(env!("CARGO_BIN_EXE_wumpus"))
+            .args(["trace", "--rules", "maze", "--seed", "3", "--json"])
+            .output()
+            .expect("trace runs")
+            .stdout,
+    )
+    .unwrap()
+    .lines()
+    .map(|l| serde_json::from_str::<Value>(l).unwrap())
+    .collect();
+    let traced_steps = traced.iter().filter(|v| v.get("step").is_some()).count();
+    assert!(
+        traced_steps > 250,
+        "maze seed 3 is a long game: {traced_steps}"
+    );
+    b.click("#tab-watch");
+    b.wait(
+        "the agent's long maze",
+        "return document.body.dataset.view === 'watch' && !!document.querySelector('#w-board text[data-cell]')",
+    );
+    b.click("#w-last");
+    let shown = b.run(
+        "return [Number(document.body.dataset.step), document.getElementById('w-outcome').textContent, \
+         document.getElementById('w-cut').textContent]",
+    );
+    assert!(
+        shown[0].as_u64().unwrap() as usize >= traced_steps,
+        "every step watched: {shown}"
+    );
+    let outcome = shown[1].as_str().unwrap();
+    assert!(
+        !outcome.is_empty() && !outcome.contains("unfinished"),
+        "the watched game's real end: {shown}"
+    );
+    b.click("#tab-play");
+    // A long game on a big grid (32x32, 855 steps) is watched to its end too, its earlier
+    // steps sent in brief (the answer stays small) and still drawn.
+    b.new_game(&[
+        ("rules", "grid"),
+        ("world", ""),
+        ("size", "32x32"),
+        ("pitprob", "0.05"),
+        ("seed", "1"),
+    ]);
+    let (status, v) = http(
+        port,
+        "GET",
+        &format!("/api/games/{}/watch", b.game_id()),
+        None,
+    )
+    .unwrap();
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        v["compacted"].as_u64().unwrap() > 0,
+        "earlier steps compacted"
+    );
+    assert!(v.to_string().len() < 3 << 20, "the watched game's size");
+    assert_ne!(v["end"]["outcome"], json!("unfinished"));
+    b.click("#tab-watch");
+    b.wait(
+        "the agent's big grid",
+        "return document.body.dataset.view === 'watch' && !!document.querySelector('#w-board text[data-cell]') \
+         && document.getElementById('w-cut').textContent.includes('in brief')",
+    );
+    for n in [2, 100, v["steps"].as_array().unwrap().len()] {
+        b.run(&format!(
+            "const s = document.getElementById('w-step'); s.value = {n}; s.dispatchEvent(new Event('input'));"
+        ));
+        b.wait(
+            "a compacted step drawn",
+            &format!(
+                "return document.body.dataset.step === '{n}' && \
+                 document.querySelectorAll('#w-board text.agent').length === 1 && \
+                 document.getElementById('w-now').textContent.includes('Step {n}')"
+            ),
+        );
+    }
+    b.click("#tab-play");
 
     // A bad request is refused with a message, and the page says why.
     let port: u16 = url

@@ -255,7 +255,7 @@ impl Server {
     /// Asks game `id` for `job`.
     async fn ask(&self, id: &str, job: Job) -> Result<Value, ApiError> {
         let to = self.actor(id)?;
-        let acting = matches!(job, Job::Act(_));
+        let acting = matches!(job, Job::Act(..));
         let answer = live::ask(&to, job).await;
         if acting && answer.as_ref().is_ok_and(|v| !v["end"].is_null()) {
             self.finished(id);
@@ -412,6 +412,10 @@ async fn create(
 #[serde(deny_unknown_fields)]
 pub struct Act {
     action: String,
+    /// The step the page believes the game is at: an action from a stale view (another tab
+    /// played meanwhile) is refused with 409 rather than played where the page did not mean.
+    #[serde(default)]
+    step: Option<usize>,
 }
 
 async fn act(
@@ -423,7 +427,10 @@ async fn act(
     if req.action.len() > 200 {
         return Err(bad("an action is a few words"));
     }
-    server.ask(&id, Job::Act(req.action)).await.map(Json)
+    server
+        .ask(&id, Job::Act(req.action, req.step))
+        .await
+        .map(Json)
 }
 
 async fn view(

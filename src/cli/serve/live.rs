@@ -26,16 +26,19 @@ use wumpus::run::{play_to_end, Flow, StepEvent};
 /// Requests a game holds in its queue before it answers 429.
 pub const QUEUE: usize = 8;
 
-/// The steps of the agent's game that watching shows at most (a big grid's game is cut there).
-pub const MAX_WATCH_STEPS: usize = 250;
+/// The bytes of the watched game's last steps sent in full; earlier steps are sent compacted
+/// (a 64x64 game's full events would be megabytes). The game itself is played to its end (the
+/// rule set's action limit stops one that never would end).
+pub const WATCH_FULL_BYTES: usize = 1 << 20;
 
 /// What a game is asked.
 #[derive(Debug)]
 pub enum Job {
     /// The whole game so far, to draw it afresh.
     View,
-    /// An action in the player's words.
-    Act(String),
+    /// An action in the player's words, and the step the page believes the game is at (an
+    /// action sent from a stale view is refused).
+    Act(String, Option<usize>),
     /// The hint agent's next action, its reason and the choices it weighed.
     Hint,
     /// The agent's own game on the same world, every step, and the hidden world.
@@ -291,7 +294,7 @@ impl<S: Playable> Live<S> {
     fn answer(&mut self, job: Job) -> Result<Value, ApiError> {
         match job {
             Job::View => Ok(self.view()),
-            Job::Act(text) => self.act(&text),
+            Job::Act(text, step) => self.act(&text, step),
             Job::Hint => self.hint(),
             Job::Watch => self.watch(),
         }
@@ -354,7 +357,17 @@ impl<S: Playable> Live<S> {
         })
     }
 
-    fn act(&mut self, text: &str) -> Result<Value, ApiError> {
+    fn act(&mut self, text: &str, seen: Option<usize>) -> Result<Value, ApiError> {
+        if let Some(seen) = seen.filter(|&s| s != self.steps) {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                format!(
+                    "this game moved on elsewhere (another tab or window): it is at step {}, \
+                     this page was at step {seen}; the action was not played",
+                    self.steps
+                ),
+            ));
+        }
         if self.session.ending().is_some() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -434,14 +447,23 @@ impl<S: Playable> Live<S> {
             .make(&session.briefing(), Dice(self.seed.unwrap_or(0)))
             .map_err(|e| failed(&e))?;
         let board = session.board();
-        let mut steps = Vec::new();
+        // Every step, the last ones in full (up to `WATCH_FULL_BYTES`, and always the last),
+        // the earlier ones compacted as they fall out of that budget.
+        let mut steps: Vec<Value> = Vec::new();
+        let (mut first_full, mut full_bytes, mut sizes) = (0, 0, Vec::new());
         let mut record = |_: &S, e: StepEvent| {
-            steps.push(e);
-            if steps.len() >= MAX_WATCH_STEPS {
-                Flow::Stop
-            } else {
-                Flow::Go
+            let v = json!(e);
+            let size = v.to_string().len();
+            steps.push(v);
+            sizes.push(size);
+            full_bytes += size;
+            while full_bytes > WATCH_FULL_BYTES && first_full + 1 < steps.len() {
+                full_bytes -= sizes[first_full];
+                let old = std::mem::take(&mut steps[first_full]);
+                steps[first_full] = compact_watched(old);
+                first_full += 1;
             }
+            Flow::Go
         };
         let done = play_to_end(
             &mut session,
@@ -451,8 +473,6 @@ impl<S: Playable> Live<S> {
             Some(&mut record),
         )
         .map_err(|e| failed(&e))?;
-        let cut = done.is_none();
-        let mut steps: Vec<Value> = steps.iter().map(|e| json!(e)).collect();
         if let Some(d) = &done {
             let before = steps.last().cloned();
             steps.push(final_step(&session, steps.len() + 1, &d.last, before));
@@ -466,7 +486,7 @@ impl<S: Playable> Live<S> {
             "board": board,
             "steps": steps,
             "end": end,
-            "cut": cut.then_some(MAX_WATCH_STEPS),
+            "compacted": first_full,
         });
         self.watched = Some(watched.clone());
         Ok(watched)
@@ -583,6 +603,24 @@ fn compact(v: Value) -> Value {
         ),
         v => v,
     }
+}
+
+/// An earlier step of the watched game: what [`compact`] keeps, with the agent's action and
+/// its reason, the counts and what the game said (all small); the page fills in the rest
+/// (the places visited, and proven from what was learned).
+fn compact_watched(v: Value) -> Value {
+    let keep = [
+        "moves", "arrows", "facing", "messages", "action", "rule", "reason",
+    ];
+    let mut small = compact(v.clone());
+    if let (Value::Object(small), Value::Object(full)) = (&mut small, v) {
+        for (k, x) in full {
+            if keep.contains(&k.as_str()) {
+                small.insert(k, x);
+            }
+        }
+    }
+    small
 }
 
 /// Why the hint agent stopped reasoning, in a player's words.

@@ -221,8 +221,11 @@ const WumpusDraw = (() => {
       for (let i = 0; i < pos.length; i++) for (let j = i + 1; j < pos.length; j++) {
         least = Math.min(least, Math.hypot(pos[i][0] - pos[j][0], pos[i][1] - pos[j][1]));
       }
-      R = Math.max(18, Math.min(46, 0.3 * least));
-      FONT = {label: Math.max(21, Math.min(29, R * 0.75)), mark: R * 1.05, small: Math.max(16, R * 0.5)};
+      // A narrow screen (a phone) shrinks the drawing: bigger rooms and labels there.
+      const narrow = typeof matchMedia === "function" && matchMedia("(max-width: 700px)").matches;
+      R = Math.max(18, Math.min(narrow ? 62 : 46, (narrow ? 0.4 : 0.3) * least));
+      FONT = {label: Math.max(21, Math.min(29, R * 0.75)) * (narrow ? 1.6 : 1), mark: R * 1.05,
+        small: Math.max(16, R * 0.5)};
     }
 
     // What the agent knows at step n (1-based), and what it has perceived where.

@@ -27,7 +27,11 @@
     }
     const res = await fetch(path, init);
     const data = res.status === 204 ? null : await res.json().catch(() => ({error: res.statusText}));
-    if (!res.ok) throw new Error((data && data.error) || ("HTTP " + res.status));
+    if (!res.ok) {
+      const err = new Error((data && data.error) || ("HTTP " + res.status));
+      err.status = res.status;
+      throw err;
+    }
     return data;
   }
 
@@ -205,7 +209,9 @@
     game.armed = null;
     game.aim = [];
     try {
-      const r = await api("POST", "/api/games/" + game.id + "/act", {action: words});
+      // The step this page is at: the server refuses an action from a stale view (another tab
+      // on the same game played meanwhile) instead of playing it where it was not meant.
+      const r = await api("POST", "/api/games/" + game.id + "/act", {action: words, step: game.steps.length});
       say(r.said, words);
       if (r.step) {
         // Earlier steps keep only what the drawing reads of them (big grids stay light).
@@ -220,8 +226,16 @@
       $("hintbox").innerHTML = "";
       status("");
     } catch (e) {
-      status(e.message);
       game.queue = [];
+      if (e.status === 409) {
+        // The game moved on elsewhere: draw it as it is now, and say so.
+        try {
+          load(await api("GET", "/api/games/" + game.id));
+          status(e.message + ". This page now shows the game as it is.");
+        } catch (e2) {
+          status(e2.message);
+        }
+      } else status(e.message);
     } finally {
       game.busy = false;
       render();
@@ -309,7 +323,9 @@
       const data = await api("GET", "/api/games/" + game.id + "/watch");
       status("");
       const w = (id) => $("w-" + id);
-      $("w-cut").textContent = data.cut ? "the agent's first " + data.cut + " steps only" : "";
+      fillCompacted(data.steps, data.compacted || 0);
+      $("w-cut").textContent = data.compacted ? "steps 1 to " + data.compacted +
+        " in brief: where the agent stood, what it perceived, proved and did" : "";
       const token = {};
       game.watching = token;
       game.replay = WumpusDraw.Replay(WumpusDraw.Drawing(data.board, data.start.rules), data, {
@@ -321,6 +337,21 @@
       game.replay.render(1);
     } catch (e) {
       status(e.message);
+    }
+  }
+
+  // The watched game's earlier steps come compacted (a long game stays small): what the
+  // drawing reads of them is filled in, the proven places gathered from what each step learned.
+  function fillCompacted(steps, n) {
+    const proven = {safe: new Set(), pit: new Set(), wumpus: new Set(), bats: new Set()};
+    for (let j = 0; j < n && j < steps.length; j++) {
+      const s = steps[j];
+      for (const l of s.learned || []) if (proven[l.fact]) proven[l.fact].add(l.place);
+      const list = (k) => Array.from(proven[k]);
+      Object.assign(s, {visited: [], proven_safe: list("safe"), proven_pit: list("pit"),
+        proven_wumpus: s.proven_wumpus || list("wumpus"), proven_bats: list("bats"), odds: [],
+        whereabouts: [], proven_ways: [], choices: [], entries: [], exits: s.exits || [],
+        messages: s.messages || [], depth: null}, {});
     }
   }
 
@@ -359,14 +390,28 @@
     const shape = e.target.closest && e.target.closest("[data-place]");
     return shape ? shape.getAttribute("data-place") : null;
   };
-  $("board").addEventListener("click", (e) => {
+  // A touch screen has no right-click: a long press on a place explains it, and so does a
+  // tap while the explain toggle is on.
+  let press = null, pressed = false;
+  $("board").addEventListener("pointerdown", (e) => {
     const label = placeOf(e);
-    if (label !== null) clickPlace(label, e.shiftKey);
+    clearTimeout(press);
+    pressed = false;
+    if (label === null || e.pointerType === "mouse") return;
+    press = setTimeout(() => { pressed = true; clickPlace(label, true); }, 500);
+  });
+  for (const ev of ["pointerup", "pointercancel", "pointerleave"]) {
+    $("board").addEventListener(ev, () => clearTimeout(press));
+  }
+  $("board").addEventListener("click", (e) => {
+    if (pressed) { pressed = false; return; }
+    const label = placeOf(e);
+    if (label !== null) clickPlace(label, e.shiftKey || $("explainmode").checked);
     else { game.picked = null; render(); }
   });
   $("board").addEventListener("contextmenu", (e) => {
     const label = placeOf(e);
-    if (label !== null) { e.preventDefault(); clickPlace(label, true); }
+    if (label !== null) { e.preventDefault(); if (!pressed) clickPlace(label, true); }
   });
   document.addEventListener("keydown", (e) => {
     if (game.view !== "play" || !game.id || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -421,9 +466,35 @@
     fillForm();
     const m = /game=([0-9a-f]+)/.exec(location.hash);
     if (m) {
-      try { load(await api("GET", "/api/games/" + m[1])); return; } catch (e) { status(e.message); }
+      try { load(await api("GET", "/api/games/" + m[1])); return; } catch (e) {
+        // Say what became of the game asked for before starting another.
+        const why = ended(m[1], e);
+        status(why + ": starting a new game…");
+        await newGame();
+        if (game.id) status(why + ". This is a new game.");
+        return;
+      }
     }
     await newGame();
   }
+
+  function ended(id, e) {
+    return e.status === 404 || e.status === 410 ? "that game has ended (" + e.message + ")"
+      : "game " + id + " cannot be shown (" + e.message + ")";
+  }
+
+  // The address names another game (edited, or a link followed): play that one; if it is
+  // gone, say so and keep this one.
+  window.addEventListener("hashchange", async () => {
+    const m = /game=([0-9a-f]+)/.exec(location.hash);
+    if (!m || m[1] === game.id) return;
+    try {
+      load(await api("GET", "/api/games/" + m[1]));
+      status("");
+    } catch (e) {
+      if (game.id) history.replaceState(null, "", "#game=" + game.id);
+      status(ended(m[1], e) + (game.id ? "; still playing this one." : ""));
+    }
+  });
   boot();
 })();
