@@ -17,6 +17,7 @@ mod guard;
 mod listen;
 mod live;
 mod request;
+mod steps;
 
 use anyhow::{Context, Result};
 use axum::extract::rejection::JsonRejection;

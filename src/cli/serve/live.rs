@@ -23,6 +23,8 @@ use wumpus::game::Command;
 use wumpus::run::event::{hint_event, trace_end, TraceStart};
 use wumpus::run::{play_to_end, Flow, StepEvent};
 
+use super::steps::{compact, compact_watched, final_step, hidden_action};
+
 /// Requests a game holds in its queue before it answers 429.
 pub const QUEUE: usize = 8;
 
@@ -491,136 +493,6 @@ impl<S: Playable> Live<S> {
         self.watched = Some(watched.clone());
         Ok(watched)
     }
-}
-
-/// A step as the player sees it before asking for a hint: without the agent's action, rule and
-/// reason, and of the choices only their odds.
-fn hidden_action(e: &StepEvent) -> Value {
-    let mut v = json!(e);
-    if let Some(map) = v.as_object_mut() {
-        map.insert("action".into(), Value::Null);
-        map.insert("rule".into(), Value::Null);
-        map.insert("reason".into(), Value::Null);
-        // Of the choices, only the odds the drawing reads from them (the grid's frontier).
-        if let Some(Value::Array(choices)) = map.get_mut("choices") {
-            choices.retain(|c| {
-                !c["place"].is_null() && (!c["pit"].is_null() || !c["wumpus"].is_null())
-            });
-            for c in choices.iter_mut() {
-                *c = json!({"what": "", "place": c["place"], "pit": c["pit"], "wumpus": c["wumpus"],
-                    "expected": null, "expected_is_bound": false, "risk": null, "kill": null,
-                    "chosen": false});
-            }
-        }
-        map.insert("depth".into(), Value::Null);
-    }
-    v
-}
-
-/// The moment after the game's last action: where it left the player (the pit, the wumpus's
-/// room, the cave out), what the player perceived and was told, the counts as the end gives
-/// them. What the player had proven stays, with the place of death now known, and nothing is
-/// left open (no odds); `final` marks it. `before` is the step before, in full.
-fn final_step<S: Playable>(
-    session: &S,
-    step: usize,
-    shown: &S::Shown,
-    before: Option<Value>,
-) -> Value {
-    let label = |p| session.label(p);
-    let obs = session.observation(shown);
-    let at = obs.at.map(label);
-    let mut v = before.unwrap_or_else(|| {
-        json!({"learned": [], "visited": [], "proven_safe": [],
-        "proven_pit": [], "proven_wumpus": [], "proven_bats": [], "depth": null})
-    });
-    let ending = json!(session.ending());
-    let hidden = session.hidden();
-    if let Some(map) = v.as_object_mut() {
-        if let Some(place) = &at {
-            let proven = match ending.as_str() {
-                Some("pit") => Some("proven_pit"),
-                Some("wumpus") if !hidden.wumpus.is_empty() => Some("proven_wumpus"),
-                _ => None,
-            };
-            if let Some(Value::Array(list)) = proven.and_then(|k| map.get_mut(k)) {
-                if !list.iter().any(|l| l == place) {
-                    list.push(json!(place));
-                }
-            }
-        }
-        let exits: Vec<Value> = obs
-            .exits
-            .iter()
-            .map(|e| json!({"tunnel": e.number, "to": e.to.map(label)}))
-            .collect();
-        let entries: Vec<String> = obs.entries.iter().map(|&p| label(p)).collect();
-        for (k, x) in [
-            ("step", json!(step)),
-            ("at", json!(at)),
-            ("facing", json!(obs.facing)),
-            ("percepts", json!(obs.percepts)),
-            ("messages", json!(obs.messages)),
-            ("arrows", json!(obs.arrows)),
-            ("moves", json!(obs.moves)),
-            ("exits", json!(exits)),
-            ("entries", json!(entries)),
-            ("learned", json!([])),
-            ("odds", json!([])),
-            ("whereabouts", json!([])),
-            ("proven_ways", json!([])),
-            ("choices", json!([])),
-            ("wumpus_alive", json!(!hidden.wumpus.is_empty())),
-            ("action", Value::Null),
-            ("rule", Value::Null),
-            ("reason", Value::Null),
-            ("final", json!(true)),
-        ] {
-            map.insert(k.into(), x);
-        }
-    }
-    v
-}
-
-/// An earlier step, only what the drawing reads of it: where the player stood and perceived
-/// what, the tunnels seen from there (the maze's map as discovered), what it proved (for
-/// explanations), and the wumpus it had proven (to draw it dead).
-fn compact(v: Value) -> Value {
-    let keep = [
-        "step",
-        "at",
-        "percepts",
-        "exits",
-        "learned",
-        "proven_wumpus",
-        "wumpus_alive",
-    ];
-    match v {
-        Value::Object(map) => Value::Object(
-            map.into_iter()
-                .filter(|(k, _)| keep.contains(&k.as_str()))
-                .collect(),
-        ),
-        v => v,
-    }
-}
-
-/// An earlier step of the watched game: what [`compact`] keeps, with the agent's action and
-/// its reason, the counts and what the game said (all small); the page fills in the rest
-/// (the places visited, and proven from what was learned).
-fn compact_watched(v: Value) -> Value {
-    let keep = [
-        "moves", "arrows", "facing", "messages", "action", "rule", "reason",
-    ];
-    let mut small = compact(v.clone());
-    if let (Value::Object(small), Value::Object(full)) = (&mut small, v) {
-        for (k, x) in full {
-            if keep.contains(&k.as_str()) {
-                small.insert(k, x);
-            }
-        }
-    }
-    small
 }
 
 /// Why the hint agent stopped reasoning, in a player's words.
