@@ -1,6 +1,6 @@
 //! What every agent shares: how much it explains ([`Insight`]), how it looks up the
-//! predicates of its rules (`Vocabulary`), and how it writes a chance for people
-//! ([`percent`]).
+//! predicates of its rules (`Vocabulary`), how it writes a chance for people ([`percent`]),
+//! and how it walks the cells of a bit set ([`bits`]).
 //!
 //! It must never hold anything of one rule set: an agent's own names and numbers stay in its
 //! module, and sibling agents meet here rather than importing each other.
@@ -86,4 +86,15 @@ pub fn percent(p: f64) -> String {
     } else {
         format!("{:.0}%", p * 100.0)
     }
+}
+/// The cells of a bit set, lowest first (a set of up to 64 cells; smaller sets widen into it).
+pub(crate) fn bits(set: impl Into<u64>) -> impl Iterator<Item = usize> {
+    let mut set: u64 = set.into();
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let i = set.trailing_zeros() as usize;
+            set &= set - 1;
+            i
+        })
+    })
 }

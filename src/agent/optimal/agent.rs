@@ -4,6 +4,7 @@
 //! It must never see the dealt world: only its actions and the percepts that followed.
 
 use super::*;
+use crate::agent::common::bits;
 use crate::agent::{Agent, AgentError, Conclusion, Knowledge, PlaceOdds};
 use crate::grid::{GridSession, Turn};
 

@@ -243,17 +243,6 @@ pub fn best(candidates: &[Candidate]) -> usize {
     best
 }
 
-/// The cells of a bit set, lowest first.
-fn bits(mut set: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let i = set.trailing_zeros() as usize;
-            set &= set - 1;
-            i
-        })
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

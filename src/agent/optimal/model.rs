@@ -4,6 +4,7 @@
 //! It must never hold a dealt world: it reasons over beliefs only.
 
 use super::*;
+use crate::agent::common::bits;
 use crate::agent::grid::odds::pit_posterior;
 
 impl Model {

@@ -17,6 +17,7 @@
 mod walks;
 
 use super::odds::{pit_posterior, PitPosterior};
+use crate::agent::common::bits;
 use crate::grid::Scoring;
 use crate::topology::{Direction, Place, Topology};
 use rustc_hash::FxHashMap;
@@ -584,17 +585,6 @@ impl Cache {
             pits: FxHashMap::default(),
         }
     }
-}
-
-/// The cells of a bit set, lowest first.
-fn bits(mut set: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let i = set.trailing_zeros() as usize;
-            set &= set - 1;
-            i
-        })
-    })
 }
 
 #[cfg(test)]

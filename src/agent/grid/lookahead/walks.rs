@@ -5,6 +5,7 @@
 //! It must never price a walk over a cell not yet visited, but for the one step into it.
 
 use super::*;
+use crate::agent::common::bits;
 
 impl Lookahead {
     /// The fewest actions from `from`, facing `facing`, to stand in every cell over `over`
