@@ -11,69 +11,57 @@
 
 mod common;
 
-use base64::Engine as _;
 use common::http::{http, start_server, Killed};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A WebDriver session.
+/// A WebDriver session, through the `fantoccini` client, driven from this synchronous test on a
+/// runtime of its own.
 struct Browser {
-    port: u16,
-    session: String,
+    runtime: tokio::runtime::Runtime,
+    client: fantoccini::Client,
 }
 
-const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
-
 impl Browser {
-    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
-        let path = format!("/session/{}{path}", self.session);
-        let (status, v) = http(self.port, method, &path, body.as_ref())
-            .unwrap_or_else(|e| panic!("WebDriver {method} {path}: {e}"));
-        assert!(status < 400, "WebDriver {method} {path}: {status} {v}");
-        v["value"].clone()
+    /// Waits for one WebDriver command.
+    fn wd<T>(
+        &self,
+        what: &str,
+        command: impl std::future::Future<Output = Result<T, fantoccini::error::CmdError>>,
+    ) -> T {
+        self.runtime
+            .block_on(command)
+            .unwrap_or_else(|e| panic!("WebDriver {what}: {e}"))
     }
 
     fn goto(&self, url: &str) {
-        self.call("POST", "/url", Some(json!({ "url": url })));
+        self.wd("goto", self.client.goto(url));
     }
 
     fn run(&self, script: &str) -> Value {
-        self.call(
-            "POST",
-            "/execute/sync",
-            Some(json!({"script": script, "args": []})),
-        )
-    }
-
-    fn find(&self, css: &str) -> String {
-        let v = self.call(
-            "POST",
-            "/element",
-            Some(json!({"using": "css selector", "value": css})),
-        );
-        v[ELEMENT]
-            .as_str()
-            .unwrap_or_else(|| panic!("no element {css}: {v}"))
-            .to_string()
+        self.wd("execute", self.client.execute(script, Vec::new()))
     }
 
     fn click(&self, css: &str) {
-        let e = self.find(css);
-        self.call("POST", &format!("/element/{e}/click"), Some(json!({})));
+        let e = self.wd(css, self.client.find(fantoccini::Locator::Css(css)));
+        self.wd(css, e.click());
     }
 
     /// Presses and releases one key (a WebDriver key code such as `\u{E013}` for up).
     fn press(&self, key: &str) {
-        self.call(
-            "POST",
-            "/actions",
-            Some(
-                json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
-                {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]}),
-            ),
-        );
+        use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+        let value = key.chars().next().expect("a key");
+        let keys = KeyActions::new("keyboard".to_string())
+            .then(KeyAction::Down { value })
+            .then(KeyAction::Up { value });
+        self.wd("actions", self.client.perform_actions(keys));
+    }
+
+    /// Sets the window's size in CSS pixels.
+    fn resize(&self, width: u32, height: u32) {
+        self.wd("window size", self.client.set_window_size(width, height));
     }
 
     /// Waits until `script` returns true, for at most 20 seconds.
@@ -105,10 +93,7 @@ impl Browser {
         let Some(dir) = std::env::var_os("WUMPUS_SCREENSHOTS") else {
             return;
         };
-        let b64 = self.call("GET", "/screenshot", None);
-        let png = base64::engine::general_purpose::STANDARD
-            .decode(b64.as_str().expect("base64"))
-            .expect("a screenshot in base64");
+        let png = self.wd("screenshot", self.client.screenshot());
         std::fs::write(std::path::Path::new(&dir).join(name), png).expect("a screenshot saved");
     }
 
@@ -157,7 +142,7 @@ impl Browser {
 
     /// Reloads the page, as the browser's reload button does.
     fn reload(&self) {
-        self.call("POST", "/refresh", Some(json!({})));
+        self.wd("refresh", self.client.refresh());
     }
 
     /// The game's id, from the address.
@@ -321,18 +306,24 @@ fn start_browser(profile: &std::path::Path) -> (Killed, Browser) {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-    let caps = json!({"capabilities": {"alwaysMatch": {"browserName": "chrome",
+    let caps = json!({"browserName": "chrome",
         "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": [
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
             "--window-size=1500,1000", "--no-first-run", "--disable-background-networking",
-            format!("--user-data-dir={}", profile.display())]}}}});
-    let (status, v) = http(port, "POST", "/session", Some(&caps)).expect("a session");
-    assert!(status < 400, "no browser session: {v}");
-    let session = v["value"]["sessionId"]
-        .as_str()
-        .expect("a session id")
-        .to_string();
-    (driver, Browser { port, session })
+            format!("--user-data-dir={}", profile.display())]}});
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime for the WebDriver client");
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let client = runtime
+        .block_on(
+            fantoccini::ClientBuilder::new(connector)
+                .capabilities(caps.as_object().expect("capabilities").clone())
+                .connect(&format!("http://127.0.0.1:{port}")),
+        )
+        .expect("a browser session");
+    (driver, Browser { runtime, client })
 }
 
 /// `wumpus trace --json` for a grid seed: its step lines.
@@ -489,11 +480,7 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
 
     // A phone (390x844): the board is on the first screen, the hint right under its button,
     // the rooms' labels readable, and a tap with "explain" on explains a place.
-    b.call(
-        "POST",
-        "/window/rect",
-        Some(json!({"width": 390, "height": 844})),
-    );
+    b.resize(390, 844);
     b.reload();
     b.wait(
         "the narrow page",
@@ -534,11 +521,7 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     );
     assert_eq!(b.steps(), before, "a tap with explain on does not move");
     b.click("#explainmode");
-    b.call(
-        "POST",
-        "/window/rect",
-        Some(json!({"width": 1500, "height": 1000})),
-    );
+    b.resize(1500, 1000);
     b.reload();
     b.wait(
         "the wide page",
@@ -947,5 +930,8 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         b.run("return Array.from(document.querySelectorAll('#actions button, #tab-watch')).every((x) => x.disabled)"),
         json!(true)
     );
-    b.call("DELETE", "", None);
+    let Browser { runtime, client } = b;
+    runtime
+        .block_on(client.close())
+        .expect("the browser session ends");
 }

@@ -1,6 +1,6 @@
 //! What every agent shares: how much it explains ([`Insight`]), how it looks up the
 //! predicates of its rules (`Vocabulary`), how it writes a chance for people ([`percent`]),
-//! and how it walks the cells of a bit set ([`bits`]).
+//! and how it walks the cells of a bit set (`bits`).
 //!
 //! It must never hold anything of one rule set: an agent's own names and numbers stay in its
 //! module, and sibling agents meet here rather than importing each other.

@@ -5,7 +5,7 @@
 //! Each rule set's module reads its host's lines into typed values and writes the bot's, with
 //! errors that say what is wrong; its bot ([`cave::ClassicBot`], [`maze::MazeBot`]) turns the
 //! lines into what an agent is shown through the one game interface, so any
-//! [`Agent`](crate::agent::Agent) of the rule set plays behind it. [`BotSession`] keeps the
+//! [`Agent`] of the rule set plays behind it. [`BotSession`] keeps the
 //! turns in order, game after game, the same for both.
 
 pub mod cave;
