@@ -1,13 +1,14 @@
 //! The live page of `wumpus serve` in a real browser: the test starts the server on a free
 //! loopback port, starts `chromedriver`, and drives headless Chromium over the W3C WebDriver
-//! protocol (a small client below, over plain HTTP). It wins a grid world by following hints
+//! protocol (the `fantoccini` client). It wins a grid world by following hints
 //! (pressing the keys and clicking the buttons the hints name), plays a classic cave and a maze
 //! to their ends by clicking rooms and tunnels, and checks that what the board marks as proven,
 //! in play and when watching the agent, is what `trace --json` reports for the same seed.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them); without them the
-//! test prints SKIPPED and passes, except where `CI` is set: there it fails. With `WUMPUS_SCREENSHOTS=DIR` set it saves screenshots of
-//! the page there (`docs/img/` holds the ones in the docs).
+//! test prints SKIPPED and passes, except where `CI` is set: there it fails. With
+//! `WUMPUS_SCREENSHOTS=DIR` set it saves screenshots of the page there (`docs/img/` holds the
+//! ones in the docs).
 
 mod common;
 

@@ -1,6 +1,8 @@
 //! The live server under test: `wumpus serve` started on a free loopback port, and a small
-//! HTTP/1.1 client over a raw socket, so that a test can send exactly the bytes it means (a
-//! foreign `Host`, a slow head, a connection from another loopback address).
+//! HTTP/1.1 client over a raw socket. The hardening tests need exactly the bytes they mean (a
+//! foreign `Host`, a head sent a byte at a time, a connection from another loopback address),
+//! which a client crate would tidy up; the browser test reaches chromedriver through the
+//! `fantoccini` crate.
 #![allow(dead_code)] // Shared by the server's test files, each of which uses a part.
 
 use serde_json::Value;
