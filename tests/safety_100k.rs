@@ -267,7 +267,7 @@ fn unseen_map(seed: u64, known: bool) -> Arc<cave::CaveMap> {
     use cave::MapFormat::Event;
     use rand::Rng;
     let mut rng = seeded(seed);
-    let rooms = rng.random_range(6..=40);
+    let rooms = rng.random_range(6..=cave::map::MAX_ROOMS);
     let distance = if known && rng.random_bool(0.25) { 2 } else { 1 };
     let map = match rng.random_range(0..3) {
         0 if rooms % 2 == 0 => {
