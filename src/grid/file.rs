@@ -112,18 +112,10 @@ enum Feature {
     Gold,
 }
 
-/// Parses a world file's text: the project's own format, or the course tournament's
-/// (recognised by its first line, two numbers; [`super::course`]).
-pub fn parse_world(text: &str) -> Result<GridWorld, WorldFileError> {
-    parse_world_within(text, crate::topology::MAX_GRID_SIDE)
-}
-
-/// Parses a world file's text, refusing a grid with a side over `max_side` before anything is
-/// built for it.
-pub fn parse_world_within(text: &str, max_side: usize) -> Result<GridWorld, WorldFileError> {
-    if super::course::looks_like_course_world(text) {
-        return super::course::parse_course_world(text, max_side);
-    }
+/// Parses a world file's text in the project's own format, refusing a grid with a side over
+/// `max_side` before anything is built for it ([`super::parse_world_within`] also reads the
+/// course tournament's format).
+pub fn parse_own_world(text: &str, max_side: usize) -> Result<GridWorld, WorldFileError> {
     let err = |line: usize, kind| WorldFileError {
         line: Some(line),
         kind,
@@ -286,6 +278,7 @@ pub fn format_world(world: &GridWorld) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::{parse_world, parse_world_within};
 
     fn kind(text: &str) -> (Option<usize>, WorldFileErrorKind) {
         let e = parse_world(text).unwrap_err();

@@ -15,13 +15,28 @@ pub mod world;
 
 pub use aima::{AimaSession, AimaShown, HeadedAction};
 pub use command::{parse_command, Command, CommandError};
-pub use file::{format_world, parse_world, parse_world_within, WorldFileError};
+pub use file::{format_world, parse_own_world, WorldFileError};
 pub use game::{Action, GridGame, Message, Outcome, Percepts, Scoring, Turn};
 pub use session::{Deal, GridSession, GridSetup, SizeRange};
 pub use world::{GridWorld, WorldError};
 
 use crate::files::{read_parsed, save_atomically, FileError};
 use std::path::Path;
+
+/// Parses a world file's text: the project's own format, or the course tournament's
+/// (recognised by its first line, two numbers; [`course`]).
+pub fn parse_world(text: &str) -> Result<GridWorld, WorldFileError> {
+    parse_world_within(text, crate::topology::MAX_GRID_SIDE)
+}
+
+/// [`parse_world`], refusing a grid with a side over `max_side` before anything is built for it.
+pub fn parse_world_within(text: &str, max_side: usize) -> Result<GridWorld, WorldFileError> {
+    if course::looks_like_course_world(text) {
+        course::parse_course_world(text, max_side)
+    } else {
+        parse_own_world(text, max_side)
+    }
+}
 
 /// Reads and checks a grid world file; the error names the file and line.
 pub fn read_world(path: &Path) -> Result<GridWorld, FileError> {

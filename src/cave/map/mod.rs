@@ -32,11 +32,19 @@ mod write;
 pub use caves_dat::parse_caves_dat;
 pub use draw::{draw_map, RoomTags};
 pub use event::parse_event_map;
-pub use parse::{detect_format, looks_like_cave_map, parse_map, MapError, MapErrorKind};
+pub use parse::{detect_format, looks_like_cave_map, MapError, MapErrorKind};
 pub use write::format_map;
 
 use crate::topology::{Place, Shape, Topology};
 use std::sync::Arc;
+
+/// Parses a map in either format (see [`detect_format`]).
+pub fn parse_map(text: &str) -> Result<CaveMap, MapError> {
+    match detect_format(text) {
+        MapFormat::Event => parse_event_map(text),
+        MapFormat::CavesDat => parse_caves_dat(text),
+    }
+}
 
 /// Tunnels out of every room.
 pub const TUNNELS: usize = 3;

@@ -4,9 +4,7 @@
 //! Parsers take text and return typed errors with a line; nothing here reads a file, and a
 //! parser must never build a `CaveMap` but through `CaveMap::new`, which checks it.
 
-use super::caves_dat::parse_caves_dat;
-use super::event::parse_event_map;
-use super::{CaveMap, MapFormat, MAX_ROOMS, TUNNELS};
+use super::{MapFormat, MAX_ROOMS, TUNNELS};
 use crate::files::{quoted, LineError};
 
 /// What is wrong with a map file, and on which line.
@@ -155,14 +153,6 @@ pub fn looks_like_cave_map(text: &str) -> bool {
             words.len() == 1 && words[0].parse::<usize>().is_ok()
         }
         None => false,
-    }
-}
-
-/// Parses a map in either format (see [`detect_format`]).
-pub fn parse_map(text: &str) -> Result<CaveMap, MapError> {
-    match detect_format(text) {
-        MapFormat::Event => parse_event_map(text),
-        MapFormat::CavesDat => parse_caves_dat(text),
     }
 }
 
