@@ -16,7 +16,7 @@
 
 mod walks;
 
-use super::odds::{pit_posterior, PitPosterior};
+use super::odds::{pit_posterior, pit_posterior_by_cell, PitPosterior};
 use crate::agent::common::bits;
 use crate::grid::Scoring;
 use crate::topology::{Direction, Place, Topology};
@@ -62,7 +62,7 @@ pub struct Sight {
 }
 
 /// The grid's geometry, prior and scoring, for the search.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Lookahead {
     cells: usize,
     neighbours: Vec<u64>,
@@ -73,6 +73,10 @@ pub struct Lookahead {
     /// For each cell, the cells at each grid distance 2..=REACH_RADIUS from it.
     rings: Vec<Vec<u64>>,
     pit: f64,
+    /// Each cell's own prior chance of a pit, where the deal puts pits in some cells only or
+    /// the board's size is not known (`None`: `pit` in every cell but the start); with the
+    /// cells whose chance is 0.
+    pit_at: Option<(Vec<f64>, u64)>,
     scoring: Scoring,
     budget: usize,
     /// For each cell and direction (by [`Direction::ALL`]), the cell one step that way.
@@ -178,6 +182,7 @@ impl Lookahead {
             rays,
             rings,
             pit: pit.clamp(0.0, 1.0),
+            pit_at: None,
             scoring,
             budget: NODE_BUDGET,
             ahead,
@@ -191,6 +196,19 @@ impl Lookahead {
     pub fn headed(self) -> Lookahead {
         Lookahead {
             headed: true,
+            ..self
+        }
+    }
+
+    /// The same search with each cell's own prior chance of a pit (by cell index).
+    pub fn with_pit_chances(self, chances: Vec<f64>) -> Lookahead {
+        let zero = chances
+            .iter()
+            .enumerate()
+            .filter(|(_, &p)| p <= 0.0)
+            .fold(0u64, |m, (i, _)| m | 1 << i);
+        Lookahead {
+            pit_at: Some((chances, zero)),
             ..self
         }
     }
@@ -266,7 +284,12 @@ impl Lookahead {
     fn pits(&self, visited: u64, breeze: u64) -> PitPosterior {
         let fringe = self.reach(visited) & !visited;
         let counted = fringe & !self.reach(visited & !breeze);
-        pit_posterior(&self.neighbours, self.pit, visited, breeze, counted)
+        match &self.pit_at {
+            None => pit_posterior(&self.neighbours, self.pit, visited, breeze, counted),
+            Some((chances, zero)) => {
+                pit_posterior_by_cell(&self.neighbours, chances, visited, breeze, counted & !zero)
+            }
+        }
     }
 
     fn out_and_gold(&self) -> (f64, f64) {
