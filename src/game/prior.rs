@@ -107,26 +107,55 @@ impl GridPrior {
         cols: (usize, usize),
         pit_prob: f64,
     ) -> Vec<f64> {
+        self.weigh_cells(model, rows, cols, |size, row, col| {
+            self.pit_possible(size, row, col)
+        })
+        .into_iter()
+        .map(|w| pit_prob * w)
+        .collect()
+    }
+
+    /// Each cell's chance of being on the board, as [`GridPrior::pit_chances`] weighs the
+    /// sizes within the bounds.
+    pub fn board_chances(
+        &self,
+        model: (usize, usize),
+        rows: (usize, usize),
+        cols: (usize, usize),
+    ) -> Vec<f64> {
+        self.weigh_cells(model, rows, cols, |(r, c), row, col| row < r && col < c)
+    }
+
+    /// For each cell of the model, the prior weight of the sizes within the bounds on which
+    /// `holds(size, row, col)`, over the weight of all of them (0 when none is within).
+    fn weigh_cells(
+        &self,
+        model: (usize, usize),
+        rows: (usize, usize),
+        cols: (usize, usize),
+        holds: impl Fn((usize, usize), usize, usize) -> bool,
+    ) -> Vec<f64> {
         let sizes: Vec<_> = self
             .sizes()
             .into_iter()
             .filter(|&((r, c), _)| (rows.0..=rows.1).contains(&r) && (cols.0..=cols.1).contains(&c))
             .collect();
         let total: f64 = sizes.iter().map(|s| s.1).sum();
-        let mut chances = vec![0.0; model.0 * model.1];
+        let mut weights = vec![0.0; model.0 * model.1];
+        if total <= 0.0 {
+            return weights;
+        }
         for row in 0..model.0 {
             for col in 0..model.1 {
-                let possible: f64 = sizes
+                let held: f64 = sizes
                     .iter()
-                    .filter(|&&(size, _)| self.pit_possible(size, row, col))
+                    .filter(|&&(size, _)| holds(size, row, col))
                     .map(|s| s.1)
                     .sum();
-                if total > 0.0 {
-                    chances[row * model.1 + col] = pit_prob * possible / total;
-                }
+                weights[row * model.1 + col] = held / total;
             }
         }
-        chances
+        weights
     }
 }
 

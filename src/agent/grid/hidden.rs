@@ -81,6 +81,10 @@ impl HiddenSize {
         self.prior
             .pit_chances(self.model(), self.rows, self.cols, self.pit_prob)
     }
+
+    fn board_chances(&self) -> Vec<f64> {
+        self.prior.board_chances(self.model(), self.rows, self.cols)
+    }
 }
 
 impl GridAgent {
@@ -99,6 +103,7 @@ impl GridAgent {
             Topology::grid(rows, cols).map_err(|e| KbError::Unsupported(e.to_string()))?;
         let mut agent = GridAgent::new(Arc::new(topology), rules, insight)?;
         agent.pit_chances = Some(Arc::new(hidden.pit_chances()));
+        agent.board_chances = Some(Arc::new(hidden.board_chances()));
         agent.hidden = Some(Box::new(hidden));
         Ok(agent)
     }
@@ -167,7 +172,7 @@ impl GridAgent {
             return self.rebuild(h);
         }
         if (h.rows, h.cols) != (rows, cols) {
-            self.set_pit_chances(h.pit_chances());
+            self.set_cell_chances(h.pit_chances(), h.board_chances());
         }
         self.hidden = Some(h);
         Ok(conclusions)
@@ -183,6 +188,7 @@ impl GridAgent {
         let mut agent = GridAgent::new(Arc::new(topology), Some(recipe.rules), recipe.insight)?
             .with_strategy(recipe.strategy);
         agent.pit_chances = Some(Arc::new(h.pit_chances()));
+        agent.board_chances = Some(Arc::new(h.board_chances()));
         if let Some(facing) = recipe.facing {
             agent = agent.headed(facing);
         }

@@ -77,6 +77,9 @@ pub struct Lookahead {
     /// the board's size is not known (`None`: `pit` in every cell but the start); with the
     /// cells whose chance is 0.
     pit_at: Option<(Vec<f64>, u64)>,
+    /// With the board's size hidden, each cell's chance of being on the board: the wumpus and
+    /// the gold are weighed by it (`None`: every cell is).
+    exists: Option<Vec<f64>>,
     scoring: Scoring,
     budget: usize,
     /// For each cell and direction (by [`Direction::ALL`]), the cell one step that way.
@@ -183,6 +186,7 @@ impl Lookahead {
             rings,
             pit: pit.clamp(0.0, 1.0),
             pit_at: None,
+            exists: None,
             scoring,
             budget: NODE_BUDGET,
             ahead,
@@ -211,6 +215,29 @@ impl Lookahead {
             pit_at: Some((chances, zero)),
             ..self
         }
+    }
+
+    /// The same search with each cell's chance of being on the board (by cell index), for a
+    /// board whose size is hidden.
+    pub fn with_existence(self, exists: Vec<f64>) -> Lookahead {
+        Lookahead {
+            exists: Some(exists),
+            ..self
+        }
+    }
+
+    /// How many cells of `set` are expected to be on the board: all of them when the size is
+    /// told.
+    fn mass(&self, set: u64) -> f64 {
+        match &self.exists {
+            None => set.count_ones() as f64,
+            Some(exists) => bits(set).map(|i| exists[i]).sum(),
+        }
+    }
+
+    /// Cell `i`'s chance of being on the board.
+    fn weight(&self, i: usize) -> f64 {
+        self.exists.as_ref().map_or(1.0, |e| e[i])
     }
 
     /// The same search valuing up to `nodes` sights in full below each candidate of the root
@@ -379,8 +406,8 @@ impl Lookahead {
             return (climb, Vec::new(), false, Vec::new());
         }
         let unvisited = self.unvisited(s);
-        let unseen = unvisited.count_ones().max(1) as f64;
-        let live = s.wumpus.count_ones() as f64;
+        let unseen = self.mass(unvisited).max(1.0);
+        let live = self.mass(s.wumpus);
         let fringe = self.reach(s.visited) & !s.visited;
         let safe = |i: usize| pits.pit[i] == 0.0 && s.wumpus >> i & 1 == 0;
         // The nearest safe fringe cell, which the agent's logic explores next.
@@ -407,7 +434,7 @@ impl Lookahead {
         for i in bits(cells) {
             let p_pit = pits.pit[i];
             let p_wumpus = if s.wumpus >> i & 1 == 1 {
-                1.0 / live
+                self.weight(i) / live
             } else {
                 0.0
             };
@@ -452,7 +479,7 @@ impl Lookahead {
                 let rest = s.wumpus & !(1 << i);
                 let smelly = rest & self.smells[i];
                 (
-                    smelly.count_ones() as f64 / rest.count_ones().max(1) as f64,
+                    self.mass(smelly) / self.mass(rest).max(f64::MIN_POSITIVE),
                     smelly,
                     rest & !smelly,
                 )
@@ -461,24 +488,28 @@ impl Lookahead {
                 // The one-step estimate: the gold is found among the cell, its neighbours
                 // opened when it is clear, and an allowance for the cells beyond.
                 let clear = calm * (1.0 - p_smell);
-                let opened = bits(self.neighbours[i] & unvisited)
+                let opened: f64 = bits(self.neighbours[i] & unvisited)
                     .filter(|&n| !safe(n))
-                    .count() as f64;
+                    .map(|n| self.weight(n))
+                    .sum();
                 let beyond: f64 = self.rings[i]
                     .iter()
                     .enumerate()
                     .skip(2)
                     .map(|(d, &ring)| {
-                        let doubtful = bits(ring & unvisited).filter(|&n| !safe(n)).count();
-                        doubtful as f64 * (1.0 - self.pit) * REACH_DISCOUNT.powi(d as i32 - 1)
+                        let doubtful: f64 = bits(ring & unvisited)
+                            .filter(|&n| !safe(n))
+                            .map(|n| self.weight(n))
+                            .sum();
+                        doubtful * (1.0 - self.pit) * REACH_DISCOUNT.powi(d as i32 - 1)
                     })
                     .sum();
-                let found = ((1.0 + clear * opened + beyond) / unseen).min(1.0);
+                let found = ((self.weight(i) + clear * opened + beyond) / unseen).min(1.0);
                 let alive = out - spent - to_c - c_home - 1.0 + found * gold;
                 survive * alive + (1.0 - survive) * dead
             } else {
                 // Found: grab, walk home, climb.
-                let p_gold = 1.0 / unseen;
+                let p_gold = self.weight(i) / unseen;
                 let won = 1000.0 - (after + 1.0 + c_home + 1.0);
                 let mut rest = 0.0;
                 for (p_w, wumpus) in [(p_smell, smelly), (1.0 - p_smell, fresh)] {
@@ -511,7 +542,7 @@ impl Lookahead {
             // searched as deep (the arrow is spent once). At the root each is kept apart, for
             // the agent to fire the best; below it the best shot joins climbing out.
             for (line, walk, from, dir) in self.lines(s, &here) {
-                let p_kill = line.count_ones() as f64 / live;
+                let p_kill = self.mass(line) / live;
                 let after = s.spent + walk + 11;
                 let mut v = 0.0;
                 for (p, wumpus) in [(p_kill, 0), (1.0 - p_kill, s.wumpus & !line)] {
@@ -572,12 +603,12 @@ impl Lookahead {
     /// [`Lookahead::odds`] of each of `cells`, the pit posterior counted once.
     pub fn odds_of(&self, s: &Sight, cells: impl IntoIterator<Item = usize>) -> Vec<(f64, f64)> {
         let pits = self.pits(s.visited, s.breeze);
-        let live = s.wumpus.count_ones() as f64;
+        let live = self.mass(s.wumpus);
         cells
             .into_iter()
             .map(|i| {
                 let wumpus = if s.wumpus >> i & 1 == 1 {
-                    1.0 / live
+                    self.weight(i) / live
                 } else {
                     0.0
                 };
