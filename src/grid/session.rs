@@ -159,6 +159,9 @@ impl GridSetup {
         m.insert("size".into(), size.into());
         m.insert("pit_prob".into(), self.pit_prob.into());
         m.insert("scoring".into(), self.scoring.name().into());
+        if !self.tells_size() {
+            m.insert("size_hidden".into(), true.into());
+        }
         m
     }
 }
@@ -520,6 +523,45 @@ impl Words for GridSession {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_player_is_told_a_hidden_size() {
+        // Every game of the course's deal briefs its player alike, whatever its size: the one
+        // value an agent is made from cannot tell one board from another.
+        let setup = GridSetup::course(0.2, Scoring::Aima).unwrap();
+        assert!(!setup.tells_size());
+        let mut sizes = std::collections::BTreeSet::new();
+        for seed in 0..300 {
+            let game = GridSession::deal(&setup, seed).unwrap();
+            sizes.insert(game.game().world().size());
+            let briefing = game.briefing();
+            assert_eq!(briefing, Briefing::grid_hidden(GridPrior::Course));
+            assert_eq!(briefing.grid_size(), None);
+        }
+        assert_eq!(sizes.len(), 16);
+        // Told, each game's briefing names its own size; hidden on a uniform range, none does.
+        let told = GridSetup {
+            size_told: Some(true),
+            ..setup
+        };
+        let game = GridSession::deal(&told, 7).unwrap();
+        assert_eq!(
+            game.briefing().grid_size(),
+            Some(game.game().world().size())
+        );
+        let range = SizeRange::new((4, 4), (7, 7)).unwrap();
+        let mut hidden = GridSetup::ranged(range, 0.2, Scoring::Aima).unwrap();
+        hidden.size_told = Some(false);
+        for seed in 0..20 {
+            assert_eq!(
+                GridSession::deal(&hidden, seed)
+                    .unwrap()
+                    .briefing()
+                    .grid_size(),
+                None
+            );
+        }
+    }
 
     #[test]
     fn one_size_deals_as_the_world_generator_alone() {

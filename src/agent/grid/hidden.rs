@@ -210,3 +210,54 @@ impl GridAgent {
         Ok(conclusions)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{GridGame, GridWorld};
+
+    #[test]
+    fn bumps_teach_the_walls_and_the_agent_rebuilds_on_the_board_they_leave() {
+        // A 4-row, 5-column board; the agent assumes the course's sizes (up to 7x7).
+        let topology = Arc::new(Topology::grid(4, 5).unwrap());
+        let world = GridWorld::new(topology, &[], (2, 1), (3, 0)).unwrap();
+        let mut game = GridGame::new(world);
+        let mut agent =
+            GridAgent::size_hidden(None, Insight::Decisions, GridPrior::Course, 0.2).unwrap();
+        agent
+            .observe_percepts(None, &game.start().percepts)
+            .unwrap();
+        assert_eq!(agent.size_bounds(), Some(((4, 7), (4, 7))));
+        assert_eq!(agent.topology().grid_size(), Some((7, 7)));
+        let mut walk = |agent: &mut GridAgent, dir: Direction| {
+            let action = Action::Move(dir);
+            let percepts = game.act(action).percepts;
+            agent.observe_percepts(Some(action), &percepts).unwrap();
+            percepts.bump
+        };
+        for _ in 0..4 {
+            assert!(!walk(&mut agent, Direction::East));
+        }
+        // Standing in column 4 shows at least 5 columns; the wall beyond is learned by a bump.
+        assert_eq!(agent.size_bounds(), Some(((4, 7), (5, 7))));
+        assert!(walk(&mut agent, Direction::East));
+        assert_eq!(agent.size_bounds(), Some(((4, 7), (5, 5))));
+        assert_eq!(agent.topology().grid_size(), Some((7, 5)));
+        for _ in 0..3 {
+            assert!(!walk(&mut agent, Direction::North));
+        }
+        assert!(walk(&mut agent, Direction::North));
+        assert_eq!(agent.size_bounds(), Some(((4, 4), (5, 5))));
+        assert_eq!(agent.topology().grid_size(), Some((4, 5)));
+        // Rebuilt on the board the walls leave, it knows where it is and what it walked.
+        assert_eq!(agent.topology().coords(agent.position()), (3, 4));
+        assert_eq!(
+            agent.view(agent.topology().cell(0, 2).unwrap()),
+            super::super::CellView::Visited
+        );
+        // On the 4x4 block, with the size known to be 4x5, pits may lie in columns 0 to 3 only.
+        let chances = agent.pit_chances.as_ref().unwrap();
+        assert_eq!(chances[2 * 5 + 3], 0.2);
+        assert_eq!(chances[2 * 5 + 4], 0.0);
+    }
+}

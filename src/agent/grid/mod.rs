@@ -396,6 +396,12 @@ impl GridAgent {
         self.position
     }
 
+    /// The grid the agent reasons on: the game's, or with the size hidden, the model of the
+    /// largest board still possible.
+    pub fn topology(&self) -> &Arc<Topology> {
+        &self.topology
+    }
+
     /// The knowledge base, for statistics and export.
     pub fn kb(&self) -> &KnowledgeBase {
         &self.kb
