@@ -115,17 +115,6 @@ impl GridPrior {
         .collect()
     }
 
-    /// Each cell's chance of being on the board, as [`GridPrior::pit_chances`] weighs the
-    /// sizes within the bounds.
-    pub fn board_chances(
-        &self,
-        model: (usize, usize),
-        rows: (usize, usize),
-        cols: (usize, usize),
-    ) -> Vec<f64> {
-        self.weigh_cells(model, rows, cols, |(r, c), row, col| row < r && col < c)
-    }
-
     /// For each cell of the model, the prior weight of the sizes within the bounds on which
     /// `holds(size, row, col)`, over the weight of all of them (0 when none is within).
     fn weigh_cells(

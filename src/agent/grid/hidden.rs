@@ -14,6 +14,7 @@
 //! It must never learn the size from anything but its own moves and bumps: the rebuilt agent is
 //! made from what the briefing said and the agent's own history, never from the world.
 
+use super::lookahead::SizeHypothesis;
 use super::{GridAgent, Insight, Strategy};
 use crate::game::GridPrior;
 use crate::grid::{Action, Percepts};
@@ -82,8 +83,15 @@ impl HiddenSize {
             .pit_chances(self.model(), self.rows, self.cols, self.pit_prob)
     }
 
-    fn board_chances(&self) -> Vec<f64> {
-        self.prior.board_chances(self.model(), self.rows, self.cols)
+    /// The sizes still possible, for the look-ahead.
+    fn sizes(&self) -> Vec<SizeHypothesis> {
+        SizeHypothesis::within(
+            &self.prior,
+            self.model(),
+            self.rows,
+            self.cols,
+            self.pit_prob,
+        )
     }
 }
 
@@ -103,7 +111,7 @@ impl GridAgent {
             Topology::grid(rows, cols).map_err(|e| KbError::Unsupported(e.to_string()))?;
         let mut agent = GridAgent::new(Arc::new(topology), rules, insight)?;
         agent.pit_chances = Some(Arc::new(hidden.pit_chances()));
-        agent.board_chances = Some(Arc::new(hidden.board_chances()));
+        agent.sizes = Some(Arc::new(hidden.sizes()));
         agent.hidden = Some(Box::new(hidden));
         Ok(agent)
     }
@@ -172,7 +180,7 @@ impl GridAgent {
             return self.rebuild(h);
         }
         if (h.rows, h.cols) != (rows, cols) {
-            self.set_cell_chances(h.pit_chances(), h.board_chances());
+            self.set_cell_chances(h.pit_chances(), h.sizes());
         }
         self.hidden = Some(h);
         Ok(conclusions)
@@ -188,7 +196,7 @@ impl GridAgent {
         let mut agent = GridAgent::new(Arc::new(topology), Some(recipe.rules), recipe.insight)?
             .with_strategy(recipe.strategy);
         agent.pit_chances = Some(Arc::new(h.pit_chances()));
-        agent.board_chances = Some(Arc::new(h.board_chances()));
+        agent.sizes = Some(Arc::new(h.sizes()));
         if let Some(facing) = recipe.facing {
             agent = agent.headed(facing);
         }

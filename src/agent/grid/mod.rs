@@ -225,8 +225,8 @@ pub struct GridAgent {
     /// Each cell's own prior chance of a pit, where the deal puts pits in some cells only or
     /// the size is hidden (`None`: the strategy's chance in every cell but the start).
     pit_chances: Option<Arc<Vec<f64>>>,
-    /// With the board's size hidden, each cell's chance of being on the board.
-    board_chances: Option<Arc<Vec<f64>>>,
+    /// With the board's size hidden, the sizes it may still have, for the look-ahead.
+    sizes: Option<Arc<Vec<lookahead::SizeHypothesis>>>,
     /// With the board's size hidden, what the agent knows of it ([`hidden`]).
     hidden: Option<Box<hidden::HiddenSize>>,
 }
@@ -296,7 +296,7 @@ impl GridAgent {
             lookahead: None,
             sight: None,
             pit_chances: None,
-            board_chances: None,
+            sizes: None,
             hidden: None,
         })
     }
@@ -323,8 +323,8 @@ impl GridAgent {
                     if let Some(chances) = &self.pit_chances {
                         l = l.with_pit_chances(chances.to_vec());
                     }
-                    if let Some(chances) = &self.board_chances {
-                        l = l.with_existence(chances.to_vec());
+                    if let Some(sizes) = &self.sizes {
+                        l = l.with_sizes(sizes.to_vec());
                     }
                     self.sight = Some(l.blank());
                     self.lookahead = Some((Arc::new(l), depth));
@@ -364,18 +364,18 @@ impl GridAgent {
         self
     }
 
-    /// Changes each cell's prior chance of a pit and of being on the board mid-game (the size
-    /// hidden, its bounds narrowed): the look-ahead counts with the new chances from now on.
-    fn set_cell_chances(&mut self, pits: Vec<f64>, board: Vec<f64>) {
+    /// Changes each cell's prior chance of a pit and the sizes still possible mid-game (the
+    /// size hidden, its bounds narrowed): the look-ahead counts with them from now on.
+    fn set_cell_chances(&mut self, pits: Vec<f64>, sizes: Vec<lookahead::SizeHypothesis>) {
         if let Some((l, depth)) = &self.lookahead {
             let l = (**l)
                 .clone()
                 .with_pit_chances(pits.clone())
-                .with_existence(board.clone());
+                .with_sizes(sizes.clone());
             self.lookahead = Some((Arc::new(l), *depth));
         }
         self.pit_chances = Some(Arc::new(pits));
-        self.board_chances = Some(Arc::new(board));
+        self.sizes = Some(Arc::new(sizes));
     }
 
     /// The way the agent faces, under the textbook's rules.

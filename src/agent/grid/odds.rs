@@ -15,6 +15,9 @@ pub struct PitPosterior {
     /// For each fringe cell, P(no pit in it and none next to it): from it follows the chance
     /// of no breeze on entering.
     pub clear_and_calm: Vec<f64>,
+    /// The prior weight of the layouts of the counted cells that fit the breezes felt (with
+    /// their pits' own chances; the other cells' weights left out).
+    pub total: f64,
     /// False when no pit layout fits the breezes felt (a world the prior cannot deal, such
     /// as a world file with pits played at pit probability 0); the odds are then all 0.
     pub possible: bool,
@@ -165,5 +168,6 @@ fn posterior<N: Copy + Into<u64>>(
         pit: pit_odds,
         clear_and_calm: norm(calm_mass),
         possible,
+        total,
     }
 }

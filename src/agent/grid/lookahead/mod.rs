@@ -14,7 +14,11 @@
 //! always used (`GridAgent::gamble`'s). Walks go over visited cells only, as in the exact
 //! solver.
 
+mod sizes;
 mod walks;
+
+use sizes::Posterior;
+pub use sizes::SizeHypothesis;
 
 use super::odds::{pit_posterior, pit_posterior_by_cell, PitPosterior};
 use crate::agent::common::bits;
@@ -77,9 +81,9 @@ pub struct Lookahead {
     /// the board's size is not known (`None`: `pit` in every cell but the start); with the
     /// cells whose chance is 0.
     pit_at: Option<(Vec<f64>, u64)>,
-    /// With the board's size hidden, each cell's chance of being on the board: the wumpus and
-    /// the gold are weighed by it (`None`: every cell is).
-    exists: Option<Vec<f64>>,
+    /// With the board's size hidden, the sizes it may have: the posterior is their mixture
+    /// ([`sizes`]).
+    sizes: Option<Vec<SizeHypothesis>>,
     scoring: Scoring,
     budget: usize,
     /// For each cell and direction (by [`Direction::ALL`]), the cell one step that way.
@@ -186,7 +190,7 @@ impl Lookahead {
             rings,
             pit: pit.clamp(0.0, 1.0),
             pit_at: None,
-            exists: None,
+            sizes: None,
             scoring,
             budget: NODE_BUDGET,
             ahead,
@@ -217,27 +221,25 @@ impl Lookahead {
         }
     }
 
-    /// The same search with each cell's chance of being on the board (by cell index), for a
-    /// board whose size is hidden.
-    pub fn with_existence(self, exists: Vec<f64>) -> Lookahead {
+    /// The same search on a board whose size is hidden: one of `sizes`, each weighed by its
+    /// prior and by what the player sees.
+    pub fn with_sizes(self, sizes: Vec<SizeHypothesis>) -> Lookahead {
         Lookahead {
-            exists: Some(exists),
+            sizes: Some(sizes),
             ..self
         }
     }
 
-    /// How many cells of `set` are expected to be on the board: all of them when the size is
-    /// told.
-    fn mass(&self, set: u64) -> f64 {
-        match &self.exists {
-            None => set.count_ones() as f64,
-            Some(exists) => bits(set).map(|i| exists[i]).sum(),
+    /// The posterior of `s`: the pits', and with the size hidden, the wumpus's and the gold's.
+    fn posterior(&self, s: &Sight) -> Posterior {
+        match &self.sizes {
+            Some(sizes) => self.mixed(sizes, s),
+            None => Posterior {
+                pits: self.pits(s.visited, s.breeze),
+                wumpus: None,
+                gold: None,
+            },
         }
-    }
-
-    /// Cell `i`'s chance of being on the board.
-    fn weight(&self, i: usize) -> f64 {
-        self.exists.as_ref().map_or(1.0, |e| e[i])
     }
 
     /// The same search valuing up to `nodes` sights in full below each candidate of the root
@@ -397,17 +399,18 @@ impl Lookahead {
         let spent = s.spent as f64;
         let (out, gold) = self.out_and_gold();
         let climb = out - spent - Self::any_facing(&here, 0) as f64 - 1.0;
-        let pits = cache
+        let post = cache
             .pits
-            .entry((s.visited, s.breeze))
-            .or_insert_with(|| std::rc::Rc::new(self.pits(s.visited, s.breeze)))
+            .entry((s.visited, s.breeze, s.wumpus))
+            .or_insert_with(|| std::rc::Rc::new(self.posterior(s)))
             .clone();
+        let pits = &post.pits;
         if !pits.possible {
             return (climb, Vec::new(), false, Vec::new());
         }
         let unvisited = self.unvisited(s);
-        let unseen = self.mass(unvisited).max(1.0);
-        let live = self.mass(s.wumpus);
+        let unseen = post.gold_in(unvisited).max(1.0);
+        let live = post.wumpus_in(s.wumpus);
         let fringe = self.reach(s.visited) & !s.visited;
         let safe = |i: usize| pits.pit[i] == 0.0 && s.wumpus >> i & 1 == 0;
         // The nearest safe fringe cell, which the agent's logic explores next.
@@ -434,7 +437,7 @@ impl Lookahead {
         for i in bits(cells) {
             let p_pit = pits.pit[i];
             let p_wumpus = if s.wumpus >> i & 1 == 1 {
-                self.weight(i) / live
+                post.wumpus_in(1 << i) / live
             } else {
                 0.0
             };
@@ -479,7 +482,7 @@ impl Lookahead {
                 let rest = s.wumpus & !(1 << i);
                 let smelly = rest & self.smells[i];
                 (
-                    self.mass(smelly) / self.mass(rest).max(f64::MIN_POSITIVE),
+                    post.wumpus_in(smelly) / post.wumpus_in(rest).max(f64::MIN_POSITIVE),
                     smelly,
                     rest & !smelly,
                 )
@@ -490,7 +493,7 @@ impl Lookahead {
                 let clear = calm * (1.0 - p_smell);
                 let opened: f64 = bits(self.neighbours[i] & unvisited)
                     .filter(|&n| !safe(n))
-                    .map(|n| self.weight(n))
+                    .map(|n| post.gold_in(1 << n))
                     .sum();
                 let beyond: f64 = self.rings[i]
                     .iter()
@@ -499,17 +502,17 @@ impl Lookahead {
                     .map(|(d, &ring)| {
                         let doubtful: f64 = bits(ring & unvisited)
                             .filter(|&n| !safe(n))
-                            .map(|n| self.weight(n))
+                            .map(|n| post.gold_in(1 << n))
                             .sum();
                         doubtful * (1.0 - self.pit) * REACH_DISCOUNT.powi(d as i32 - 1)
                     })
                     .sum();
-                let found = ((self.weight(i) + clear * opened + beyond) / unseen).min(1.0);
+                let found = ((post.gold_in(1 << i) + clear * opened + beyond) / unseen).min(1.0);
                 let alive = out - spent - to_c - c_home - 1.0 + found * gold;
                 survive * alive + (1.0 - survive) * dead
             } else {
                 // Found: grab, walk home, climb.
-                let p_gold = self.weight(i) / unseen;
+                let p_gold = post.gold_in(1 << i) / unseen;
                 let won = 1000.0 - (after + 1.0 + c_home + 1.0);
                 let mut rest = 0.0;
                 for (p_w, wumpus) in [(p_smell, smelly), (1.0 - p_smell, fresh)] {
@@ -542,7 +545,7 @@ impl Lookahead {
             // searched as deep (the arrow is spent once). At the root each is kept apart, for
             // the agent to fire the best; below it the best shot joins climbing out.
             for (line, walk, from, dir) in self.lines(s, &here) {
-                let p_kill = self.mass(line) / live;
+                let p_kill = post.wumpus_in(line) / live;
                 let after = s.spent + walk + 11;
                 let mut v = 0.0;
                 for (p, wumpus) in [(p_kill, 0), (1.0 - p_kill, s.wumpus & !line)] {
@@ -602,17 +605,17 @@ impl Lookahead {
 
     /// [`Lookahead::odds`] of each of `cells`, the pit posterior counted once.
     pub fn odds_of(&self, s: &Sight, cells: impl IntoIterator<Item = usize>) -> Vec<(f64, f64)> {
-        let pits = self.pits(s.visited, s.breeze);
-        let live = self.mass(s.wumpus);
+        let post = self.posterior(s);
+        let live = post.wumpus_in(s.wumpus);
         cells
             .into_iter()
             .map(|i| {
                 let wumpus = if s.wumpus >> i & 1 == 1 {
-                    self.weight(i) / live
+                    post.wumpus_in(1 << i) / live
                 } else {
                     0.0
                 };
-                (pits.pit[i], wumpus)
+                (post.pits.pit[i], wumpus)
             })
             .collect()
     }
@@ -626,7 +629,7 @@ struct Cache {
     aborted: bool,
     /// The most sights this iteration may value in full.
     limit: usize,
-    pits: FxHashMap<(u64, u64), std::rc::Rc<PitPosterior>>,
+    pits: FxHashMap<(u64, u64, u64), std::rc::Rc<Posterior>>,
 }
 
 impl Cache {
