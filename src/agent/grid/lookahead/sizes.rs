@@ -225,8 +225,8 @@ mod tests {
                     for &g in board.iter().filter(|&&i| i != 0 && s.visited >> i & 1 == 0) {
                         let p = wp / places / places;
                         total += p;
-                        for i in 0..cells {
-                            pit[i] += p * f64::from(u8::from(pits >> i & 1 == 1));
+                        for (i, chance) in pit.iter_mut().enumerate() {
+                            *chance += p * f64::from(u8::from(pits >> i & 1 == 1));
                         }
                         wum[w] += p;
                         gold[g] += p;
