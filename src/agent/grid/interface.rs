@@ -90,6 +90,6 @@ impl Agent<GridSession> for GridAgent {
     }
 
     fn places_on(&self) -> Option<std::sync::Arc<crate::topology::Topology>> {
-        self.size_is_hidden().then(|| self.topology().clone())
+        self.learns_size().then(|| self.topology().clone())
     }
 }
