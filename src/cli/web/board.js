@@ -23,6 +23,11 @@ const WumpusDraw = (() => {
     return Math.round(v) + "%";
   };
   const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
+  // The one risk number of a place where logic runs out, as the board, its tips, the legend
+  // and the hints name it: the library's chance of dying on stepping in (`death` of the odds,
+  // `risk` of a choice), the same routine's output the agent's reasons quote as "to die".
+  const RISK = "to die on stepping in";
+  const risk = (o) => o.death;
 
   // The library's layout, kept as it is unless places crowd together (a map that is not planar,
   // like the maze's); then a force-directed relaxation from it gives each place room for its name.
@@ -103,8 +108,16 @@ const WumpusDraw = (() => {
     out_of_grenades: "out of grenades", exhaustion: "exhausted after 100 moves",
     unfinished: "unfinished (stopped by the runner)"};
   const FACT = {safe: "is safe", pit: "holds a pit", wumpus: "holds the wumpus", bats: "holds bats"};
+  // A grid with a side over BIG_SIDE is seen through a window BIG_SPAN cells across
+  // (BIG_SPAN_NARROW on a phone) until zoomed. Seen from afar (a cell under LOD_FULL_PX pixels
+  // across) a place shows its mark and no label; under LOD_MID_PX only its colour.
+  const BIG_SIDE = 16, BIG_SPAN = 16, BIG_SPAN_NARROW = 9, LOD_FULL_PX = 44, LOD_MID_PX = 18;
+  // The SVG's layers, bottom to top.
+  // The keys that zoom a big board.
+  const ZOOM_KEYS = {"+": "in", "=": "in", "-": "out", "0": "fit", ".": "player"};
+  const LAYERS = ["edges", "shapes", "over", "target", "you", "texts", "badges", "move", "tags"];
 
-  // Heat: white to red by the chance of death.
+  // Heat: white to red by the chance of dying on stepping in.
   function heat(p) {
     const t = Math.max(0, Math.min(1, p));
     const a = [255, 247, 236], b = [222, 45, 38];
@@ -208,8 +221,11 @@ const WumpusDraw = (() => {
       PAD = 10;
       W = board.cols * CELL; H = board.rows * CELL;
       for (const p of places) pos.push([PAD + p.x * W, PAD + p.y * H]);
-      const grow = Math.sqrt(Math.max(5, board.rows, board.cols) / 5);
-      FONT = {label: 34 * grow, mark: 76, small: 25 * Math.min(grow, 1.2)};
+      // Labels grow with the board (its cells are smaller on screen) up to what a cell holds
+      // beside its mark; a big board is seen through a window, its cells never small.
+      const grow = Math.sqrt(Math.min(BIG_SIDE, Math.max(5, board.rows, board.cols)) / 5);
+      const longest = String(board.rows - 1).length + 1 + String(board.cols - 1).length;
+      FONT = {label: Math.min(34 * grow, 0.8 * (CELL - 32) / (0.62 * longest)), mark: 76, small: 25 * Math.min(grow, 1.2)};
     } else {
       const S = 1000;
       PAD = 90;
@@ -242,7 +258,7 @@ const WumpusDraw = (() => {
       for (const c of s.choices) {
         if (c.place === null || (c.pit === null && c.wumpus === null)) continue;
         for (const i of indices(c.place)) {
-          if (!k.odds.has(i)) k.odds.set(i, {place: c.place, pit: c.pit || 0, wumpus: c.wumpus || 0, bats: 0});
+          if (!k.odds.has(i)) k.odds.set(i, {place: c.place, pit: c.pit || 0, wumpus: c.wumpus || 0, bats: 0, death: c.risk || 0, why: c.why || []});
         }
       }
       for (const w of s.whereabouts || []) for (const i of indices(w.place)) k.where.set(i, w.chance);
@@ -294,27 +310,184 @@ const WumpusDraw = (() => {
         pit: "proven pit", wumpus: k.dead.has(i) ? "the wumpus, dead" : "proven wumpus",
         bats: "proven bats", odds: "not proven either way"})[st];
       const o = k.odds.get(i);
-      if (o) t += "\ndanger " + pct(Math.max(o.pit, o.wumpus)) + ": chance of a pit " + pct(o.pit) + ", a live wumpus " + pct(o.wumpus) +
-        (isGrid ? "" : ", bats " + pct(o.bats));
+      if (o) t += "\n" + pct(risk(o)) + " " + RISK + " (a pit " + pct(o.pit) + ", a live wumpus " + pct(o.wumpus) +
+        (isGrid ? "" : ", bats " + pct(o.bats)) + ")";
       const seen = k.percepts.get(i);
       if (seen && seen.length) t += "\nperceived here: " + seen.join(", ");
       else if (seen) t += "\nperceived here: nothing";
       return t;
     }
 
-    // `target`: a place to ring (the live page's hint names it).
-    function drawBoard(svg, steps, n, hidden, showTruth, picked, target) {
-      const k = knowledge(steps, n);
-      svg.setAttribute("viewBox", "0 0 " + (W + 2 * PAD) + " " + (H + 2 * PAD));
-      const s = k.s;
-      const prev = n > 1 ? steps[n - 2] : null;
-      let shapes = "", texts = "", over = "", tags = "", badges = "";
+    // A big grid is seen through a window that follows the player and that the user zooms
+    // (wheel, buttons, + and -) and pans (drag); a small grid or a graph is drawn whole. Only
+    // the places in the window are drawn, and a step repaints only the places whose drawing
+    // changed (each place's part of each layer is kept with the markup it was built from).
+    const big = isGrid && Math.max(board.rows, board.cols) > BIG_SIDE;
+    const view = {span: null, cx: null, cy: null, follow: true};
+    const token = {};
+    let redraw = null;
+
+    // The part of the board in view, in the SVG's units, shaped as the SVG is on screen.
+    function windowOf(svg, focus) {
+      const full = {x: 0, y: 0, w: W + 2 * PAD, h: H + 2 * PAD};
+      const cw = svg.clientWidth, ch = svg.clientHeight;
+      if (!big || !cw || !ch) return {...full, cw, ch};
+      if (view.span === null) view.span = Math.min(board.cols, cw < 600 ? BIG_SPAN_NARROW : BIG_SPAN);
+      const w = view.span * CELL, h = w * ch / cw;
+      if (focus && (view.cx === null || (view.follow &&
+          (Math.abs(focus[0] - view.cx) > w / 2 - 2.5 * CELL || Math.abs(focus[1] - view.cy) > h / 2 - 2.5 * CELL)))) {
+        view.cx = focus[0];
+        view.cy = focus[1];
+      }
+      if (view.cx === null) { view.cx = full.w / 2; view.cy = full.h / 2; }
+      const clamp = (c, size, room) => size >= room ? room / 2 : Math.max(size / 2, Math.min(room - size / 2, c));
+      view.cx = clamp(view.cx, w, full.w);
+      view.cy = clamp(view.cy, h, full.h);
+      return {x: view.cx - w / 2, y: view.cy - h / 2, w, h, cw, ch};
+    }
+
+    // Zooms the window of a big board: "in", "out", "fit" (the whole board) or "player"
+    // (back to following the player).
+    function zoom(how) {
+      if (!big || !redraw) return;
+      const most = Math.max(board.cols, board.rows * 1.0);
+      if (view.span === null) view.span = BIG_SPAN;
+      if (how === "in") view.span = Math.max(4, view.span / 1.5);
+      else if (how === "out") view.span = Math.min(most, view.span * 1.5);
+      else if (how === "fit") view.span = most;
+      else if (how === "player") { view.follow = true; view.cx = null; }
+      redraw();
+    }
+
+    // The board's own controls (zoom and follow), the wheel and dragging: set up once per SVG.
+    function controls(svg) {
+      let bar = svg.previousElementSibling;
+      if (!bar || !bar.classList.contains("zoombar")) {
+        bar = document.createElement("div");
+        bar.className = "zoombar";
+        bar.innerHTML = "<span>zoom</span><button type=\"button\" data-zoom=\"out\" title=\"zoom out (-)\">&minus;</button>" +
+          "<button type=\"button\" data-zoom=\"in\" title=\"zoom in (+)\">+</button>" +
+          "<button type=\"button\" data-zoom=\"fit\" title=\"the whole board (0)\">whole board</button>" +
+          "<button type=\"button\" data-zoom=\"player\" title=\"follow the player (.)\">follow the player</button>" +
+          "<span class=\"shown\" aria-live=\"polite\"></span>";
+        svg.before(bar);
+        bar.addEventListener("click", (e) => {
+          const b = e.target.closest("[data-zoom]");
+          if (b && svg._wumpus) svg._wumpus.zoom(b.dataset.zoom);
+        });
+        svg.addEventListener("wheel", (e) => {
+          if (!svg._wumpus || !svg._wumpus.big) return;
+          e.preventDefault();
+          svg._wumpus.zoom(e.deltaY < 0 ? "in" : "out");
+        }, {passive: false});
+        let drag = null;
+        svg.addEventListener("pointerdown", (e) => {
+          if (!svg._wumpus || !svg._wumpus.big || e.button !== 0) return;
+          drag = {x: e.clientX, y: e.clientY, moved: false, id: e.pointerId};
+        });
+        window.addEventListener("pointermove", (e) => {
+          if (!drag || e.pointerId !== drag.id || !svg._wumpus) return;
+          const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+          if (!drag.moved && Math.hypot(dx, dy) < 6) return;
+          drag.moved = true;
+          svg._wumpus.pan(dx, dy);
+          drag.x = e.clientX;
+          drag.y = e.clientY;
+        });
+        window.addEventListener("pointerup", (e) => {
+          if (!drag || e.pointerId !== drag.id) return;
+          // A drag is not a click on the place it ends on.
+          if (drag.moved) svg.addEventListener("click", (c) => c.stopPropagation(), {capture: true, once: true});
+          drag = null;
+        });
+        if (typeof ResizeObserver === "function") {
+          new ResizeObserver(() => { if (svg._wumpus && svg._wumpus.big) svg._wumpus.zoom("same"); }).observe(svg);
+        }
+      }
+      bar.hidden = !big;
+      svg.classList.toggle("zoomable", big);
+      return bar;
+    }
+
+    // The SVG's layers, built once per board; each place's part of a layer is a group of its own.
+    function frame(svg) {
+      const f = svg._wumpus;
+      if (f && f.owner === token && f.layer.shapes.parentNode === svg) return f;
       const uid = svg.id || "board";
-      let defs = "<defs>" +
+      svg.innerHTML = "<defs>" +
         "<marker id=\"head-edge-" + uid + "\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" " +
         "markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#b06a2b\"/></marker>" +
         "<marker id=\"head-move-" + uid + "\" viewBox=\"0 0 10 10\" refX=\"6\" refY=\"5\" markerWidth=\"3.2\" " +
-        "markerHeight=\"3.2\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#1f3fbf\"/></marker></defs>";
+        "markerHeight=\"3.2\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#1f3fbf\"/></marker></defs>" +
+        LAYERS.map((l) => "<g class=\"layer-" + l + "\"></g>").join("");
+      const g = {owner: token, uid, big, layer: {}, kept: {}, bar: controls(svg),
+        zoom: (how) => zoom(how),
+        pan: (dx, dy) => {
+          const r = svg.clientWidth ? (view.span * CELL) / svg.clientWidth : 0;
+          view.follow = false;
+          view.cx -= dx * r;
+          view.cy -= dy * r;
+          if (redraw) redraw();
+        }};
+      for (const l of LAYERS) {
+        g.layer[l] = svg.querySelector(".layer-" + l);
+        g.kept[l] = new Map();
+      }
+      svg._wumpus = g;
+      return g;
+    }
+
+    // Puts `parts` (place index, or "all", to markup) into a layer, touching only what changed.
+    function paint(f, layer, parts) {
+      const kept = f.kept[layer], g = f.layer[layer];
+      for (const [i, rec] of kept) {
+        if (!parts.has(i)) { rec.el.remove(); kept.delete(i); }
+      }
+      for (const [i, html] of parts) {
+        const rec = kept.get(i);
+        if (rec) {
+          if (rec.html !== html) { rec.el.innerHTML = html; rec.html = html; }
+        } else {
+          const el = document.createElementNS("http://www.w3.org/2000/svg", "g");
+          el.innerHTML = html;
+          g.appendChild(el);
+          kept.set(i, {el, html});
+        }
+      }
+    }
+
+    // `target`: a place to ring (the live page's hint names it).
+    function drawBoard(svg, steps, n, hidden, showTruth, picked, target) {
+      redraw = () => drawBoard(svg, steps, n, hidden, showTruth, picked, target);
+      const f = frame(svg);
+      const k = knowledge(steps, n);
+      const s = k.s;
+      const prev = n > 1 ? steps[n - 2] : null;
+      const at = Array.from(k.at);
+      const win = windowOf(svg, at.length === 1 ? pos[at[0]] : null);
+      svg.setAttribute("viewBox", win.x.toFixed(1) + " " + win.y.toFixed(1) + " " + win.w.toFixed(1) + " " + win.h.toFixed(1));
+      // How much of each place is drawn: all of it, or on a big board seen from afar only its
+      // mark ("mid") or only its colour ("tiny"), so that labels never spill over marks.
+      const cellPx = win.cw ? CELL * win.cw / win.w : Infinity;
+      const lod = !big ? "full" : cellPx >= LOD_FULL_PX ? "full" : cellPx >= LOD_MID_PX ? "mid" : "tiny";
+      svg.dataset.detail = lod;
+      const inView = (i) => {
+        if (!big) return true;
+        const [x, y] = pos[i];
+        return x > win.x - CELL && x < win.x + win.w + CELL && y > win.y - CELL && y < win.y + win.h + CELL;
+      };
+      if (big && win.cw) {
+        const col = (x) => Math.max(0, Math.min(board.cols - 1, Math.floor((x - PAD) / CELL)));
+        const row = (y) => Math.max(0, Math.min(board.rows - 1, board.rows - 1 - Math.floor((y - PAD) / CELL)));
+        f.bar.querySelector(".shown").textContent = "rows " + row(win.y + win.h) + " to " + row(win.y) +
+          ", columns " + col(win.x) + " to " + col(win.x + win.w) + " of " + board.rows + "x" + board.cols +
+          (view.follow ? "; following the player" : "");
+        f.bar.querySelector("[data-zoom=player]").classList.toggle("on", view.follow);
+      }
+      const uid = f.uid;
+      const layer = {};
+      for (const l of LAYERS) layer[l] = new Map();
+      const put = (l, i, html) => { if (html) layer[l].set(i, (layer[l].get(i) || "") + html); };
       // The maze's fog of war: while the game goes on, only the caves the player has been
       // shown (stood in, or seen named through a tunnel) and the tunnels seen to join them.
       const fog = rules === "maze" && !(showTruth && hidden);
@@ -334,8 +507,8 @@ const WumpusDraw = (() => {
       }
       const hiddenPlace = (i) => fog && !shownPlaces.has(i);
       // Edges of a graph.
-      let edges = "";
       if (!isGrid) {
+        let edges = "";
         for (const e of board.edges) {
           if (fog && !knownTunnels.has(e.from + ">" + e.to) &&
               !(e.both_ways && knownTunnels.has(e.to + ">" + e.from))) continue;
@@ -348,16 +521,17 @@ const WumpusDraw = (() => {
               esc(places[e.from].label) + " to " + esc(places[e.to].label) + "\"");
           }
         }
+        put("edges", "all", edges);
       }
       places.forEach((p, i) => {
-        if (hiddenPlace(i)) return;
+        if (hiddenPlace(i) || !inView(i)) return;
         const [x, y] = pos[i];
         const st = status(k, i);
         const o = k.odds.get(i);
-        const danger = o ? Math.max(o.pit, o.wumpus) : 0;
+        const danger = o ? risk(o) : 0;
         const fill = st === "odds" ? heat(danger) : FILL[st];
         const cls = "shape" + (k.changed.has(i) ? " changed" : "") + (picked === p.label ? " picked" : "");
-        const title = "<title>" + esc(tip(k, i, st)) + "</title>";
+        const title = lod === "tiny" ? "" : "<title>" + esc(tip(k, i, st)) + "</title>";
         const dead = k.dead.has(i);
         const sign = st === "odds" ? pct(danger) : MARK[st];
         const markCls = st + (dead ? " dead" : "") + (k.at.has(i) ? " agent" : "");
@@ -368,75 +542,82 @@ const WumpusDraw = (() => {
         const truth = showTruth && hidden ? truthAt(hidden, i) : [];
         if (isGrid) {
           const h = CELL / 2 - 4;
-          shapes += "<rect class=\"" + cls + "\" data-place=\"" + esc(p.label) + "\" x=\"" + (x - h) + "\" y=\"" + (y - h) + "\" width=\"" +
-            2 * h + "\" height=\"" + 2 * h + "\" rx=\"12\" fill=\"" + fill + "\">" + title + "</rect>";
-          if (truth.length) over += "<rect class=\"truthring\" x=\"" + (x - h + 8) + "\" y=\"" +
-            (y - h + 8) + "\" width=\"" + (2 * h - 16) + "\" height=\"" + (2 * h - 16) + "\" rx=\"8\"/>";
-          texts += text(x - h + 12, y - h + 12 + FONT.label * 0.8, FONT.label, "label", esc(p.label));
-          texts += mark(x, y + 2, st === "odds" ? FONT.mark * 0.62 : FONT.mark, markCls, p.label, esc(sign));
-          if (o) {
+          put("shapes", i, "<rect class=\"" + cls + "\" data-place=\"" + esc(p.label) + "\" x=\"" + (x - h) + "\" y=\"" + (y - h) + "\" width=\"" +
+            2 * h + "\" height=\"" + 2 * h + "\" rx=\"12\" fill=\"" + fill + "\">" + title + "</rect>");
+          if (truth.length) put("over", i, "<rect class=\"truthring\" x=\"" + (x - h + 8) + "\" y=\"" +
+            (y - h + 8) + "\" width=\"" + (2 * h - 16) + "\" height=\"" + (2 * h - 16) + "\" rx=\"8\"/>");
+          if (lod === "full") put("texts", i, text(x - h + 12, y - h + 12 + FONT.label * 0.8, FONT.label, "label", esc(p.label)));
+          if (lod !== "tiny") put("texts", i, mark(x, y + 2, st === "odds" ? FONT.mark * 0.62 : FONT.mark, markCls, p.label, esc(sign)));
+          if (o && lod === "full") {
             const parts = [];
             if (o.pit > 0) parts.push("pit " + pct(o.pit));
             if (o.wumpus > 0) parts.push("W " + pct(o.wumpus));
             if (o.bats > 0) parts.push("bats " + pct(o.bats));
-            if (parts.length && st === "odds") texts += text(x, y + FONT.mark * 0.55, FONT.small * 0.9, "chance", esc(parts.join("  ")));
+            if (parts.length && st === "odds") put("texts", i, text(x, y + FONT.mark * 0.55, FONT.small * 0.9, "chance", esc(parts.join("  "))));
           }
-          badges += pills(seen, x, y + h - FONT.small * 1.0, FONT.small, 2 * h - 16);
-          truth.forEach((t, j) => {
+          if (lod === "full") put("badges", i, pills(seen, x, y + h - FONT.small * 1.0, FONT.small, 2 * h - 16));
+          else if (seen.length) {
+            // From afar a percept is a stripe along the cell's foot, in its colour.
+            const w = (2 * h - 16) / seen.length;
+            put("badges", i, seen.map((q, j) => "<rect x=\"" + (x - h + 8 + j * w) + "\" y=\"" + (y + h - 34) +
+              "\" width=\"" + (w - 4) + "\" height=\"26\" fill=\"" + q.color + "\"/>").join(""));
+          }
+          if (lod === "full") truth.forEach((t, j) => {
             const z = FONT.small * 0.75, ty = y - h + 24 + j * z * 1.55, tw = t.length * z * 0.62 + 12;
-            tags += "<g class=\"truth\"><rect x=\"" + (x + h - 8 - tw) + "\" y=\"" + (ty - z * 0.7) +
+            put("tags", i, "<g class=\"truth\"><rect x=\"" + (x + h - 8 - tw) + "\" y=\"" + (ty - z * 0.7) +
               "\" width=\"" + tw + "\" height=\"" + z * 1.4 + "\" rx=\"6\"/>" +
-              text(x + h - 8 - tw / 2, ty, z, "", esc(t)) + "</g>";
+              text(x + h - 8 - tw / 2, ty, z, "", esc(t)) + "</g>");
           });
-          if (dead) over += "<line class=\"cross\" x1=\"" + (x - 40) + "\" y1=\"" + (y - 40) + "\" x2=\"" +
+          if (dead) put("over", i, "<line class=\"cross\" x1=\"" + (x - 40) + "\" y1=\"" + (y - 40) + "\" x2=\"" +
             (x + 40) + "\" y2=\"" + (y + 40) + "\"/><line class=\"cross\" x1=\"" + (x + 40) + "\" y1=\"" +
-            (y - 40) + "\" x2=\"" + (x - 40) + "\" y2=\"" + (y + 40) + "\"/>";
+            (y - 40) + "\" x2=\"" + (x - 40) + "\" y2=\"" + (y + 40) + "\"/>");
         } else {
-          shapes += "<circle class=\"" + cls + "\" data-place=\"" + esc(p.label) + "\" cx=\"" + x.toFixed(1) + "\" cy=\"" + y.toFixed(1) +
-            "\" r=\"" + R.toFixed(1) + "\" fill=\"" + fill + "\">" + title + "</circle>";
-          if (truth.length) over += "<circle class=\"truthring\" cx=\"" + x.toFixed(1) + "\" cy=\"" +
-            y.toFixed(1) + "\" r=\"" + (R + 9).toFixed(1) + "\"/>";
-          texts += mark(x, y + 1, st === "odds" ? FONT.mark * 0.55 : FONT.mark * 0.85, markCls, p.label, esc(sign));
+          put("shapes", i, "<circle class=\"" + cls + "\" data-place=\"" + esc(p.label) + "\" cx=\"" + x.toFixed(1) + "\" cy=\"" + y.toFixed(1) +
+            "\" r=\"" + R.toFixed(1) + "\" fill=\"" + fill + "\">" + title + "</circle>");
+          if (truth.length) put("over", i, "<circle class=\"truthring\" cx=\"" + x.toFixed(1) + "\" cy=\"" +
+            y.toFixed(1) + "\" r=\"" + (R + 9).toFixed(1) + "\"/>");
+          put("texts", i, mark(x, y + 1, st === "odds" ? FONT.mark * 0.55 : FONT.mark * 0.85, markCls, p.label, esc(sign)));
           const lines = wrap(p.label);
           lines.forEach((line, j) => {
             const ly = y + R + FONT.label * (0.95 + 1.0 * j);
-            texts += text(x, ly, FONT.label, "label halo", esc(line), " text-anchor=\"middle\"");
-            texts += text(x, ly, FONT.label, "label", esc(line), " text-anchor=\"middle\"");
+            put("texts", i, text(x, ly, FONT.label, "label halo", esc(line), " text-anchor=\"middle\""));
+            put("texts", i, text(x, ly, FONT.label, "label", esc(line), " text-anchor=\"middle\""));
           });
           if (o && st === "odds" && o.bats >= 0.1 && o.bats > danger) {
             seen.push({text: "B " + pct(o.bats), color: "#b48ad6", title: "chance of bats " + pct(o.bats)});
           }
-          badges += pills(seen, x, y - R - FONT.small * 0.9, FONT.small);
+          put("badges", i, pills(seen, x, y - R - FONT.small * 0.9, FONT.small));
           truth.forEach((t, j) => {
             const tw = t.length * FONT.small * 0.6 + 10, tx = x + R + 6, ty = y - R * 0.5 + j * FONT.small * 1.3;
-            tags += "<g class=\"truth\"><rect x=\"" + tx.toFixed(1) + "\" y=\"" + (ty - FONT.small * 0.6).toFixed(1) +
+            put("tags", i, "<g class=\"truth\"><rect x=\"" + tx.toFixed(1) + "\" y=\"" + (ty - FONT.small * 0.6).toFixed(1) +
               "\" width=\"" + tw.toFixed(1) + "\" height=\"" + (FONT.small * 1.2).toFixed(1) + "\" rx=\"5\"/>" +
-              text(tx + tw / 2, ty, FONT.small * 0.85, "", esc(t)) + "</g>";
+              text(tx + tw / 2, ty, FONT.small * 0.85, "", esc(t)) + "</g>");
           });
           if (dead) {
             const c = R * 0.75;
-            over += "<line class=\"cross\" x1=\"" + (x - c) + "\" y1=\"" + (y - c) + "\" x2=\"" + (x + c) +
+            put("over", i, "<line class=\"cross\" x1=\"" + (x - c) + "\" y1=\"" + (y - c) + "\" x2=\"" + (x + c) +
               "\" y2=\"" + (y + c) + "\"/><line class=\"cross\" x1=\"" + (x + c) + "\" y1=\"" + (y - c) +
-              "\" x2=\"" + (x - c) + "\" y2=\"" + (y + c) + "\"/>";
+              "\" x2=\"" + (x - c) + "\" y2=\"" + (y + c) + "\"/>");
           }
           const w = k.where.get(i);
-          if (w !== undefined && !k.at.has(i)) over += "<circle class=\"where\" cx=\"" + x.toFixed(1) +
+          if (w !== undefined && !k.at.has(i)) put("over", i, "<circle class=\"where\" cx=\"" + x.toFixed(1) +
             "\" cy=\"" + y.toFixed(1) + "\" r=\"" + (R + 8).toFixed(1) + "\"><title>may be here: " +
-            pct(w) + "</title></circle>";
+            pct(w) + "</title></circle>");
         }
       });
+      let ring = "";
       for (const i of indices(target)) {
         if (hiddenPlace(i)) continue;
         const [x, y] = pos[i];
         const h = isGrid ? CELL / 2 - 14 : R + 14;
-        over += (isGrid
+        ring += (isGrid
           ? "<rect class=\"hinttarget\" x=\"" + (x - h) + "\" y=\"" + (y - h) + "\" width=\"" + 2 * h +
             "\" height=\"" + 2 * h + "\" rx=\"10\""
           : "<circle class=\"hinttarget\" cx=\"" + x.toFixed(1) + "\" cy=\"" + y.toFixed(1) + "\" r=\"" + h.toFixed(1) + "\"") +
           " data-target=\"" + esc(places[i].label) + "\"><title>the hint's target</title>" + (isGrid ? "</rect>" : "</circle>");
       }
+      put("target", "all", ring);
       // The move into this step.
-      let move = "";
       if (prev && prev.at !== null && s.at !== null && prev.at !== s.at) {
         const from = indices(prev.at), to = indices(s.at);
         if (from.length === 1 && to.length === 1) {
@@ -444,7 +625,7 @@ const WumpusDraw = (() => {
           const joined = isGrid || board.edges.some((e) =>
             (e.from === from[0] && e.to === to[0]) || (e.from === to[0] && e.to === from[0]));
           const gap = isGrid ? CELL * 0.24 : R + 12;
-          move = arrowLine(a, b, gap, gap + 14, "movehalo", uid) + arrowLine(a, b, gap, gap + 14, "move" + (joined ? "" : " jump"), uid);
+          put("move", "all", arrowLine(a, b, gap, gap + 14, "movehalo", uid) + arrowLine(a, b, gap, gap + 14, "move" + (joined ? "" : " jump"), uid));
         }
       }
       // The player.
@@ -453,15 +634,17 @@ const WumpusDraw = (() => {
         const [x, y] = pos[i];
         if (isGrid) {
           const h = CELL / 2 - 4;
+          // From afar the player is also ringed wide, so that it is found at a glance.
+          if (lod !== "full") you += "<circle class=\"youfar\" cx=\"" + x + "\" cy=\"" + y + "\" r=\"" + CELL * 1.6 + "\"/>";
           you += "<rect class=\"youring\" x=\"" + (x - h + 2) + "\" y=\"" + (y - h + 2) + "\" width=\"" +
             (2 * h - 4) + "\" height=\"" + (2 * h - 4) + "\" rx=\"12\"/>";
           you += "<circle class=\"token\" cx=\"" + x + "\" cy=\"" + y + "\" r=\"" + CELL * 0.2 + "\"/>";
-          const f = (s.facing || "").toLowerCase()[0];
-          const turn = {n: 0, e: 90, s: 180, w: 270}[f];
+          const face = (s.facing || "").toLowerCase()[0];
+          const turn = {n: 0, e: 90, s: 180, w: 270}[face];
           if (turn !== undefined) {
             you += "<path class=\"facing\" d=\"M0,-26 L15,6 L-15,6 z\" transform=\"translate(" + x + "," +
               y + ") rotate(" + turn + ")\"/>";
-          } else {
+          } else if (lod === "full") {
             you += text(x, y + 1, CELL * 0.13, "you", "you",
               " fill=\"#fff\" text-anchor=\"middle\" dominant-baseline=\"central\" font-weight=\"700\"");
           }
@@ -472,7 +655,8 @@ const WumpusDraw = (() => {
             (R * 0.55).toFixed(1) + "\"/>";
         }
       }
-      svg.innerHTML = defs + edges + shapes + over + you + texts + badges + move + tags;
+      put("you", "all", you);
+      for (const l of LAYERS) paint(f, l, layer[l]);
     }
 
     function drawPanel(steps, n, opts) {
@@ -516,7 +700,7 @@ const WumpusDraw = (() => {
           s.proven_ways.map((w) => "<li>" + esc(w) + "</li>").join("") + "</ul>";
       }
       if (opts.action !== false && s.choices.length) {
-        const cols = [["expected", "expected"], ["pit", "pit"], ["wumpus", "wumpus"], ["kill", "kill"], ["risk", "risk"]]
+        const cols = [["expected", "expected"], ["risk", "to die"], ["pit", "pit"], ["wumpus", "wumpus"], ["kill", "kill"]]
           .filter((c) => s.choices.some((x) => x[c[0]] !== null && x[c[0]] !== undefined));
         h += "<h2>Choices weighed</h2><table class=\"choices\"><tr><th>choice</th>" +
           cols.map((c) => "<th>" + c[1] + "</th>").join("") + "</tr>";
@@ -532,11 +716,11 @@ const WumpusDraw = (() => {
         h += "</table>";
       }
       if (s.odds.length) {
-        const top = s.odds.slice().sort((a, b) => Math.max(b.pit, b.wumpus) - Math.max(a.pit, a.wumpus));
+        const top = s.odds.slice().sort((a, b) => risk(b) - risk(a));
         const grid = isGrid;
         h += "<details><summary>Odds at " + plural(s.odds.length, "place", "places") + " logic leaves open</summary>" +
-          "<table class=\"choices\"><tr><th>place</th><th>pit</th><th>wumpus</th>" + (grid ? "" : "<th>bats</th>") + "</tr>" +
-          top.map((o) => "<tr><td>" + esc(o.place) + "</td><td>" + pct(o.pit) + "</td><td>" + pct(o.wumpus) + "</td>" +
+          "<table class=\"choices\"><tr><th>place</th><th>to die</th><th>pit</th><th>wumpus</th>" + (grid ? "" : "<th>bats</th>") + "</tr>" +
+          top.map((o) => "<tr><td>" + esc(o.place) + "</td><td>" + pct(risk(o)) + "</td><td>" + pct(o.pit) + "</td><td>" + pct(o.wumpus) + "</td>" +
             (grid ? "" : "<td>" + pct(o.bats) + "</td>") + "</tr>").join("") + "</table></details>";
       }
       if (opts.end && n === steps.length && !s.final && opts.end.messages.length) {
@@ -553,7 +737,7 @@ const WumpusDraw = (() => {
         sw(FILL.wumpus, "proven wumpus W (crossed out: dead)") + (grid ? "" : sw(FILL.bats, "proven bats B")) +
         sw(FILL.unknown, "unknown ?") +
         "<span><span class=\"sw\" style=\"background:linear-gradient(90deg," + heat(0.05) + "," + heat(0.5) + "," + heat(1) +
-        ")\"></span>danger where logic runs out: the greater of the chances of a pit and of a live wumpus</span>" +
+        ")\"></span>where logic runs out: the chance " + RISK + "</span>" +
         "<span><span class=\"sw\" style=\"border:3px solid #f0a400\"></span>proved this step</span>";
       const ps = grid ? ["breeze", "stench", "glitter"] : ["draft", "stench", "bats"];
       l += "<span>perceived: " + ps.map((p) => "<span class=\"pill\" style=\"background:" + PERCEPT[p][1] + "\">" +
@@ -590,7 +774,7 @@ const WumpusDraw = (() => {
     }
 
     return {
-      draw: drawBoard, panel: drawPanel, legend, explain, isGrid, places,
+      draw: drawBoard, panel: drawPanel, legend, explain, isGrid, places, zoom, big,
       knowledge: (steps, n) => knowledge(steps, n),
     };
   }
@@ -654,6 +838,7 @@ const WumpusDraw = (() => {
       else if (e.key === "Home") { play(false); render(1); e.preventDefault(); }
       else if (e.key === "End") { play(false); render(steps.length); e.preventDefault(); }
       else if (e.key === " ") { play(!timer); e.preventDefault(); }
+      else if (ZOOM_KEYS[e.key]) { drawing.zoom(ZOOM_KEYS[e.key]); e.preventDefault(); }
     });
     el.legend.innerHTML = drawing.legend();
     return {render, play, current, stop: () => play(false)};
@@ -672,5 +857,5 @@ const WumpusDraw = (() => {
     ].filter((x) => x).join(" · ");
   }
 
-  return {Drawing, Replay, subtitle, outcomeText, outcomeClass, esc, pct, plural, PERCEPT};
+  return {Drawing, Replay, subtitle, outcomeText, outcomeClass, esc, pct, plural, PERCEPT, ZOOM_KEYS, RISK, risk};
 })();
