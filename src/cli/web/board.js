@@ -258,7 +258,7 @@ const WumpusDraw = (() => {
       for (const c of s.choices) {
         if (c.place === null || (c.pit === null && c.wumpus === null)) continue;
         for (const i of indices(c.place)) {
-          if (!k.odds.has(i)) k.odds.set(i, {place: c.place, pit: c.pit || 0, wumpus: c.wumpus || 0, bats: 0, death: c.risk || 0, why: c.why || []});
+          if (!k.odds.has(i)) k.odds.set(i, {place: c.place, pit: c.pit || 0, wumpus: c.wumpus || 0, bats: 0, death: c.risk || 0, because: c.because});
         }
       }
       for (const w of s.whereabouts || []) for (const i of indices(w.place)) k.where.set(i, w.chance);
@@ -766,7 +766,15 @@ const WumpusDraw = (() => {
       } else if (st === "visited") {
         h += "<div class=\"why\">Safe: the player has stood here.</div>";
       } else if (st === "odds") {
-        h += "<div class=\"why\">Logic leaves this place open; the odds are exact, counted over every hazard layout that fits what was perceived.</div>";
+        const o = k.odds.get(i);
+        h += "<div class=\"why\" data-risk=\"" + pct(risk(o)) + "\">Logic leaves this place open: " + pct(risk(o)) + " " + RISK +
+          ", counted exactly over every hazard layout that fits what was perceived.";
+        if (o.because && o.because.length) {
+          h += " <span class=\"drivers\">Driven by: " + o.because.map(esc).join("; ") + ".</span>";
+        } else if (o.because) {
+          h += " <span class=\"drivers\">Nothing perceived bears on it yet: the chance the game deals with.</span>";
+        }
+        h += "</div>";
       } else if (st === "unknown") {
         h += "<div class=\"why\">Nothing is known of this place yet.</div>";
       }
