@@ -907,10 +907,10 @@ fn big_boards_follow_the_player_and_odds_name_their_observations() {
     b.run(
         "const svg = document.getElementById('board'); const r = svg.getBoundingClientRect();\
          const at = (x) => ({clientX: r.left + x, clientY: r.top + 200, pointerId: 7, button: 0, bubbles: true});\
-         svg.dispatchEvent(new PointerEvent('pointerdown', at(300)));\
-         window.dispatchEvent(new PointerEvent('pointermove', at(340)));\
-         window.dispatchEvent(new PointerEvent('pointermove', at(500)));\
-         window.dispatchEvent(new PointerEvent('pointerup', at(500)));",
+         svg.dispatchEvent(new PointerEvent('pointerdown', at(500)));\
+         window.dispatchEvent(new PointerEvent('pointermove', at(460)));\
+         window.dispatchEvent(new PointerEvent('pointermove', at(300)));\
+         window.dispatchEvent(new PointerEvent('pointerup', at(300)));",
     );
     assert_ne!(
         b.run("return document.getElementById('board').viewBox.baseVal.x"),

@@ -323,7 +323,7 @@ const WumpusDraw = (() => {
     // the places in the window are drawn, and a step repaints only the places whose drawing
     // changed (each place's part of each layer is kept with the markup it was built from).
     const big = isGrid && Math.max(board.rows, board.cols) > BIG_SIDE;
-    const view = {span: null, cx: null, cy: null, follow: true};
+    const view = {span: null, cx: null, cy: null, follow: true, aspect: null};
     const token = {};
     let redraw = null;
 
@@ -332,6 +332,7 @@ const WumpusDraw = (() => {
       const full = {x: 0, y: 0, w: W + 2 * PAD, h: H + 2 * PAD};
       const cw = svg.clientWidth, ch = svg.clientHeight;
       if (!big || !cw || !ch) return {...full, cw, ch};
+      view.aspect = cw / ch;
       if (view.span === null) view.span = Math.min(board.cols, cw < 600 ? BIG_SPAN_NARROW : BIG_SPAN);
       const w = view.span * CELL, h = w * ch / cw;
       if (focus && (view.cx === null || (view.follow &&
@@ -350,7 +351,8 @@ const WumpusDraw = (() => {
     // (back to following the player).
     function zoom(how) {
       if (!big || !redraw) return;
-      const most = Math.max(board.cols, board.rows * 1.0);
+      // The span that shows the whole board, however the SVG is shaped.
+      const most = Math.max(W + 2 * PAD, (H + 2 * PAD) * (view.aspect || 1)) / CELL;
       if (view.span === null) view.span = BIG_SPAN;
       if (how === "in") view.span = Math.max(4, view.span / 1.5);
       else if (how === "out") view.span = Math.min(most, view.span * 1.5);
@@ -396,10 +398,14 @@ const WumpusDraw = (() => {
         });
         window.addEventListener("pointerup", (e) => {
           if (!drag || e.pointerId !== drag.id) return;
-          // A drag is not a click on the place it ends on.
-          if (drag.moved) svg.addEventListener("click", (c) => c.stopPropagation(), {capture: true, once: true});
+          if (drag.moved) dragged = performance.now();
           drag = null;
         });
+        // A drag is not a click on the place it ends on.
+        let dragged = -Infinity;
+        svg.addEventListener("click", (c) => {
+          if (performance.now() - dragged < 400) c.stopPropagation();
+        }, {capture: true});
         if (typeof ResizeObserver === "function") {
           new ResizeObserver(() => { if (svg._wumpus && svg._wumpus.big) svg._wumpus.zoom("same"); }).observe(svg);
         }
