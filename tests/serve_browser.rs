@@ -895,9 +895,19 @@ fn big_boards_follow_the_player_and_odds_name_their_observations() {
         "no labels from afar"
     );
     assert_eq!(
-        b.run("return document.querySelectorAll('#board [data-place]').length"),
-        json!(64 * 64),
+        b.run("const v = document.getElementById('board').viewBox.baseVal; return v.width >= 64 * 200 && v.height >= 64 * 200"),
+        json!(true),
         "the whole board in view"
+    );
+    // From afar the unknown cells are one shape; the known ones their own.
+    let known = b.run("return document.querySelectorAll('#board [data-place]').length");
+    assert!(
+        (1..64 * 64).contains(&known.as_u64().unwrap()),
+        "{known} places drawn one by one"
+    );
+    assert_eq!(
+        b.run("return document.querySelectorAll('#board rect.unknowns').length"),
+        json!(1)
     );
     assert!(player_in_view(&b) && b.run("return !!document.querySelector('#board .youfar')") == json!(true));
     key("+");

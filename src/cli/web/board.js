@@ -424,7 +424,11 @@ const WumpusDraw = (() => {
         "<marker id=\"head-edge-" + uid + "\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" " +
         "markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#b06a2b\"/></marker>" +
         "<marker id=\"head-move-" + uid + "\" viewBox=\"0 0 10 10\" refX=\"6\" refY=\"5\" markerWidth=\"3.2\" " +
-        "markerHeight=\"3.2\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#1f3fbf\"/></marker></defs>" +
+        "markerHeight=\"3.2\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#1f3fbf\"/></marker>" +
+        // From afar the unknown cells of a big grid are one rectangle painted with this tile.
+        (big ? "<pattern id=\"cells-" + uid + "\" width=\"" + CELL + "\" height=\"" + CELL + "\" x=\"" + PAD + "\" y=\"" + PAD +
+          "\" patternUnits=\"userSpaceOnUse\"><rect class=\"shape\" x=\"4\" y=\"4\" width=\"" + (CELL - 8) + "\" height=\"" +
+          (CELL - 8) + "\" rx=\"12\" fill=\"" + FILL.unknown + "\"/></pattern>" : "") + "</defs>" +
         LAYERS.map((l) => "<g class=\"layer-" + l + "\"></g>").join("");
       const g = {owner: token, uid, big, layer: {}, kept: {}, bar: controls(svg),
         zoom: (how) => zoom(how),
@@ -529,10 +533,16 @@ const WumpusDraw = (() => {
         }
         put("edges", "all", edges);
       }
+      if (lod === "tiny") {
+        put("edges", "all", "<rect class=\"unknowns\" x=\"" + PAD + "\" y=\"" + PAD + "\" width=\"" + W + "\" height=\"" + H +
+          "\" fill=\"url(#cells-" + uid + ")\"/>");
+      }
       places.forEach((p, i) => {
         if (hiddenPlace(i) || !inView(i)) return;
         const [x, y] = pos[i];
         const st = status(k, i);
+        // From afar an unknown cell is the background's tile (thousands of them, one shape).
+        if (lod === "tiny" && st === "unknown" && !(showTruth && hidden) && picked !== p.label) return;
         const o = k.odds.get(i);
         const danger = o ? risk(o) : 0;
         const fill = st === "odds" ? heat(danger) : FILL[st];
