@@ -331,7 +331,9 @@ const WumpusDraw = (() => {
     function windowOf(svg, focus) {
       const full = {x: 0, y: 0, w: W + 2 * PAD, h: H + 2 * PAD};
       const cw = svg.clientWidth, ch = svg.clientHeight;
-      if (!big || !cw || !ch) return {...full, cw, ch};
+      if (!big) return {...full, cw, ch};
+      // A big board out of sight (another tab of the page) waits until it is shown.
+      if (!cw || !ch) return null;
       view.aspect = cw / ch;
       if (view.span === null) view.span = Math.min(board.cols, cw < 600 ? BIG_SPAN_NARROW : BIG_SPAN);
       const w = view.span * CELL, h = w * ch / cw;
@@ -453,15 +455,21 @@ const WumpusDraw = (() => {
       for (const [i, rec] of kept) {
         if (!parts.has(i)) { rec.el.remove(); kept.delete(i); }
       }
+      // Parts come in place order, and the groups stay in it: a new one goes after the last
+      // group before it, so a board drawn step by step is the board drawn at once.
+      let last = null;
       for (const [i, html] of parts) {
         const rec = kept.get(i);
         if (rec) {
           if (rec.html !== html) { rec.el.innerHTML = html; rec.html = html; }
+          last = rec.el;
         } else {
-          const el = document.createElementNS("http://www.w3.org/2000/svg", "g");
+          const el = document.createElementNS(g.namespaceURI, "g");
           el.innerHTML = html;
-          g.appendChild(el);
+          if (last) last.after(el);
+          else g.prepend(el);
           kept.set(i, {el, html});
+          last = el;
         }
       }
     }
@@ -475,10 +483,11 @@ const WumpusDraw = (() => {
       const prev = n > 1 ? steps[n - 2] : null;
       const at = Array.from(k.at);
       const win = windowOf(svg, at.length === 1 ? pos[at[0]] : null);
+      if (!win) return;
       svg.setAttribute("viewBox", win.x.toFixed(1) + " " + win.y.toFixed(1) + " " + win.w.toFixed(1) + " " + win.h.toFixed(1));
       // How much of each place is drawn: all of it, or on a big board seen from afar only its
       // mark ("mid") or only its colour ("tiny"), so that labels never spill over marks.
-      const cellPx = win.cw ? CELL * win.cw / win.w : Infinity;
+      const cellPx = big ? CELL * win.cw / win.w : Infinity;
       const lod = !big ? "full" : cellPx >= LOD_FULL_PX ? "full" : cellPx >= LOD_MID_PX ? "mid" : "tiny";
       svg.dataset.detail = lod;
       const inView = (i) => {
@@ -486,7 +495,7 @@ const WumpusDraw = (() => {
         const [x, y] = pos[i];
         return x > win.x - CELL && x < win.x + win.w + CELL && y > win.y - CELL && y < win.y + win.h + CELL;
       };
-      if (big && win.cw) {
+      if (big) {
         const col = (x) => Math.max(0, Math.min(board.cols - 1, Math.floor((x - PAD) / CELL)));
         const row = (y) => Math.max(0, Math.min(board.rows - 1, board.rows - 1 - Math.floor((y - PAD) / CELL)));
         f.bar.querySelector(".shown").textContent = "rows " + row(win.y + win.h) + " to " + row(win.y) +
