@@ -74,7 +74,9 @@ fn hint(b: &Browser) -> String {
 /// first key, F, is not timed).
 fn play(b: &Browser, action: &str) -> f64 {
     let key = |k: &str| {
-        format!("document.dispatchEvent(new KeyboardEvent('keydown', {{key: '{k}', bubbles: true}}));")
+        format!(
+            "document.dispatchEvent(new KeyboardEvent('keydown', {{key: '{k}', bubbles: true}}));"
+        )
     };
     let arrow = |d: &str| match d {
         "north" => "ArrowUp",
@@ -160,7 +162,15 @@ fn main() {
     );
     let whole = moves(&b, MOVES_WHOLE);
     println!("the live page in headless Chromium at 1400x900, grid 64x64, pit chance 0.05");
-    report("game start (New game to painted board)", starts, Some((1.0, 300.0)));
-    report("move, following the player (key to painted board)", following, Some((0.95, 50.0)));
+    report(
+        "game start (New game to painted board)",
+        starts,
+        Some((1.0, 300.0)),
+    );
+    report(
+        "move, following the player (key to painted board)",
+        following,
+        Some((0.95, 50.0)),
+    );
     report("move, the whole board in view", whole, Some((0.95, 50.0)));
 }

@@ -67,7 +67,11 @@ fn risk_agrees(b: &Browser) -> bool {
         return false;
     };
     let (said, place) = (found[0].as_str().unwrap(), found[1].as_str().unwrap());
-    assert_eq!(found[2], json!(said), "the board's number at {place} is the hint's");
+    assert_eq!(
+        found[2],
+        json!(said),
+        "the board's number at {place} is the hint's"
+    );
     // Asked about the place, the page gives the same number and what drives it.
     b.run(&format!(
         "document.querySelector('#board [data-place=\"{place}\"]').dispatchEvent(new MouseEvent('click', {{bubbles: true, shiftKey: true}}))"
@@ -152,7 +156,6 @@ fn same_as_trace(marks: &[(String, String)], step: &Value, what: &str) {
         "{what} player at step {n}"
     );
 }
-
 
 /// `wumpus trace --json` for a grid seed: its step lines.
 fn trace_steps(seed: &str) -> Vec<Value> {
@@ -838,7 +841,12 @@ fn big_boards_follow_the_player_and_odds_name_their_observations() {
     // At 32x32 and 64x64 the board is seen through a window, every label inside its cell and
     // clear of its mark, and the player in view as it moves.
     for (size, seed, moves) in [("32x32", "2", 5), ("64x64", "1", 40)] {
-        b.new_game(&[("rules", "grid"), ("size", size), ("pitprob", "0.05"), ("seed", seed)]);
+        b.new_game(&[
+            ("rules", "grid"),
+            ("size", size),
+            ("pitprob", "0.05"),
+            ("seed", seed),
+        ]);
         assert_eq!(
             b.run("return document.getElementById('board').dataset.detail"),
             json!("full"),
@@ -851,13 +859,18 @@ fn big_boards_follow_the_player_and_odds_name_their_observations() {
             drawn.len()
         );
         for (place, cell, mark, label) in &drawn {
-            let label = label.as_ref().unwrap_or_else(|| panic!("{size}: {place} labelled"));
-            assert!(within(label, cell), "{size}: {place}'s label {label:?} within {cell:?}");
+            let label = label
+                .as_ref()
+                .unwrap_or_else(|| panic!("{size}: {place} labelled"));
+            assert!(
+                within(label, cell),
+                "{size}: {place}'s label {label:?} within {cell:?}"
+            );
             let apart = label[3] <= mark[1] + 1.0 || label[2] <= mark[0] + 1.0;
-            assert!(apart, "{size}: {place}'s label {label:?} clear of its mark {mark:?}");
-        }
-        if size == "64x64" {
-            b.screenshot("live-64.png");
+            assert!(
+                apart,
+                "{size}: {place}'s label {label:?} clear of its mark {mark:?}"
+            );
         }
         for turn in 0..moves {
             if b.over() {
@@ -865,7 +878,13 @@ fn big_boards_follow_the_player_and_odds_name_their_observations() {
             }
             let action = b.hint();
             play_grid(&b, &action);
-            assert!(player_in_view(&b), "{size}: the player in view after move {turn}");
+            assert!(
+                player_in_view(&b),
+                "{size}: the player in view after move {turn}"
+            );
+        }
+        if size == "64x64" {
+            b.screenshot("live-64.png");
         }
     }
 
@@ -909,7 +928,10 @@ fn big_boards_follow_the_player_and_odds_name_their_observations() {
         b.run("return document.querySelectorAll('#board rect.unknowns').length"),
         json!(1)
     );
-    assert!(player_in_view(&b) && b.run("return !!document.querySelector('#board .youfar')") == json!(true));
+    assert!(
+        player_in_view(&b)
+            && b.run("return !!document.querySelector('#board .youfar')") == json!(true)
+    );
     key("+");
     key("+");
     assert!(span() < 64.0 * 200.0, "zoomed in");
@@ -932,11 +954,19 @@ fn big_boards_follow_the_player_and_odds_name_their_observations() {
     key(".");
     assert!(player_in_view(&b), "following the player again");
     let shown = b.run("return document.querySelector('.zoombar .shown').textContent");
-    assert!(shown.as_str().unwrap().contains("following the player"), "{shown}");
+    assert!(
+        shown.as_str().unwrap().contains("following the player"),
+        "{shown}"
+    );
 
     // One risk number: a hint that takes a risk quotes the number the board shows on its
     // target and the explanation of that place gives, with the observations behind it.
-    b.new_game(&[("rules", "grid"), ("size", "8x8"), ("pitprob", "0.2"), ("seed", "4")]);
+    b.new_game(&[
+        ("rules", "grid"),
+        ("size", "8x8"),
+        ("pitprob", "0.2"),
+        ("seed", "4"),
+    ]);
     let mut checked = false;
     for _ in 0..40 {
         if b.over() {
@@ -952,7 +982,10 @@ fn big_boards_follow_the_player_and_odds_name_their_observations() {
     assert!(checked, "a grid hint quoted a chance to die");
     let legend = b.run("return document.getElementById('legend').textContent");
     assert!(
-        legend.as_str().unwrap().contains("the chance to die on stepping in"),
+        legend
+            .as_str()
+            .unwrap()
+            .contains("the chance to die on stepping in"),
         "{legend}"
     );
 }

@@ -98,3 +98,96 @@ impl KnowledgeBase {
         (mentions, by_atom)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::knowledge::tests::grid_kb;
+    use super::super::Proofs;
+    use super::*;
+
+    /// Tells `kb` that the player stood at each of `stood` (row, column, breeze) unharmed and
+    /// smelled nothing; answers the drivers of a pit at each of `asked`, in words, with the
+    /// pits at `open` left open by logic.
+    fn drivers_in_words(
+        stood: &[(usize, usize, bool)],
+        open: &[(usize, usize)],
+        asked: &[(usize, usize)],
+    ) -> Vec<Vec<String>> {
+        let mut kb = grid_kb(4, 4, Proofs::Explained);
+        let r = kb.rules().clone();
+        let [breeze, stench, visited, unharmed, pit] =
+            ["breeze", "stench", "visited", "unharmed", "pit"].map(|n| r.predicate(n).unwrap());
+        let t = kb.topology().clone();
+        for &(row, col, b) in stood {
+            let place = t.cell(row, col);
+            kb.tell(visited, place, true).unwrap();
+            kb.tell(unharmed, place, true).unwrap();
+            kb.tell(breeze, place, b).unwrap();
+            kb.tell(stench, place, false).unwrap();
+        }
+        let pits = |cells: &[(usize, usize)]| -> Vec<Atom> {
+            cells
+                .iter()
+                .map(|&(r, c)| kb.atom(pit, t.cell(r, c)))
+                .collect()
+        };
+        let open = pits(open);
+        let stood: Vec<Place> = stood.iter().filter_map(|&(r, c, _)| t.cell(r, c)).collect();
+        kb.drivers(&pits(asked), |a| open.contains(&a), |p| stood.contains(&p))
+            .into_iter()
+            .map(|named| {
+                named
+                    .iter()
+                    .map(|&k| kb.describe(&kb.observations()[k]))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_cluster_of_open_places_is_driven_by_the_breezes_that_join_it() {
+        // Calm at 0,0, breezes at 0,1 and 1,0: 0,2, 1,1 and 2,0 are open, one cluster through
+        // 1,1 (next to both breezes). What ruled out 0,1 and 1,0 is being there: not named.
+        let open = [(0, 2), (1, 1), (2, 0)];
+        let named = drivers_in_words(
+            &[(0, 0, false), (0, 1, true), (1, 0, true)],
+            &open,
+            &[(0, 2), (2, 0)],
+        );
+        for words in named {
+            assert_eq!(words, ["breeze at 0,1", "breeze at 1,0"]);
+        }
+    }
+
+    #[test]
+    fn a_calm_cell_that_closed_a_breezes_place_is_named() {
+        // The breeze at 0,1 names 0,0 and 1,1 (both stood in) and 0,2 (open): the calm at
+        // 1,1 closes places the breeze does not name, so only the breeze drives 0,2.
+        let named = drivers_in_words(
+            &[(0, 0, false), (0, 1, true), (1, 1, false)],
+            &[(0, 2)],
+            &[(0, 2)],
+        );
+        assert_eq!(named, [vec!["breeze at 0,1".to_string()]]);
+        // Calm at 1,0 closes 1,1 (not stood in), one of the places the breeze at 0,1 names:
+        // it shapes 0,2's odds, so it is named with the breeze.
+        let named = drivers_in_words(
+            &[(0, 0, false), (0, 1, true), (1, 0, false)],
+            &[(0, 2)],
+            &[(0, 2)],
+        );
+        assert_eq!(
+            named,
+            [vec![
+                "breeze at 0,1".to_string(),
+                "no breeze at 1,0".to_string()
+            ]]
+        );
+    }
+
+    #[test]
+    fn a_place_nothing_perceived_bears_on_has_no_drivers() {
+        let named = drivers_in_words(&[(0, 0, false)], &[(3, 3)], &[(3, 3)]);
+        assert_eq!(named, [Vec::<String>::new()]);
+    }
+}
