@@ -6,9 +6,12 @@
 // proven places, the odds as a heat map, the places proven in the step, the last move, a dead
 // wumpus crossed out, and the hidden world once revealed.
 //
-// Every place has one mark: a text element whose only attributes are its class (the status,
-// then " dead", then " agent" for the player's place) and then data-cell (the place's label);
-// tests look for it. Each place's shape carries data-place (its label) for clicks.
+// Every place drawn has one mark: a text element whose only attributes are its class (the
+// status, then " dead", then " agent" for the player's place) and then data-cell (the place's
+// label); tests look for it. Each place's shape carries data-place (its label) for clicks. A
+// big grid draws only the places in its window, and seen from afar no marks (its unknown cells
+// one patterned shape). It must never draw what the steps do not say the player knows, save
+// the hidden world at the end.
 //
 // `WumpusDraw.Drawing(board, rules)` draws; `WumpusDraw.Replay(drawing, data, elements, options)`
 // replays a whole traced game with a step slider, play and pause, and the keyboard.
@@ -108,14 +111,6 @@ const WumpusDraw = (() => {
     out_of_grenades: "out of grenades", exhaustion: "exhausted after 100 moves",
     unfinished: "unfinished (stopped by the runner)"};
   const FACT = {safe: "is safe", pit: "holds a pit", wumpus: "holds the wumpus", bats: "holds bats"};
-  // A grid with a side over BIG_SIDE is seen through a window BIG_SPAN cells across
-  // (BIG_SPAN_NARROW on a phone) until zoomed. Seen from afar (a cell under LOD_FULL_PX pixels
-  // across) a place shows its mark and no label; under LOD_MID_PX only its colour.
-  const BIG_SIDE = 16, BIG_SPAN = 16, BIG_SPAN_NARROW = 9, LOD_FULL_PX = 44, LOD_MID_PX = 18;
-  // The SVG's layers, bottom to top.
-  // The keys that zoom a big board.
-  const ZOOM_KEYS = {"+": "in", "=": "in", "-": "out", "0": "fit", ".": "player"};
-  const LAYERS = ["edges", "shapes", "over", "target", "you", "texts", "badges", "move", "tags"];
 
   // Heat: white to red by the chance of dying on stepping in.
   function heat(p) {
@@ -223,7 +218,7 @@ const WumpusDraw = (() => {
       for (const p of places) pos.push([PAD + p.x * W, PAD + p.y * H]);
       // Labels grow with the board (its cells are smaller on screen) up to what a cell holds
       // beside its mark; a big board is seen through a window, its cells never small.
-      const grow = Math.sqrt(Math.min(BIG_SIDE, Math.max(5, board.rows, board.cols)) / 5);
+      const grow = Math.sqrt(Math.min(WumpusView.BIG_SIDE, Math.max(5, board.rows, board.cols)) / 5);
       const longest = String(board.rows - 1).length + 1 + String(board.cols - 1).length;
       FONT = {label: Math.min(34 * grow, 0.8 * (CELL - 32) / (0.62 * longest)), mark: 76, small: 25 * Math.min(grow, 1.2)};
     } else {
@@ -318,194 +313,44 @@ const WumpusDraw = (() => {
       return t;
     }
 
-    // A big grid is seen through a window that follows the player and that the user zooms
-    // (wheel, buttons, + and -) and pans (drag); a small grid or a graph is drawn whole. Only
-    // the places in the window are drawn, and a step repaints only the places whose drawing
-    // changed (each place's part of each layer is kept with the markup it was built from).
-    const big = isGrid && Math.max(board.rows, board.cols) > BIG_SIDE;
-    const view = {span: null, cx: null, cy: null, follow: true, aspect: null};
+    // A big grid is seen through a window (view.js); a small grid or a graph is drawn whole.
+    const big = isGrid && Math.max(board.rows, board.cols) > WumpusView.BIG_SIDE;
+    const view = WumpusView.Window({W, H, PAD, CELL, rows: board.rows, cols: board.cols, big});
     const token = {};
-    let redraw = null;
 
-    // The part of the board in view, in the SVG's units, shaped as the SVG is on screen.
-    function windowOf(svg, focus) {
-      const full = {x: 0, y: 0, w: W + 2 * PAD, h: H + 2 * PAD};
-      const cw = svg.clientWidth, ch = svg.clientHeight;
-      if (!big) return {...full, cw, ch};
-      // A big board out of sight (another tab of the page) waits until it is shown.
-      if (!cw || !ch) return null;
-      view.aspect = cw / ch;
-      if (view.span === null) view.span = Math.min(board.cols, cw < 600 ? BIG_SPAN_NARROW : BIG_SPAN);
-      const w = view.span * CELL, h = w * ch / cw;
-      if (focus && (view.cx === null || (view.follow &&
-          (Math.abs(focus[0] - view.cx) > w / 2 - 2.5 * CELL || Math.abs(focus[1] - view.cy) > h / 2 - 2.5 * CELL)))) {
-        view.cx = focus[0];
-        view.cy = focus[1];
-      }
-      if (view.cx === null) { view.cx = full.w / 2; view.cy = full.h / 2; }
-      const clamp = (c, size, room) => size >= room ? room / 2 : Math.max(size / 2, Math.min(room - size / 2, c));
-      view.cx = clamp(view.cx, w, full.w);
-      view.cy = clamp(view.cy, h, full.h);
-      return {x: view.cx - w / 2, y: view.cy - h / 2, w, h, cw, ch};
-    }
-
-    // Zooms the window of a big board: "in", "out", "fit" (the whole board) or "player"
-    // (back to following the player).
-    function zoom(how) {
-      if (!big || !redraw) return;
-      // The span that shows the whole board, however the SVG is shaped.
-      const most = Math.max(W + 2 * PAD, (H + 2 * PAD) * (view.aspect || 1)) / CELL;
-      if (view.span === null) view.span = BIG_SPAN;
-      if (how === "in") view.span = Math.max(4, view.span / 1.5);
-      else if (how === "out") view.span = Math.min(most, view.span * 1.5);
-      else if (how === "fit") view.span = most;
-      else if (how === "player") { view.follow = true; view.cx = null; }
-      redraw();
-    }
-
-    // The board's own controls (zoom and follow), the wheel and dragging: set up once per SVG.
-    function controls(svg) {
-      let bar = svg.previousElementSibling;
-      if (!bar || !bar.classList.contains("zoombar")) {
-        bar = document.createElement("div");
-        bar.className = "zoombar";
-        bar.innerHTML = "<span>zoom</span><button type=\"button\" data-zoom=\"out\" title=\"zoom out (-)\">&minus;</button>" +
-          "<button type=\"button\" data-zoom=\"in\" title=\"zoom in (+)\">+</button>" +
-          "<button type=\"button\" data-zoom=\"fit\" title=\"the whole board (0)\">whole board</button>" +
-          "<button type=\"button\" data-zoom=\"player\" title=\"follow the player (.)\">follow the player</button>" +
-          "<span class=\"shown\" aria-live=\"polite\"></span>";
-        svg.before(bar);
-        bar.addEventListener("click", (e) => {
-          const b = e.target.closest("[data-zoom]");
-          if (b && svg._wumpus) svg._wumpus.zoom(b.dataset.zoom);
-        });
-        svg.addEventListener("wheel", (e) => {
-          if (!svg._wumpus || !svg._wumpus.big) return;
-          e.preventDefault();
-          svg._wumpus.zoom(e.deltaY < 0 ? "in" : "out");
-        }, {passive: false});
-        let drag = null;
-        svg.addEventListener("pointerdown", (e) => {
-          if (!svg._wumpus || !svg._wumpus.big || e.button !== 0) return;
-          drag = {x: e.clientX, y: e.clientY, moved: false, id: e.pointerId};
-        });
-        window.addEventListener("pointermove", (e) => {
-          if (!drag || e.pointerId !== drag.id || !svg._wumpus) return;
-          const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
-          if (!drag.moved && Math.hypot(dx, dy) < 6) return;
-          drag.moved = true;
-          svg._wumpus.pan(dx, dy);
-          drag.x = e.clientX;
-          drag.y = e.clientY;
-        });
-        window.addEventListener("pointerup", (e) => {
-          if (!drag || e.pointerId !== drag.id) return;
-          if (drag.moved) dragged = performance.now();
-          drag = null;
-        });
-        // A drag is not a click on the place it ends on.
-        let dragged = -Infinity;
-        svg.addEventListener("click", (c) => {
-          if (performance.now() - dragged < 400) c.stopPropagation();
-        }, {capture: true});
-        if (typeof ResizeObserver === "function") {
-          new ResizeObserver(() => { if (svg._wumpus && svg._wumpus.big) svg._wumpus.zoom("same"); }).observe(svg);
-        }
-      }
-      bar.hidden = !big;
-      svg.classList.toggle("zoomable", big);
-      return bar;
-    }
-
-    // The SVG's layers, built once per board; each place's part of a layer is a group of its own.
+    // The SVG's layers, built once per board, with its markers (and, for a big grid, the tile
+    // that paints its unknown cells from afar).
     function frame(svg) {
-      const f = svg._wumpus;
-      if (f && f.owner === token && f.layer.shapes.parentNode === svg) return f;
       const uid = svg.id || "board";
-      svg.innerHTML = "<defs>" +
-        "<marker id=\"head-edge-" + uid + "\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" " +
+      const defs = "<marker id=\"head-edge-" + uid + "\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" " +
         "markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#b06a2b\"/></marker>" +
         "<marker id=\"head-move-" + uid + "\" viewBox=\"0 0 10 10\" refX=\"6\" refY=\"5\" markerWidth=\"3.2\" " +
         "markerHeight=\"3.2\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#1f3fbf\"/></marker>" +
-        // From afar the unknown cells of a big grid are one rectangle painted with this tile.
         (big ? "<pattern id=\"cells-" + uid + "\" width=\"" + CELL + "\" height=\"" + CELL + "\" x=\"" + PAD + "\" y=\"" + PAD +
           "\" patternUnits=\"userSpaceOnUse\"><rect class=\"shape\" x=\"4\" y=\"4\" width=\"" + (CELL - 8) + "\" height=\"" +
-          (CELL - 8) + "\" rx=\"12\" fill=\"" + FILL.unknown + "\"/></pattern>" : "") + "</defs>" +
-        LAYERS.map((l) => "<g class=\"layer-" + l + "\"></g>").join("");
-      const g = {owner: token, uid, big, layer: {}, kept: {}, bar: controls(svg),
-        zoom: (how) => zoom(how),
-        pan: (dx, dy) => {
-          const r = svg.clientWidth ? (view.span * CELL) / svg.clientWidth : 0;
-          view.follow = false;
-          view.cx -= dx * r;
-          view.cy -= dy * r;
-          if (redraw) redraw();
-        }};
-      for (const l of LAYERS) {
-        g.layer[l] = svg.querySelector(".layer-" + l);
-        g.kept[l] = new Map();
-      }
-      svg._wumpus = g;
-      return g;
-    }
-
-    // Puts `parts` (place index, or "all", to markup) into a layer, touching only what changed.
-    function paint(f, layer, parts) {
-      const kept = f.kept[layer], g = f.layer[layer];
-      for (const [i, rec] of kept) {
-        if (!parts.has(i)) { rec.el.remove(); kept.delete(i); }
-      }
-      // Parts come in place order, and the groups stay in it: a new one goes after the last
-      // group before it, so a board drawn step by step is the board drawn at once.
-      let last = null;
-      for (const [i, html] of parts) {
-        const rec = kept.get(i);
-        if (rec) {
-          if (rec.html !== html) { rec.el.innerHTML = html; rec.html = html; }
-          last = rec.el;
-        } else {
-          const el = document.createElementNS(g.namespaceURI, "g");
-          el.innerHTML = html;
-          if (last) last.after(el);
-          else g.prepend(el);
-          kept.set(i, {el, html});
-          last = el;
-        }
-      }
+          (CELL - 8) + "\" rx=\"12\" fill=\"" + FILL.unknown + "\"/></pattern>" : "");
+      return WumpusView.frame(svg, token, defs, view);
     }
 
     // `target`: a place to ring (the live page's hint names it).
     function drawBoard(svg, steps, n, hidden, showTruth, picked, target) {
-      redraw = () => drawBoard(svg, steps, n, hidden, showTruth, picked, target);
+      view.redraw = () => drawBoard(svg, steps, n, hidden, showTruth, picked, target);
       const f = frame(svg);
       const k = knowledge(steps, n);
       const s = k.s;
       const prev = n > 1 ? steps[n - 2] : null;
       const at = Array.from(k.at);
-      const win = windowOf(svg, at.length === 1 ? pos[at[0]] : null);
+      const win = view.at(svg, at.length === 1 ? pos[at[0]] : null);
       if (!win) return;
       svg.setAttribute("viewBox", win.x.toFixed(1) + " " + win.y.toFixed(1) + " " + win.w.toFixed(1) + " " + win.h.toFixed(1));
       // How much of each place is drawn: all of it, or on a big board seen from afar only its
       // mark ("mid") or only its colour ("tiny"), so that labels never spill over marks.
-      const cellPx = big ? CELL * win.cw / win.w : Infinity;
-      const lod = !big ? "full" : cellPx >= LOD_FULL_PX ? "full" : cellPx >= LOD_MID_PX ? "mid" : "tiny";
+      const lod = view.detail(win);
       svg.dataset.detail = lod;
-      const inView = (i) => {
-        if (!big) return true;
-        const [x, y] = pos[i];
-        return x > win.x - CELL && x < win.x + win.w + CELL && y > win.y - CELL && y < win.y + win.h + CELL;
-      };
-      if (big) {
-        const col = (x) => Math.max(0, Math.min(board.cols - 1, Math.floor((x - PAD) / CELL)));
-        const row = (y) => Math.max(0, Math.min(board.rows - 1, board.rows - 1 - Math.floor((y - PAD) / CELL)));
-        f.bar.querySelector(".shown").textContent = "rows " + row(win.y + win.h) + " to " + row(win.y) +
-          ", columns " + col(win.x) + " to " + col(win.x + win.w) + " of " + board.rows + "x" + board.cols +
-          (view.follow ? "; following the player" : "");
-        f.bar.querySelector("[data-zoom=player]").classList.toggle("on", view.follow);
-      }
+      if (big) view.say(f.bar, win);
       const uid = f.uid;
       const layer = {};
-      for (const l of LAYERS) layer[l] = new Map();
+      for (const l of WumpusView.LAYERS) layer[l] = new Map();
       const put = (l, i, html) => { if (html) layer[l].set(i, (layer[l].get(i) || "") + html); };
       // The maze's fog of war: while the game goes on, only the caves the player has been
       // shown (stood in, or seen named through a tunnel) and the tunnels seen to join them.
@@ -547,7 +392,7 @@ const WumpusDraw = (() => {
           "\" fill=\"url(#cells-" + uid + ")\"/>");
       }
       places.forEach((p, i) => {
-        if (hiddenPlace(i) || !inView(i)) return;
+        if (hiddenPlace(i) || !view.holds(win, pos[i])) return;
         const [x, y] = pos[i];
         const st = status(k, i);
         // From afar an unknown cell is the background's tile (thousands of them, one shape).
@@ -681,7 +526,7 @@ const WumpusDraw = (() => {
         }
       }
       put("you", "all", you);
-      for (const l of LAYERS) paint(f, l, layer[l]);
+      for (const l of WumpusView.LAYERS) WumpusView.paint(f, l, layer[l]);
     }
 
     function drawPanel(steps, n, opts) {
@@ -807,7 +652,7 @@ const WumpusDraw = (() => {
     }
 
     return {
-      draw: drawBoard, panel: drawPanel, legend, explain, isGrid, places, zoom, big,
+      draw: drawBoard, panel: drawPanel, legend, explain, isGrid, places, zoom: view.zoom, big,
       knowledge: (steps, n) => knowledge(steps, n),
     };
   }
@@ -871,7 +716,7 @@ const WumpusDraw = (() => {
       else if (e.key === "Home") { play(false); render(1); e.preventDefault(); }
       else if (e.key === "End") { play(false); render(steps.length); e.preventDefault(); }
       else if (e.key === " ") { play(!timer); e.preventDefault(); }
-      else if (ZOOM_KEYS[e.key]) { drawing.zoom(ZOOM_KEYS[e.key]); e.preventDefault(); }
+      else if (WumpusView.ZOOM_KEYS[e.key] && drawing.big) { drawing.zoom(WumpusView.ZOOM_KEYS[e.key]); e.preventDefault(); }
     });
     el.legend.innerHTML = drawing.legend();
     return {render, play, current, stop: () => play(false)};
@@ -890,5 +735,5 @@ const WumpusDraw = (() => {
     ].filter((x) => x).join(" · ");
   }
 
-  return {Drawing, Replay, subtitle, outcomeText, outcomeClass, esc, pct, plural, PERCEPT, ZOOM_KEYS, RISK, risk};
+  return {Drawing, Replay, subtitle, outcomeText, outcomeClass, esc, pct, plural, PERCEPT, ZOOM_KEYS: WumpusView.ZOOM_KEYS, RISK, risk};
 })();
