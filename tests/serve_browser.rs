@@ -785,7 +785,11 @@ fn within(a: &[f64], b: &[f64]) -> bool {
     a[0] >= b[0] - 1.0 && a[1] >= b[1] - 1.0 && a[2] <= b[2] + 1.0 && a[3] <= b[3] + 1.0
 }
 
-fn boxes(b: &Browser) -> Vec<(String, Vec<f64>, Vec<f64>, Option<Vec<f64>>)> {
+/// A place drawn in full, as [`BOXES`] measures it: its label, and its cell's, mark's and
+/// label's boxes.
+type Drawn = (String, Vec<f64>, Vec<f64>, Option<Vec<f64>>);
+
+fn boxes(b: &Browser) -> Vec<Drawn> {
     let rect = |v: &Value| -> Vec<f64> {
         v.as_array()
             .unwrap()
