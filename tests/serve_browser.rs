@@ -3,7 +3,10 @@
 //! protocol (the `fantoccini` client). It wins a grid world by following hints
 //! (pressing the keys and clicking the buttons the hints name), plays a classic cave and a maze
 //! to their ends by clicking rooms and tunnels, and checks that what the board marks as proven,
-//! in play and when watching the agent, is what `trace --json` reports for the same seed.
+//! in play and when watching the agent, is what `trace --json` reports for the same seed. On
+//! 32x32 and 64x64 grids it checks the window that follows the player (labels inside their
+//! cells and clear of their marks, the player in view, zoom and pan), and that a hint's chance
+//! to die is the board's and the explanation's, which names the observations behind it.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them); without them the
 //! test prints SKIPPED and passes, except where `CI` is set: there it fails. With
