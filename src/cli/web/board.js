@@ -642,7 +642,7 @@ const WumpusDraw = (() => {
         if (o.because && o.because.length) {
           h += " <span class=\"drivers\">Driven by: " + o.because.map(esc).join("; ") + ".</span>";
         } else if (o.because) {
-          h += " <span class=\"drivers\">Nothing perceived bears on it yet: the chance the game deals with.</span>";
+          h += " <span class=\"drivers\">No percept reaches it: its odds follow from how the game deals hazards and from what was ruled out elsewhere.</span>";
         }
         h += "</div>";
       } else if (st === "unknown") {
