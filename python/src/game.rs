@@ -280,6 +280,17 @@ impl<S: Offered> Live<S> {
             })
     }
 
+    fn follow_hint(&mut self) -> PyResult<i64> {
+        if self.core.over() {
+            return Err(PyRuntimeError::new_err("the game is over: reset it first"));
+        }
+        self.hint.catch_up(&self.core, &self.first, &self.history)?;
+        let action = self.hint.agent().decide().action;
+        let reward = self.core.act(&action);
+        self.history.push((action, self.core.shown.clone()));
+        Ok(reward)
+    }
+
     fn record(&self) -> GameRecord {
         let s = &self.core.session;
         let ending = s.ending().unwrap_or(Ending::Unfinished);
@@ -448,6 +459,12 @@ impl Game {
     /// The number of the action the reasoning agent would take.
     fn hint_action(&mut self) -> PyResult<usize> {
         each!(&mut self.game, g => g.hint_action())
+    }
+
+    /// Takes the reasoning agent's action, even one no action number names (a cave's crooked
+    /// arrow); returns the reward.
+    fn follow_hint(&mut self) -> PyResult<i64> {
+        each!(&mut self.game, g => g.follow_hint())
     }
 
     /// The game as text: its words, where the player is, and the hidden world.
