@@ -143,18 +143,28 @@ impl<S: Offered> Many<S> {
             slot.core.observe(obs);
             Ok(())
         };
-        let rows = self
-            .slots
-            .iter_mut()
-            .zip(actions)
-            .zip(out.obs.chunks_mut(width))
-            .zip(out.rewards.iter_mut().zip(out.terminated.iter_mut()))
-            .zip(out.truncated.iter_mut().zip(fresh.iter_mut()));
         let result: Result<(), GameError> = if self.masks.is_some() {
-            rows.enumerate().try_for_each(work)
+            self.slots
+                .iter_mut()
+                .zip(actions)
+                .zip(out.obs.chunks_mut(width))
+                .zip(out.rewards.iter_mut().zip(out.terminated.iter_mut()))
+                .zip(out.truncated.iter_mut().zip(fresh.iter_mut()))
+                .enumerate()
+                .try_for_each(work)
         } else {
-            let rows: Vec<_> = rows.enumerate().collect();
-            py.detach(|| rows.into_par_iter().with_min_len(64).try_for_each(work))
+            let slots = &mut self.slots;
+            py.detach(|| {
+                slots
+                    .par_iter_mut()
+                    .zip(actions.par_iter())
+                    .zip(out.obs.par_chunks_mut(width))
+                    .zip(out.rewards.par_iter_mut().zip(out.terminated.par_iter_mut()))
+                    .zip(out.truncated.par_iter_mut().zip(fresh.par_iter_mut()))
+                    .enumerate()
+                    .with_min_len(512)
+                    .try_for_each(work)
+            })
         };
         result.map_err(game_error)?;
         self.write_masks(Some(&fresh), masks)

@@ -87,8 +87,8 @@ def test_play_with_the_same_seed_and_actions_scores_the_same(run_cli, rules):
 
 @pytest.mark.parametrize("rules,agent", [("aima", "risk"), ("aima", "logic"), ("grid", "optimal"), ("cave", "logic"), ("maze", "logic")])
 def test_solve_equals_the_command_line(run_cli, rules, agent):
-    extra = ["--size", "4x4"] if agent == "optimal" else []
+    extra = ["--size", "3x3"] if agent == "optimal" else []
     cli = json.loads(run_cli("solve", "--rules", rules, "--worlds", "200", "--seed", "9", "--agent", agent, "--json", *extra))
-    lib = wumpus_logic.solve(rules, 200, 9, agent=agent, **({"size": "4x4"} if extra else {}))
+    lib = wumpus_logic.solve(rules, 200, 9, agent=agent, **({"size": "3x3"} if extra else {}))
     for key in ("games", "wins", "endings", "mean_score", "mean_moves", "mean_shots", "ceiling", "setup", "agent"):
         assert lib[key] == cli[key], key
