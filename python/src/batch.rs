@@ -34,7 +34,10 @@ fn kind<S: Offered>(options: &Options) -> PyResult<AgentKind> {
 }
 
 /// A setup's parameters as `solve --json` and `trace --json` give them.
-fn describe<S: Offered>(setup: &S::Setup, options: &Options) -> serde_json::Map<String, serde_json::Value> {
+fn describe<S: Offered>(
+    setup: &S::Setup,
+    options: &Options,
+) -> serde_json::Map<String, serde_json::Value> {
     let mut map = S::parameters(setup);
     if matches!(S::RULES, RuleSet::Cave | RuleSet::Maze) {
         map.insert("map_known".into(), options.map_known.into());
@@ -86,9 +89,15 @@ fn trace_lines<S: Offered>(
         }
         Flow::Go
     };
-    let done = play_to_end(&mut session, seed, agent.as_mut(), &|| false, Some(&mut watch))
-        .map_err(run_error)?
-        .ok_or_else(|| run_error("the game stopped before its end"))?;
+    let done = play_to_end(
+        &mut session,
+        seed,
+        agent.as_mut(),
+        &|| false,
+        Some(&mut watch),
+    )
+    .map_err(run_error)?
+    .ok_or_else(|| run_error("the game stopped before its end"))?;
     if let Some(why) = failure {
         return Err(run_error(why));
     }
@@ -123,7 +132,9 @@ fn solve_batch<S: Offered>(
         shard: None,
     };
     let summary = match &files {
-        Some(files) => wumpus::run::solve_files::<S>(&setup, files, agents.as_ref(), &batch, id, &mut Quiet),
+        Some(files) => {
+            wumpus::run::solve_files::<S>(&setup, files, agents.as_ref(), &batch, id, &mut Quiet)
+        }
         None => wumpus::run::solve::<S>(&setup, agents.as_ref(), &batch, id, &mut Quiet),
     };
     summary.map_err(run_error)
@@ -177,7 +188,9 @@ pub fn trace(
     agent: Option<String>,
     depth: Option<u32>,
 ) -> PyResult<Vec<String>> {
-    let o = options(rules, size, deal, pit_prob, scoring, map, variant, map_known, agent, depth);
+    let o = options(
+        rules, size, deal, pit_prob, scoring, map, variant, map_known, agent, depth,
+    );
     let world = world.map(PathBuf::from);
     py.detach(|| on_rules!(o, setup, S => trace_lines::<S>(setup, &o, seed, world.as_deref())))
 }
@@ -203,11 +216,13 @@ pub fn solve(
     agent: Option<String>,
     depth: Option<u32>,
 ) -> PyResult<String> {
-    let o = options(rules, size, deal, pit_prob, scoring, map, variant, map_known, agent, depth);
+    let o = options(
+        rules, size, deal, pit_prob, scoring, map, variant, map_known, agent, depth,
+    );
     let files = files.map(|f| f.into_iter().map(PathBuf::from).collect());
-    let summary = py.detach(|| {
-        on_rules!(o, setup, S => solve_batch::<S>(setup, &o, worlds, seed, threads, files))
-    })?;
+    let summary = py.detach(
+        || on_rules!(o, setup, S => solve_batch::<S>(setup, &o, worlds, seed, threads, files)),
+    )?;
     to_json(&summary)
 }
 
@@ -240,7 +255,9 @@ impl Tally {
         variant: Option<String>,
         map_known: bool,
     ) -> PyResult<Tally> {
-        let o = options(rules, size, deal, pit_prob, scoring, map, variant, map_known, None, None);
+        let o = options(
+            rules, size, deal, pit_prob, scoring, map, variant, map_known, None, None,
+        );
         let setup = on_rules!(o, setup, S => describe::<S>(&setup, &o));
         Ok(Tally {
             rules: o.rule_set()?,
@@ -254,9 +271,16 @@ impl Tally {
     /// Adds a finished game, played on the world file `file` if one, its agent having
     /// taken `agent_seconds` deciding.
     #[pyo3(signature = (game, agent_seconds, file=None))]
-    fn add(&mut self, game: PyRef<'_, Game>, agent_seconds: f64, file: Option<String>) -> PyResult<()> {
+    fn add(
+        &mut self,
+        game: PyRef<'_, Game>,
+        agent_seconds: f64,
+        file: Option<String>,
+    ) -> PyResult<()> {
         if game.rule_set() != self.rules {
-            return Err(PyValueError::new_err("the game is of other rules than the tally"));
+            return Err(PyValueError::new_err(
+                "the game is of other rules than the tally",
+            ));
         }
         let mut record = game.game_record();
         if file.is_some() {
@@ -278,6 +302,6 @@ impl Tally {
             worlds: self.totals.games,
             shard: None,
         };
-        to_json(&Summary::new(id, self.totals.clone(), seconds, 1))
+        to_json(&Summary::new(id, self.totals, seconds, 1))
     }
 }

@@ -91,7 +91,12 @@ pub struct Follower<S: Offered> {
 
 impl<S: Offered> Follower<S> {
     /// A follower playing `kind` for the games of `setup`.
-    pub fn new(kind: AgentKind, setup: &S::Setup, options: &Options, explain: bool) -> PyResult<Self> {
+    pub fn new(
+        kind: AgentKind,
+        setup: &S::Setup,
+        options: &Options,
+        explain: bool,
+    ) -> PyResult<Self> {
         let factory = S::prepare(kind, setup, &options.agent_options(explain))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(Follower {
@@ -173,7 +178,12 @@ pub struct Live<S: Offered> {
 }
 
 impl<S: Offered> Live<S> {
-    fn new(setup: S::Setup, options: &Options, seed: Option<u64>, world: Option<&Path>) -> PyResult<Self> {
+    fn new(
+        setup: S::Setup,
+        options: &Options,
+        seed: Option<u64>,
+        world: Option<&Path>,
+    ) -> PyResult<Self> {
         let kind = options.agent_kind()?.unwrap_or_else(S::default_agent);
         if !S::AGENTS.contains(&kind) {
             return Err(PyValueError::new_err(format!(
@@ -318,11 +328,20 @@ impl<S: Offered> Live<S> {
         lines.extend(s.describe(&self.core.shown));
         let obs = s.observation(&self.core.shown);
         if let Some(at) = obs.at {
-            let facing = obs.facing.map(|f| format!(", facing {f}")).unwrap_or_default();
+            let facing = obs
+                .facing
+                .map(|f| format!(", facing {f}"))
+                .unwrap_or_default();
             lines.push(format!("At {}{facing}.", s.label(at)));
         }
         let hidden = s.hidden();
-        let list = |v: &[String]| if v.is_empty() { "-".to_string() } else { v.join(" ") };
+        let list = |v: &[String]| {
+            if v.is_empty() {
+                "-".to_string()
+            } else {
+                v.join(" ")
+            }
+        };
         lines.push(format!(
             "Hidden: pits {}; wumpus {}; dead wumpus {}; bats {}; gold {}.",
             list(&hidden.pits),
@@ -416,10 +435,18 @@ impl Game {
         );
         let world = world.as_deref().map(Path::new);
         let game = match options.rule_set()? {
-            RuleSet::Grid => AnyGame::Grid(Live::new(options.grid_setup()?, &options, seed, world)?),
-            RuleSet::Aima => AnyGame::Aima(Live::new(options.grid_setup()?, &options, seed, world)?),
-            RuleSet::Cave => AnyGame::Cave(Live::new(options.cave_setup()?, &options, seed, world)?),
-            RuleSet::Maze => AnyGame::Maze(Live::new(options.maze_setup()?, &options, seed, world)?),
+            RuleSet::Grid => {
+                AnyGame::Grid(Live::new(options.grid_setup()?, &options, seed, world)?)
+            }
+            RuleSet::Aima => {
+                AnyGame::Aima(Live::new(options.grid_setup()?, &options, seed, world)?)
+            }
+            RuleSet::Cave => {
+                AnyGame::Cave(Live::new(options.cave_setup()?, &options, seed, world)?)
+            }
+            RuleSet::Maze => {
+                AnyGame::Maze(Live::new(options.maze_setup()?, &options, seed, world)?)
+            }
         };
         Ok(Game { game, options })
     }

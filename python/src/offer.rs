@@ -117,8 +117,14 @@ impl Offered for GridSession {
 }
 
 impl Offered for AimaSession {
-    const ACTIONS: &'static [&'static str] =
-        &["forward", "turn left", "turn right", "grab", "shoot", "climb"];
+    const ACTIONS: &'static [&'static str] = &[
+        "forward",
+        "turn left",
+        "turn right",
+        "grab",
+        "shoot",
+        "climb",
+    ];
     const OBSERVATION: &'static [&'static str] = GRID_PERCEPTS;
 
     fn action(&self, _: &AimaShown, index: usize) -> HeadedAction {

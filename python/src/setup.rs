@@ -121,7 +121,9 @@ impl Options {
                 return GridSetup::course(pit_prob, scoring).map_err(|e| bad(e.to_string()))
             }
             Some("course") => return Err(bad("deal='course' draws its own sizes: give no size")),
-            Some(other) => return Err(bad(format!("deal '{other}' is neither uniform nor course"))),
+            Some(other) => {
+                return Err(bad(format!("deal '{other}' is neither uniform nor course")))
+            }
         }
         let default = if rules == RuleSet::Aima { "4x4" } else { "5x5" };
         let size = self.size.as_deref().unwrap_or(default);
@@ -186,8 +188,11 @@ impl Options {
         self.agent
             .as_deref()
             .map(|name| {
-                AgentKind::parse(name)
-                    .ok_or_else(|| bad(format!("agent '{name}' is none of risk, logic, random, optimal")))
+                AgentKind::parse(name).ok_or_else(|| {
+                    bad(format!(
+                        "agent '{name}' is none of risk, logic, random, optimal"
+                    ))
+                })
             })
             .transpose()
     }

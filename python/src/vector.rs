@@ -43,15 +43,42 @@ struct Many<S: Offered> {
     slots: Vec<Slot<S>>,
     base: u64,
     max_steps: u32,
-    masks: Option<(Box<dyn AgentFactory<S>>, Vec<Option<Box<dyn Agent<S>>>>)>,
+    masks: Option<Masks<S>>,
 }
 
+/// The logic agents that follow each world to write its action mask.
+struct Masks<S: Offered> {
+    factory: Box<dyn AgentFactory<S>>,
+    agents: Vec<Option<Box<dyn Agent<S>>>>,
+}
+
+/// One world's part of a call: its index, its slot and action, and its outputs.
+type Row<'a, S> = (
+    usize,
+    (
+        (
+            ((&'a mut Slot<S>, &'a i64), &'a mut [i8]),
+            (&'a mut f64, &'a mut bool),
+        ),
+        (&'a mut bool, &'a mut bool),
+    ),
+);
+
 impl<S: Offered> Many<S> {
-    fn new(setup: S::Setup, n: usize, max_steps: u32, mask: bool, options: &Options) -> PyResult<Self> {
+    fn new(
+        setup: S::Setup,
+        n: usize,
+        max_steps: u32,
+        mask: bool,
+        options: &Options,
+    ) -> PyResult<Self> {
         let masks = if mask {
             let factory = S::prepare(AgentKind::Logic, &setup, &options.agent_options(false))
                 .map_err(|e| PyValueError::new_err(e.to_string()))?;
-            Some((factory, (0..n).map(|_| None).collect()))
+            Some(Masks {
+                factory,
+                agents: (0..n).map(|_| None).collect(),
+            })
         } else {
             None
         };
@@ -63,7 +90,10 @@ impl<S: Offered> Many<S> {
             masks,
         };
         for i in 0..n {
-            let core = Core::new(S::deal(&many.setup, i as u64).map_err(game_error)?, Some(i as u64));
+            let core = Core::new(
+                S::deal(&many.setup, i as u64).map_err(game_error)?,
+                Some(i as u64),
+            );
             many.slots.push(Slot {
                 core,
                 games: 1,
@@ -97,8 +127,8 @@ impl<S: Offered> Many<S> {
             out.rewards[i] = 0.0;
             out.terminated[i] = false;
             out.truncated[i] = false;
-            if let Some((_, agents)) = &mut self.masks {
-                agents[i] = None;
+            if let Some(masks) = &mut self.masks {
+                masks.agents[i] = None;
             }
         }
         self.write_masks(None, masks)
@@ -106,7 +136,13 @@ impl<S: Offered> Many<S> {
 
     /// One call: each world takes its action, or is reset if its game ended on the last
     /// call.
-    fn step(&mut self, actions: &[i64], out: Out<'_>, masks: Option<&mut [bool]>, py: Python<'_>) -> PyResult<()> {
+    fn step(
+        &mut self,
+        actions: &[i64],
+        out: Out<'_>,
+        masks: Option<&mut [bool]>,
+        py: Python<'_>,
+    ) -> PyResult<()> {
         let n_actions = S::ACTIONS.len() as i64;
         if let Some(bad) = actions.iter().find(|&&a| !(0..n_actions).contains(&a)) {
             return Err(PyValueError::new_err(format!(
@@ -118,10 +154,7 @@ impl<S: Offered> Many<S> {
         let (base, max_steps, setup) = (self.base, self.max_steps, &self.setup);
         // Which worlds were reset this call (their agents start afresh).
         let mut fresh = vec![false; self.slots.len()];
-        let work = |(i, ((((slot, action), obs), (reward, term)), (trunc, fresh))): (
-            usize,
-            ((((&mut Slot<S>, &i64), &mut [i8]), (&mut f64, &mut bool)), (&mut bool, &mut bool)),
-        )|
+        let work = |(i, ((((slot, action), obs), (reward, term)), (trunc, fresh))): Row<'_, S>|
          -> Result<(), GameError> {
             if slot.pending {
                 let seed = base
@@ -159,7 +192,11 @@ impl<S: Offered> Many<S> {
                     .par_iter_mut()
                     .zip(actions.par_iter())
                     .zip(out.obs.par_chunks_mut(width))
-                    .zip(out.rewards.par_iter_mut().zip(out.terminated.par_iter_mut()))
+                    .zip(
+                        out.rewards
+                            .par_iter_mut()
+                            .zip(out.terminated.par_iter_mut()),
+                    )
                     .zip(out.truncated.par_iter_mut().zip(fresh.par_iter_mut()))
                     .enumerate()
                     .with_min_len(512)
@@ -172,7 +209,7 @@ impl<S: Offered> Many<S> {
 
     /// Brings each world's logic agent up to date and writes its mask row.
     fn write_masks(&mut self, fresh: Option<&[bool]>, masks: Option<&mut [bool]>) -> PyResult<()> {
-        let (Some((factory, agents)), Some(masks)) = (&mut self.masks, masks) else {
+        let (Some(Masks { factory, agents }), Some(masks)) = (&mut self.masks, masks) else {
             return Ok(());
         };
         let width = S::ACTIONS.len();
@@ -231,13 +268,13 @@ pub struct Worlds {
     many: AnyMany,
 }
 
-type Outs<'a, 'py> = (
+/// The caller's arrays: observations, rewards, terminations, truncations, and masks.
+type Outs<'py> = (
     PyReadwriteArray2<'py, i8>,
     PyReadwriteArray1<'py, f64>,
     PyReadwriteArray1<'py, bool>,
     PyReadwriteArray1<'py, bool>,
     Option<PyReadwriteArray2<'py, bool>>,
-    std::marker::PhantomData<&'a ()>,
 );
 
 /// Runs `f` on the caller's arrays as slices, checking their shapes.
@@ -245,16 +282,19 @@ fn with_outs<R>(
     n: usize,
     width: usize,
     actions: usize,
-    outs: Outs<'_, '_>,
+    outs: Outs<'_>,
     f: impl FnOnce(Out<'_>, Option<&mut [bool]>) -> PyResult<R>,
 ) -> PyResult<R> {
-    let (mut obs, mut rewards, mut terminated, mut truncated, mut masks, _) = outs;
-    let shape = |what: &str| PyValueError::new_err(format!("{what} has the wrong shape or is not contiguous"));
+    let (mut obs, mut rewards, mut terminated, mut truncated, mut masks) = outs;
+    let shape = |what: &str| {
+        PyValueError::new_err(format!("{what} has the wrong shape or is not contiguous"))
+    };
     let obs = obs.as_slice_mut().map_err(|_| shape("obs"))?;
     let rewards = rewards.as_slice_mut().map_err(|_| shape("rewards"))?;
     let terminated = terminated.as_slice_mut().map_err(|_| shape("terminated"))?;
     let truncated = truncated.as_slice_mut().map_err(|_| shape("truncated"))?;
-    if obs.len() != n * width || rewards.len() != n || terminated.len() != n || truncated.len() != n {
+    if obs.len() != n * width || rewards.len() != n || terminated.len() != n || truncated.len() != n
+    {
         return Err(shape("an output array"));
     }
     let masks = match masks.as_mut() {
@@ -324,7 +364,7 @@ impl Worlds {
         truncated: PyReadwriteArray1<'py, bool>,
         masks: Option<PyReadwriteArray2<'py, bool>>,
     ) -> PyResult<()> {
-        let outs = (obs, rewards, terminated, truncated, masks, std::marker::PhantomData);
+        let outs = (obs, rewards, terminated, truncated, masks);
         each!(&mut self.many, m => {
             let (n, w, a) = (m.slots.len(), observation_width(m), action_count(m));
             with_outs(n, w, a, outs, |out, masks| m.reset(base, out, masks))
@@ -347,7 +387,7 @@ impl Worlds {
         let actions = actions
             .as_slice()
             .map_err(|_| PyValueError::new_err("actions is not contiguous"))?;
-        let outs = (obs, rewards, terminated, truncated, masks, std::marker::PhantomData);
+        let outs = (obs, rewards, terminated, truncated, masks);
         each!(&mut self.many, m => {
             let (n, w, a) = (m.slots.len(), observation_width(m), action_count(m));
             if actions.len() != n {
