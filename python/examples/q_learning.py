@@ -5,10 +5,11 @@ only; the two learning curves are saved as a picture (matplotlib, for this examp
 
 The learner's state is what a player knows of its own game: where it stands and faces (the
 environment's info), whether it carries the gold (it grabbed where it saw glitter), and this
-turn's stench, breeze and glitter. Each episode is a new random world (seed = episode). The
-masked learner explores and exploits only among the actions the mask allows (those proven
-not to kill); the other may take any action. The curve is the mean score (the sum of rewards)
-over each block of episodes, greedy play interleaved with learning being the same policy."""
+turn's stench, breeze and glitter. Two settings, one panel each: one world learned again and
+again (the world of `wumpus play --rules aima --seed 2`), and a new random world every episode
+(seed = episode). The masked learner explores and exploits only among the actions the mask
+allows (those proven not to kill); the other may take any action. A curve is the mean score
+(the sum of rewards) of each block of episodes while learning (epsilon-greedy, epsilon 0.1)."""
 
 import argparse
 
@@ -22,13 +23,15 @@ def key(info, obs, carrying):
     return (info["at"], info["facing"], carrying, int(obs[0]), int(obs[1]), int(obs[2]))
 
 
-def learn(episodes, masked, seed=0, alpha=0.2, gamma=1.0, epsilon=0.1):
+def learn(episodes, masked, world=None, seed=0, alpha=0.2, gamma=1.0, epsilon=0.1):
+    """Mean scores by episode; every episode on the world dealt from `world`, or, when it is
+    None, episode `i` on the world of seed `i`."""
     env = gym.make("wumpus_logic/Aima-v0", max_episode_steps=100)
     rng = np.random.default_rng(seed)
     q = {}
     scores = np.zeros(episodes)
     for episode in range(episodes):
-        obs, info = env.reset(seed=episode)
+        obs, info = env.reset(seed=episode if world is None else world)
         carrying, done, total = False, False, 0.0
         state = key(info, obs, carrying)
         while not done:
@@ -59,30 +62,36 @@ def learn(episodes, masked, seed=0, alpha=0.2, gamma=1.0, epsilon=0.1):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--episodes", type=int, default=30000)
-    p.add_argument("--block", type=int, default=1000)
+    p.add_argument("--episodes", type=int, default=8000)
+    p.add_argument("--block", type=int, default=200)
+    p.add_argument("--world", type=int, default=2, help="the seed of the one world of the left panel")
     p.add_argument("--out", default="docs/img/python-q-learning.png")
     a = p.parse_args()
-    curves = {}
-    for masked in (False, True):
-        scores = learn(a.episodes, masked)
-        blocks = scores[: len(scores) // a.block * a.block].reshape(-1, a.block).mean(axis=1)
-        curves["with the action mask" if masked else "without the mask"] = blocks
-        print(f"{'masked' if masked else 'unmasked':8s} mean score by block of {a.block}:", " ".join(f"{b:.0f}" for b in blocks))
+    panels = {}
+    for title, world in ((f"one world (seed {a.world}), learned again and again", a.world), ("a new random world every episode", None)):
+        curves = {}
+        for masked in (False, True):
+            scores = learn(a.episodes, masked, world)
+            blocks = scores[: len(scores) // a.block * a.block].reshape(-1, a.block).mean(axis=1)
+            curves["with the action mask" if masked else "without the mask"] = blocks
+            print(f"{title}; {'masked' if masked else 'unmasked'}: mean score by block of {a.block}:", " ".join(f"{b:.0f}" for b in blocks))
+        panels[title] = curves
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4))
-    x = (np.arange(len(next(iter(curves.values())))) + 1) * a.block
-    for label, blocks in curves.items():
-        ax.plot(x, blocks, label=label)
-    ax.set_xlabel("episodes (each a new random 4x4 world)")
-    ax.set_ylabel(f"mean score of the last {a.block} episodes")
-    ax.set_title("Tabular Q-learning, textbook rules (wumpus_logic/Aima-v0)")
-    ax.legend()
-    ax.grid(alpha=0.3)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, (title, curves) in zip(axes, panels.items()):
+        x = (np.arange(len(next(iter(curves.values())))) + 1) * a.block
+        for label, blocks in curves.items():
+            ax.plot(x, blocks, label=label)
+        ax.set_xlabel("episodes")
+        ax.set_ylabel(f"mean score of each {a.block} episodes")
+        ax.set_title(title, fontsize=10)
+        ax.legend()
+        ax.grid(alpha=0.3)
+    fig.suptitle("Tabular Q-learning, textbook rules, 4x4 (wumpus_logic/Aima-v0)")
     fig.tight_layout()
     fig.savefig(a.out, dpi=100)
     print("saved", a.out)

@@ -15,17 +15,19 @@ BOT = textwrap.dedent(
         message = json.loads(line)
         if message["type"] != "turn":
             continue
-        mask = message["action_mask"]
-        # The first action the mask allows that moves on; climb when only turns are left.
-        choice = next((i for i in (0, 3) if mask[i]), 5 if message["step"] > 12 else 1)
-        print(json.dumps({"action": choice}) if choice == 0 else choice, flush=True)
+        glitter, bump, mask = message["observation"][2], message["observation"][3], message["action_mask"]
+        # Grab what glitters, walk on where the mask allows, turn at a wall or where it does
+        # not, and climb out after twelve actions (at the start; elsewhere climbing does
+        # nothing).
+        choice = 3 if glitter else 5 if message["step"] > 12 else 0 if mask[0] and not bump else 1
+        print(json.dumps({"action": choice}) if choice == 0 else ["forward", "turn left", "turn right", "grab", "shoot", "climb"][choice], flush=True)
     """
 )
 
 
 def same_bot(observation, info):
-    mask = info["action_mask"]
-    return next((i for i in (0, 3) if mask[i]), 5 if info["moves"] + 1 > 12 else 1)
+    step = info["moves"] + 1
+    return 3 if observation[2] else 5 if step > 12 else 0 if info["action_mask"][0] and not observation[3] else 1
 
 
 def test_a_program_plays_through_the_line_protocol(tmp_path, capsys):

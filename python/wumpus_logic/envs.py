@@ -15,7 +15,8 @@ Observations and actions (order fixed, as ``wumpus_logic.spaces(rules)`` lists t
 
 Rewards add up to the game's score (the grid charges each action as it is taken; the
 cave pays its score at the end; the maze, which keeps none, pays 1 for a win). ``info``
-carries ``score`` (the score so far; the final score at the end), ``outcome`` (None while
+carries ``score`` (the score so far, the sum of the rewards: the final score at the end;
+in the maze 1 for a win), ``outcome`` (None while
 the game goes on), ``action_mask`` (an ``int8`` flag an action: 1 when what the player
 perceived proves the action cannot kill this turn, for ``action_space.sample(mask)``),
 ``at``, ``facing``, ``moves``, ``seed``.
@@ -80,7 +81,7 @@ class WumpusEnv(gym.Env):
     def _info(self):
         g = self.game
         info = {
-            "score": g.score if g.over else g.score_so_far,
+            "score": g.score_so_far,
             "outcome": g.outcome,
             "at": g.at,
             "facing": g.facing,

@@ -42,7 +42,7 @@ OPTION_NAMES = ("size", "deal", "pit_prob", "scoring", "map", "variant", "map_kn
 
 def _info(game, mask=True):
     info = {
-        "score": game.score if game.over else game.score_so_far,
+        "score": game.score_so_far,
         "outcome": game.outcome,
         "at": game.at,
         "facing": game.facing,
