@@ -99,3 +99,16 @@ def test_bad_actions_and_options_are_refused():
         gym.make(ENV_IDS["aima"], size="1x9")
     with pytest.raises(ValueError):
         gym.make(ENV_IDS["aima"], map="x.txt")
+
+
+def test_a_bad_world_file_is_refused_with_its_line(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("PIT 0 2\nWUMPUS nine 0\n")
+    env = gym.make(ENV_IDS["aima"])
+    with pytest.raises(ValueError, match=r"bad\.txt:2"):
+        env.reset(options={"world": bad})
+    with pytest.raises(ValueError, match="missing"):
+        env.reset(options={"world": tmp_path / "missing.txt"})
+    # The environment still plays after a refusal.
+    obs, info = env.reset(seed=1)
+    assert info["seed"] == 1
