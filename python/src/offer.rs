@@ -216,8 +216,8 @@ impl Offered for MazeSession {
         let v = &shown.view;
         let quiet = !(v.smell || v.feel || v.hear);
         out.fill(false);
-        for (i, slot) in out.iter_mut().take(v.tunnels.len().min(3)).enumerate() {
-            *slot = quiet && i < 3;
+        for slot in out.iter_mut().take(v.tunnels.len().min(3)) {
+            *slot = quiet;
         }
     }
 
