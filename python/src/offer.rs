@@ -1,0 +1,227 @@
+//! How each rule set is offered to Python: its actions as numbers, its observation as a short
+//! vector of small integers, the score handed out step by step as rewards, and which actions
+//! the agent's knowledge proves harmless (the action mask).
+//!
+//! Everything here reads only what a player is shown (the session's `Shown`, the public
+//! board) and what an agent proved; it must never read the hidden world into an observation,
+//! a reward before the game says it, or a mask.
+
+use wumpus::agent::{Knowledge, Roster};
+use wumpus::cave::classic::{Action as CaveAction, ArrowPath};
+use wumpus::cave::{CaveShown, ClassicSession, MazeAction, MazeSession, MazeShown};
+use wumpus::game::{Ending, Files, Session, Words};
+use wumpus::grid::{Action, AimaSession, AimaShown, GridSession, HeadedAction, Turn};
+use wumpus::topology::{Direction, Link, Place, Topology};
+
+/// The compass in the order of the grid's actions: north, east, south, west.
+const COMPASS: [Direction; 4] = [
+    Direction::North,
+    Direction::East,
+    Direction::South,
+    Direction::West,
+];
+
+/// A rule set as Python sees it.
+pub trait Offered: Roster + Files + Words {
+    /// The actions, by number.
+    const ACTIONS: &'static [&'static str];
+    /// What each place of the observation vector means.
+    const OBSERVATION: &'static [&'static str];
+
+    /// The action numbered `index` (below `ACTIONS.len()`), given what the player was last
+    /// shown. An action that leads nowhere (a tunnel the room does not have) is one the game
+    /// refuses.
+    fn action(&self, shown: &Self::Shown, index: usize) -> Self::Action;
+
+    /// Writes the observation of `shown` into `out` (`OBSERVATION.len()` values).
+    fn observe(&self, shown: &Self::Shown, out: &mut [i8]);
+
+    /// Writes into `out`, one per action, whether `knowledge` proves the action cannot kill
+    /// the player this turn.
+    fn harmless(&self, shown: &Self::Shown, knowledge: &Knowledge, out: &mut [bool]);
+
+    /// The score so far: the final score once the game is over; while it goes on, what the
+    /// rules have already charged (grid: a point an action, ten for the arrow); 0 where the
+    /// score comes only at the end. The maze keeps no score: a win counts 1.
+    fn score_so_far(&self) -> i64;
+}
+
+/// Moves that cannot kill on a grid: a wall (a bump) or a place proven safe.
+fn step_harmless(topology: &Topology, at: Place, way: Direction, safe: &[Place]) -> bool {
+    match topology.follow(at, Link::Step(way)) {
+        None => true,
+        Some(next) => safe.contains(&next),
+    }
+}
+
+/// The percept vector of the grid: `[stench, breeze, glitter, bump, scream]`.
+fn grid_percepts(turn: &Turn, out: &mut [i8]) {
+    let p = turn.percepts;
+    out[0] = p.stench as i8;
+    out[1] = p.breeze as i8;
+    out[2] = p.glint as i8;
+    out[3] = p.bump as i8;
+    out[4] = p.scream as i8;
+}
+
+/// The grid's score so far: what the rules charged, or the final score.
+fn grid_score(session: &GridSession) -> i64 {
+    let game = session.game();
+    session
+        .score()
+        .unwrap_or(-(game.moves() as i64) - if game.fired() { 10 } else { 0 })
+}
+
+const GRID_PERCEPTS: &[&str] = &["stench", "breeze", "glitter", "bump", "scream"];
+
+impl Offered for GridSession {
+    const ACTIONS: &'static [&'static str] = &[
+        "north",
+        "east",
+        "south",
+        "west",
+        "fire north",
+        "fire east",
+        "fire south",
+        "fire west",
+        "grab",
+        "climb",
+    ];
+    const OBSERVATION: &'static [&'static str] = GRID_PERCEPTS;
+
+    fn action(&self, _: &Turn, index: usize) -> Action {
+        match index {
+            0..=3 => Action::Move(COMPASS[index]),
+            4..=7 => Action::Fire(COMPASS[index - 4]),
+            8 => Action::Grab,
+            _ => Action::Climb,
+        }
+    }
+
+    fn observe(&self, shown: &Turn, out: &mut [i8]) {
+        grid_percepts(shown, out);
+    }
+
+    fn harmless(&self, _: &Turn, knowledge: &Knowledge, out: &mut [bool]) {
+        let game = self.game();
+        let topology = game.world().topology();
+        out.fill(true);
+        for (i, &way) in COMPASS.iter().enumerate() {
+            out[i] = step_harmless(topology, game.player(), way, &knowledge.safe);
+        }
+    }
+
+    fn score_so_far(&self) -> i64 {
+        grid_score(self)
+    }
+}
+
+impl Offered for AimaSession {
+    const ACTIONS: &'static [&'static str] = &[
+        "forward",
+        "turn left",
+        "turn right",
+        "grab",
+        "shoot",
+        "climb",
+    ];
+    const OBSERVATION: &'static [&'static str] = GRID_PERCEPTS;
+
+    fn action(&self, _: &AimaShown, index: usize) -> HeadedAction {
+        HeadedAction::ALL[index]
+    }
+
+    fn observe(&self, shown: &AimaShown, out: &mut [i8]) {
+        grid_percepts(&shown.turn, out);
+    }
+
+    fn harmless(&self, shown: &AimaShown, knowledge: &Knowledge, out: &mut [bool]) {
+        let game = self.grid().game();
+        out.fill(true);
+        out[0] = step_harmless(
+            game.world().topology(),
+            game.player(),
+            shown.facing,
+            &knowledge.safe,
+        );
+    }
+
+    fn score_so_far(&self) -> i64 {
+        // Past the score floor the session itself says the score.
+        self.score().unwrap_or_else(|| grid_score(self.grid()))
+    }
+}
+
+impl Offered for ClassicSession {
+    const ACTIONS: &'static [&'static str] = &[
+        "move 1", "move 2", "move 3", "shoot 1", "shoot 2", "shoot 3",
+    ];
+    const OBSERVATION: &'static [&'static str] = &["room", "stench", "draft", "bats"];
+
+    fn action(&self, shown: &CaveShown, index: usize) -> CaveAction {
+        let s = &shown.status;
+        match s.outs.get(index % 3) {
+            Some(&to) if index < 3 => CaveAction::Move(to),
+            Some(&to) => CaveAction::Shoot(ArrowPath::new(vec![to]).expect("one room")),
+            // No such tunnel: a move to the hunter's own room, which the game refuses.
+            None => CaveAction::Move(s.room),
+        }
+    }
+
+    fn observe(&self, shown: &CaveShown, out: &mut [i8]) {
+        let s = &shown.status;
+        out[0] = s.room.index() as i8;
+        out[1] = s.wumpus as i8;
+        out[2] = s.pit as i8;
+        out[3] = s.bats as i8;
+    }
+
+    fn harmless(&self, shown: &CaveShown, knowledge: &Knowledge, out: &mut [bool]) {
+        // A missed arrow wakes the wumpus, which may walk in: no shot is proven harmless.
+        out.fill(false);
+        for (i, to) in shown.status.outs.iter().take(3).enumerate() {
+            out[i] = knowledge.safe.contains(to);
+        }
+    }
+
+    fn score_so_far(&self) -> i64 {
+        self.score().unwrap_or(0)
+    }
+}
+
+impl Offered for MazeSession {
+    const ACTIONS: &'static [&'static str] =
+        &["move 1", "move 2", "move 3", "toss 1", "toss 2", "toss 3"];
+    const OBSERVATION: &'static [&'static str] = &["stench", "draft", "bats"];
+
+    fn action(&self, _: &MazeShown, index: usize) -> MazeAction {
+        if index < 3 {
+            MazeAction::Move(index + 1)
+        } else {
+            MazeAction::Toss(index - 2)
+        }
+    }
+
+    fn observe(&self, shown: &MazeShown, out: &mut [i8]) {
+        let v = &shown.view;
+        out[0] = v.smell as i8;
+        out[1] = v.feel as i8;
+        out[2] = v.hear as i8;
+    }
+
+    fn harmless(&self, shown: &MazeShown, _: &Knowledge, out: &mut [bool]) {
+        // The maze's agent knows ways by tunnel, not by place; what this cave's senses prove
+        // is enough for a sound mask: with nothing felt, heard or smelt, every way on is free
+        // of the pit, bats and wumpi. A toss startles wumpi: never proven harmless.
+        let v = &shown.view;
+        let quiet = !(v.smell || v.feel || v.hear);
+        out.fill(false);
+        for slot in out.iter_mut().take(v.tunnels.len().min(3)) {
+            *slot = quiet;
+        }
+    }
+
+    fn score_so_far(&self) -> i64 {
+        i64::from(self.ending() == Some(Ending::Won))
+    }
+}

@@ -1,0 +1,147 @@
+"""Gymnasium environments of the wumpus games (one class, :class:`WumpusEnv`, for every rule
+set) and their registration.
+
+Observations and actions (order fixed, as ``wumpus_logic.spaces(rules)`` lists them):
+
+- ``aima`` (the textbook's rules): ``Discrete(6)``: forward, turn left, turn right, grab,
+  shoot, climb; observation ``MultiBinary(5)``: [stench, breeze, glitter, bump, scream].
+- ``grid`` (compass moves): ``Discrete(10)``: north, east, south, west, fire north, fire east,
+  fire south, fire west, grab, climb; observation as under ``aima``.
+- ``cave`` (the classic cave): ``Discrete(6)``: move through tunnel 1, 2, 3, shoot one room
+  through tunnel 1, 2, 3; observation ``MultiDiscrete([rooms, 2, 2, 2])``: [room (0-based),
+  stench, draft, bats].
+- ``maze`` (caves.dat): ``Discrete(6)``: move through tunnel 1, 2, 3, toss a grenade through
+  tunnel 1, 2, 3; observation ``MultiBinary(3)``: [stench, draft, bats].
+
+Rewards add up to the game's score (the grid charges each action as it is taken; the
+cave pays its score at the end; the maze, which keeps none, pays 1 for a win). ``info``
+carries ``score`` (the score so far, the sum of the rewards: the final score at the end;
+in the maze 1 for a win), ``outcome`` (None while
+the game goes on), ``action_mask`` (an ``int8`` flag an action: 1 when what the player
+perceived proves the action cannot kill this turn, for ``action_space.sample(mask)``),
+``at``, ``facing``, ``moves``, ``seed``.
+"""
+
+import json
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces as gspaces
+
+from . import _core
+from .render import draw
+
+#: The registered ids, by rule set.
+ENV_IDS = {
+    "aima": "wumpus_logic/Aima-v0",
+    "grid": "wumpus_logic/Grid-v0",
+    "cave": "wumpus_logic/Cave-v0",
+    "maze": "wumpus_logic/Maze-v0",
+}
+
+#: Steps after which an episode is truncated (``max_episode_steps``) unless told otherwise.
+MAX_EPISODE_STEPS = 1000
+
+
+def observation_space(rules, places=20):
+    """The observation space of one game of ``rules``."""
+    _, names, nvec = _core.spaces(rules, places)
+    if all(n == 2 for n in nvec):
+        return gspaces.MultiBinary(len(names))
+    return gspaces.MultiDiscrete(np.array(nvec), dtype=np.int8)
+
+
+class WumpusEnv(gym.Env):
+    """One wumpus game as a Gymnasium environment.
+
+    ``reset(seed=S)`` deals the world ``wumpus play --rules RULES --seed S`` deals with the
+    same options (``size``, ``pit_prob``, ``scoring``, ``deal``, ``map``, ``variant``);
+    ``reset(options={"world": PATH})`` plays a world file. ``mask=False`` skips the action
+    mask (faster); ``agent`` names the reasoning agent behind :meth:`hint`.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+
+    def __init__(self, rules="aima", render_mode=None, mask=True, **options):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is none of {self.metadata['render_modes']}")
+        self.rules = rules
+        self.render_mode = render_mode
+        self.mask = mask
+        self.options = options
+        self.game = _core.Game(rules, 0, **options)
+        self.action_names, self.observation_names, _ = _core.spaces(rules, self.game.places)
+        self.action_space = gspaces.Discrete(len(self.action_names))
+        self.observation_space = observation_space(rules, self.game.places)
+        self._board = None
+
+    def _obs(self):
+        return np.asarray(self.game.observation(), dtype=np.int8)
+
+    def _info(self):
+        g = self.game
+        info = {
+            "score": g.score_so_far,
+            "outcome": g.outcome,
+            "at": g.at,
+            "facing": g.facing,
+            "moves": g.moves,
+            "seed": g.seed,
+        }
+        if self.mask:
+            info["action_mask"] = np.asarray(g.action_mask(), dtype=np.int8)
+        return info
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        world = (options or {}).get("world")
+        if seed is None:
+            # Drawn from the environment's own generator, so a seeded environment replays.
+            seed = int(self.np_random.integers(0, 2**63 - 1))
+        self.game.reset(seed, None if world is None else str(world))
+        self._board = None
+        return self._obs(), self._info()
+
+    def step(self, action):
+        reward = self.game.step(int(action))
+        return self._obs(), float(reward), self.game.over, False, self._info()
+
+    def hint(self):
+        """The reasoning agent's next step, not taken: the step line of ``trace --json``
+        (``learned`` with the observations behind each proof, ``proven_safe``,
+        ``proven_pit``, ``proven_wumpus``, ``odds``, ``choices``, ``action``, ``rule``,
+        ``reason``)."""
+        return json.loads(self.game.hint())
+
+    def hint_action(self):
+        """The number of the action the reasoning agent would take."""
+        return self.game.hint_action()
+
+    def follow_hint(self):
+        """Takes the reasoning agent's action (even one no action number names, such as a
+        cave's crooked arrow) outside the Gymnasium loop; returns the reward."""
+        return float(self.game.follow_hint())
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return self.game.render_text()
+        if self.render_mode == "rgb_array":
+            if self._board is None:
+                self._board = json.loads(self.game.board())
+            return draw(self._board, json.loads(self.game.hidden()), self.game.at, self.game.facing)
+        return None
+
+
+def register_envs():
+    """Registers every id of :data:`ENV_IDS` (with its vector entry point); safe to call
+    again."""
+    for rules, env_id in ENV_IDS.items():
+        if env_id in gym.registry:
+            continue
+        gym.register(
+            id=env_id,
+            entry_point="wumpus_logic.envs:WumpusEnv",
+            vector_entry_point="wumpus_logic.vector:WumpusVectorEnv",
+            kwargs={"rules": rules},
+            max_episode_steps=MAX_EPISODE_STEPS,
+        )
