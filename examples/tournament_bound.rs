@@ -1,8 +1,10 @@
 //! Experiment: an upper bound on the best mean score any player can reach under the textbook's
 //! rules (`--rules aima`) on grids too large for the exact solver (`grid_bound ... headed` and
-//! the optimal agent stop at 16 cells), on square boards dealt as `wumpus` deals them, the size
-//! told. It bounds that square deal only, not the course tournament's (docs/rules.md, "The course
-//! tournament"), which dealt other sizes and pits and hid the size.
+//! the optimal agent stop at 16 cells), the size told (so it bounds a player not told it too).
+//! Two deals: square boards dealt as `wumpus` deals them, and the course tournament's
+//! (docs/rules.md, "The course tournament"; `wumpus::grid::course`): its 16 sizes, columns ×
+//! rows 4 to 7 each, in its 2,500:500 proportion, and pits only in the lower-left
+//! min(C,R) × min(C,R) block, the rest of the board never pitted but walked and charged alike.
 //!
 //! The bound is the value of a game that is easier than the real one in every respect, so no
 //! player of the real game can expect more:
@@ -19,27 +21,33 @@
 //!    game: that or less), a death −1000 less the cells entered. Every other action is free.
 //! 3. **Told everything after the last risk.** The player first walks every cell it can prove
 //!    safe: without the wumpus a cell is proven safe exactly when a visited neighbour had no
-//!    breeze (a pit added anywhere else keeps every breeze), and walking it first is optimal
-//!    here, since it holds the gold with chance at least 1/48, worth over 900, for one action.
+//!    breeze (a pit added anywhere else keeps every breeze) or the deal never pits it (the
+//!    course's cells outside its block), and walking it first is optimal here, since it holds the gold with chance at least 1/48, worth over 900, for one action.
 //!    With nothing left to prove it stops, or steps into one fringe cell at that cell's exact
 //!    chance of a pit, walks all that this proves, and may go on the same way; after surviving
 //!    its last allowed risk (the second, with `SAMPLES` `100,100`) it is shown the whole world
 //!    and wins whenever a pit-free path leads from where it has been to the gold.
 //!
-//! The outer expectation is over worlds as `wumpus` deals them (pits independent with
-//! probability 0.2 off the start, the gold uniform off the start). The value of each step
+//! The outer expectation is over worlds as the deal deals them (pits independent with
+//! probability 0.2 off the start, where the deal puts pits; the gold uniform off the start). The value of each step
 //! survived is estimated from posterior samples (the fringe cells' pits drawn exactly from their
 //! posterior by enumeration, that cell pit-free, the rest at the prior; the gold summed over
 //! every unvisited cell); each estimate is unbiased, and the maximum of unbiased estimates is
 //! biased up (Jensen), so the sampled bound is, in expectation, at or above the easier game's
-//! value. Each world's figure lies in [−n², 1000], so besides the normal upper confidence limit
-//! the example prints Hoeffding's, which holds with chance 1 − 10⁻⁶ whatever the distribution.
+//! value. Each world's figure lies in [−cells, 1000], so besides the normal upper confidence
+//! limit the example prints Hoeffding's, which holds with chance 1 − 10⁻⁶ whatever the
+//! distribution; for a mix of sizes, Hoeffding's over all its worlds at once (the mix is a sum
+//! of independent terms, a world of size s in a range of its weight × (1000 + cells) / WORLDS).
 //!
 //! `cargo run --release --example tournament_bound -- SIZE [WORLDS] [SAMPLES] [SEED] [free]`,
-//! `SIZE` one side or a range (`5..7`); `SAMPLES` the posterior draws at each level,
-//! comma-separated, one level a risk (default `100,100`); `free` charges only the gold's own
-//! walk. Prints each size's bound and, for a range, the sizes' mean. `docs/agents.md` has the
-//! figures of `-- 5..7 100000 100,100 0`.
+//! `SIZE` one side or a range (`5..7`) of the square deal, sizes alike; `CxR` one of the
+//! course's sizes, C columns and R rows; or `course`, its 16 sizes in its proportion (4×4,
+//! which it deals as the square deal does, at the exact value the optimal agent's solver
+//! found). `SAMPLES` the posterior draws at each level, comma-separated, one level a risk
+//! (default `100,100`); `free` charges only the gold's own walk. Prints each size's bound and,
+//! for several, their mix. `docs/agents.md` has the figures of `-- 5..7 100000 100,100 0` (the
+//! square deal; `solve --size 4x4..7x7`'s 276.13) and of `-- course 20000 100,100 0` (the
+//! course's; `solve --deal course`'s figure, `wumpus::agent::optimal::best_course_score`).
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -690,6 +698,41 @@ mod tests {
         assert_eq!(grid.win_cost[4], 7.0);
         // Forward, left, forward (3); grab; left, forward, left, forward (4); climb.
         assert_eq!(grid.win_cost[5], 9.0);
+    }
+
+    #[test]
+    fn a_cell_the_course_never_pits_is_proven_safe_next_to_a_breeze() {
+        // 5 columns, 4 rows: pits only in columns 0 to 3. One pit at row 1, column 3 (cell 8)
+        // makes both neighbours of row 0, column 4 (cell 4) breezy; that cell, off the block,
+        // is safe all the same, and the square deal's rule would leave it unvisited.
+        let mut pits = vec![false; 20];
+        pits[8] = true;
+        let walk = |grid: &Grid| {
+            assert_eq!(grid.may_pit.iter().filter(|&&m| m).count(), 15);
+            let mut b = Belief {
+                visited: vec![false; 20],
+                breezy: vec![false; 20],
+            };
+            b.explore(grid, &pits, &[0]);
+            b
+        };
+        let course = walk(&Grid::course(5, 4));
+        assert_eq!(course.unvisited(), vec![8]);
+        assert!(course.fringe(&Grid::course(5, 4)).iter().all(|&f| f == 8));
+        let breezes_only = Grid {
+            may_pit: (0..20).map(|i| i != 0).collect(),
+            ..Grid::course(5, 4)
+        };
+        let mut b = Belief {
+            visited: vec![false; 20],
+            breezy: vec![false; 20],
+        };
+        b.explore(&breezes_only, &pits, &[0]);
+        assert_eq!(b.unvisited(), vec![4, 8]);
+        // A win in the far corner of 7 columns by 4 rows: 6 forward, turn left, 3 forward (10);
+        // grab; turn left, 6 forward, turn left, 3 forward (11); climb.
+        let wide = Grid::course(7, 4);
+        assert_eq!(wide.win_cost[3 * 7 + 6], 10.0 + 1.0 + 11.0 + 1.0);
     }
 
     #[test]
