@@ -156,7 +156,7 @@ fn best_possible(args: &[&str]) -> Option<String> {
 fn solve_bounds_the_course_deal_dealt_or_read_from_its_files() {
     // The course's deal under the textbook's rules: the bound of examples/tournament_bound.rs
     // on that deal (its sizes in its proportion, pits only in the lower-left block).
-    let course = "at most COURSE_FIGURE for any player on this deal (an upper bound";
+    let course = "at most 335.89 for any player on this deal (an upper bound";
     let dealt = best_possible(&[
         "solve", "--rules", "aima", "--deal", "course", "--worlds", "20",
     ])
