@@ -105,9 +105,6 @@ impl OnGame for SolveArgs {
             id.setup.remove("size");
             id.setup
                 .insert("files".into(), files_label(&self.files).into());
-            if S::RULES.on_grid() && all_course_files(&self.files) {
-                id.setup.insert("deal".into(), "course".into());
-            }
             wumpus::run::solve_files(
                 &game.setup,
                 &self.files,
@@ -160,16 +157,6 @@ fn list_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
         files.extend(inside);
     }
     Ok(files)
-}
-
-/// True when every file is one of the course tournament's world files (by its first line;
-/// `wumpus::grid::course`): then the batch is on the course's deal, whose bound `solve`
-/// prints. A file that cannot be read is not one; the batch reports why.
-fn all_course_files(files: &[PathBuf]) -> bool {
-    files.iter().all(|f| {
-        wumpus::files::read_text(f)
-            .is_ok_and(|text| wumpus::grid::course::looks_like_course_world(&text))
-    })
 }
 
 /// How a batch over files names them in its summary: the one folder or file, or the first and
