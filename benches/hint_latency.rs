@@ -41,7 +41,16 @@ fn follow_hints<S: Roster>(setup: &S::Setup, kind: AgentKind, games: u64) -> Vec
             // What `hint_event` does, keeping the decision to play it.
             let decision = agent.decide();
             let knowledge = agent.knowledge();
-            let event = step_event(&session, steps, &shown, &learned, &knowledge, &decision);
+            let places_on = agent.places_on();
+            let event = step_event(
+                &session,
+                steps,
+                &shown,
+                &learned,
+                &knowledge,
+                &decision,
+                places_on.as_deref(),
+            );
             times.push(t.elapsed());
             assert!(!event.action.is_empty());
             shown = session.act(&decision.action);

@@ -206,3 +206,60 @@ fn solve_bounds_the_course_deal_dealt_or_read_from_its_files() {
         None
     );
 }
+
+#[test]
+fn the_size_is_hidden_for_the_course_and_told_on_request() {
+    let header = |extra: &[&str]| {
+        let mut args = vec![
+            "solve", "--rules", "aima", "--deal", "course", "--worlds", "20",
+        ];
+        args.extend_from_slice(extra);
+        let run = wumpus(&args, "");
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout.lines().next().unwrap().to_string()
+    };
+    assert!(header(&[]).contains("size hidden"), "{}", header(&[]));
+    assert!(!header(&["--size-told"]).contains("size hidden"));
+    let both = wumpus(
+        &["solve", "--rules", "aima", "--size-hidden", "--size-told"],
+        "",
+    );
+    assert_eq!(both.code, 2, "{}", both.stderr);
+
+    // A course file is played with the size hidden unless told; the batch says so.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("TournamentWorld6x4_0.txt");
+    std::fs::write(&file, NOT_SQUARE).unwrap();
+    let path = file.to_str().unwrap();
+    let run = wumpus(&["solve", "--rules", "aima", "--files", path, "--json"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let summary: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(summary["setup"]["size_hidden"], "course files", "{summary}");
+
+    // The project's own files are told their size; hidden, a size the prior does not allow
+    // is refused, naming the file.
+    let small = dir.path().join("small.txt");
+    std::fs::write(&small, "SIZE 3 3\nWUMPUS 2 2\nGOLD 1 2\n").unwrap();
+    let small = small.to_str().unwrap();
+    let told = wumpus(&["solve", "--rules", "aima", "--files", small], "");
+    assert_eq!(told.code, 0, "{}", told.stderr);
+    let hidden = wumpus(
+        &[
+            "solve",
+            "--rules",
+            "aima",
+            "--files",
+            small,
+            "--size-hidden",
+        ],
+        "",
+    );
+    assert_eq!(hidden.code, 2, "{}", hidden.stderr);
+    assert!(
+        hidden
+            .stderr
+            .contains("small.txt:1: a 3x3 board cannot be played with its size hidden"),
+        "{}",
+        hidden.stderr
+    );
+}

@@ -2,6 +2,9 @@
 //! rayon: the grid's logic agent never dies, and no agent ever steps into a cell or room it had
 //! proven safe and dies there.
 //!
+//! The grid's agents also play the course's deal with the size hidden (a fifth as many games):
+//! the walls they learn from bumps always bound the true board, and the same holds.
+//!
 //! "Proven safe" is read from each agent at the moment it decides to move, before the move:
 //!
 //! - grid (logic and risk): `GridAgent::view(target)` is `Visited` or `Safe`; a step anywhere
@@ -34,6 +37,7 @@ use wumpus::cave::classic::{LossCause, MoveResult};
 use wumpus::cave::maze::MazeEvent;
 use wumpus::cave::{self, Action as CaveAction, ClassicGame, Ending, MazeAction, MazeGame};
 use wumpus::cave::{MazeEnding, MazeLoss, TurnResult, Variant};
+use wumpus::game::GridPrior;
 use wumpus::grid::{Action, GridGame, GridWorld, Scoring};
 use wumpus::rng::seeded;
 use wumpus::topology::{Link, Topology};
@@ -106,11 +110,34 @@ fn grid_game(seed: u64, strategy: impl Fn(f64) -> Strategy) -> Tally {
     let pit_prob = 0.05 + 0.05 * (seed / 16 % 8) as f64;
     let topology = Arc::new(Topology::grid(rows, cols).unwrap());
     let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
-    let mut game = GridGame::new(world);
     let strategy = strategy(pit_prob);
-    let mut agent = GridAgent::new(topology.clone(), None, Insight::Decisions)
+    let agent = GridAgent::new(topology.clone(), None, Insight::Decisions)
         .unwrap()
         .with_strategy(strategy);
+    play_grid(
+        world,
+        agent,
+        format!("{rows}x{cols} p={pit_prob} seed {seed}"),
+    )
+}
+
+/// One game of the course's deal with the size hidden from the agent (looking two steps
+/// ahead, as it plays by default).
+fn hidden_grid_game(seed: u64, strategy: Strategy) -> Tally {
+    let world = wumpus::grid::course::deal_course_world(0.2, &mut seeded(seed));
+    let (rows, cols) = world.size();
+    let agent = GridAgent::size_hidden(None, Insight::Decisions, GridPrior::Course, 0.2)
+        .unwrap()
+        .with_strategy(strategy)
+        .with_depth(2);
+    play_grid(world, agent, format!("course {rows}x{cols} seed {seed}"))
+}
+
+/// Plays `agent` on `world` to the end; `what` names the game in a failure. With the size
+/// hidden, the walls the agent has learned must bound the true board at every turn.
+fn play_grid(world: GridWorld, mut agent: GridAgent, what: String) -> Tally {
+    let (rows, cols) = world.size();
+    let mut game = GridGame::new(world);
     let mut percepts = game.start().percepts;
     let mut last = None;
     let mut tally = Tally {
@@ -123,15 +150,24 @@ fn grid_game(seed: u64, strategy: impl Fn(f64) -> Strategy) -> Tally {
             break;
         }
         agent.observe_percepts(last, &percepts).unwrap();
+        if let Some(((r0, r1), (c0, c1))) = agent.size_bounds() {
+            if !(r0..=r1).contains(&rows) || !(c0..=c1).contains(&cols) {
+                tally.lost.push(format!(
+                    "{what}: learned rows {r0}..{r1}, columns {c0}..{c1}"
+                ));
+                break;
+            }
+        }
         let decision = agent.decide();
         if let Action::Move(d) = decision.action {
-            let target = topology.follow(agent.position(), Link::Step(d));
+            // On the grid the agent reasons on (with the size hidden, its model).
+            let target = agent.topology().follow(agent.position(), Link::Step(d));
             stepped_into_safe =
                 target.is_some_and(|t| matches!(agent.view(t), CellView::Visited | CellView::Safe));
             let gamble = decision.reason.rule == Rule::Gamble;
             if target.is_some() && !stepped_into_safe && !gamble {
                 tally.unjustified.push(format!(
-                    "{rows}x{cols} p={pit_prob} seed {seed}: {:?} ({})",
+                    "{what}: {:?} ({})",
                     decision.action, decision.reason
                 ));
             }
@@ -142,12 +178,36 @@ fn grid_game(seed: u64, strategy: impl Fn(f64) -> Strategy) -> Tally {
     if game.outcome().is_some_and(|o| o.is_death()) {
         tally.deaths = 1;
         if stepped_into_safe {
-            tally
-                .betrayed
-                .push(format!("{rows}x{cols} p={pit_prob} seed {seed}"));
+            tally.betrayed.push(what);
         }
     }
     tally
+}
+
+#[test]
+fn grid_size_hidden_logic_never_dies_and_no_agent_dies_where_proven_safe() {
+    let n = games() / 5;
+    let logic = (0..n)
+        .into_par_iter()
+        .map(|seed| hidden_grid_game(seed, Strategy::Logic))
+        .reduce(Tally::default, Tally::add);
+    logic.assert_clean("grid, size hidden, logic agent", n);
+    assert_eq!(logic.deaths, 0, "the logic agent never dies");
+    let risk = (0..n)
+        .into_par_iter()
+        .map(|seed| {
+            let scoring = Scoring::Aima;
+            hidden_grid_game(
+                seed,
+                Strategy::Risk {
+                    pit_prob: 0.2,
+                    scoring,
+                },
+            )
+        })
+        .reduce(Tally::default, Tally::add);
+    risk.assert_clean("grid, size hidden, risk agent", n);
+    assert!(risk.deaths > 0);
 }
 
 #[test]

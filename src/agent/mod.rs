@@ -29,9 +29,10 @@ pub use roster::{AgentFactory, AgentKind, AgentOptions, Roster};
 
 use crate::game::Session;
 use crate::kb::{KbError, KnowledgeBase};
-use crate::topology::Place;
+use crate::topology::{Place, Topology};
 use serde::Serialize;
 use std::fmt;
+use std::sync::Arc;
 
 /// A player of one rule set that sees only what a player is shown.
 ///
@@ -65,6 +66,13 @@ pub trait Agent<S: Session> {
     /// The knowledge base the agent reasons with (the most likely one, when it keeps
     /// several), for export.
     fn knowledge_base(&self) -> Option<&KnowledgeBase> {
+        None
+    }
+
+    /// The grid this agent numbers its places on, when it is not the game's: an agent not
+    /// told the grid's size reasons on a model of the largest board still possible, and
+    /// whoever shows its places names them on this grid (`None`: the game's own places).
+    fn places_on(&self) -> Option<Arc<Topology>> {
         None
     }
 }

@@ -15,7 +15,7 @@ use super::random::RandomAgent;
 use super::{Agent, AgentError, Dice};
 use crate::cave::classic::Variant;
 use crate::cave::{ClassicSession, MazeSession};
-use crate::game::{Briefing, RuleSet, Session};
+use crate::game::{Briefing, GridPrior, RuleSet, Session};
 use crate::grid::{AimaSession, GridSession, Scoring};
 use crate::kb::rules::Rules;
 use crate::kb::Grounding;
@@ -162,7 +162,7 @@ impl GridFactory {
             depth: options.depth.unwrap_or(DEFAULT_GRID_DEPTH),
         };
         // Every game's agent is made the same way: one made now shows the rules fit.
-        factory.agent(setup.topology.clone())?;
+        factory.agent(setup.topology.clone(), None)?;
         Ok(factory)
     }
 
@@ -182,26 +182,48 @@ impl GridFactory {
         Ok(grounding)
     }
 
-    /// The grid a player told `briefing` plays on.
-    fn topology(&self, briefing: &Briefing) -> Result<Arc<Topology>, AgentError> {
-        let size = briefing
-            .grid_size()
-            .ok_or_else(|| AgentError::Unfit("a grid agent plays grid games only".into()))?;
-        if self.setup.topology.grid_size() == Some(size) {
-            return Ok(self.setup.topology.clone());
-        }
-        Topology::grid(size.0, size.1)
-            .map(Arc::new)
-            .map_err(|e| AgentError::Unfit(e.to_string()))
+    /// The agent for a player told `briefing`: on its grid when the size is told (with each
+    /// cell's chance of a pit where the deal puts pits in some cells only), or learning the
+    /// walls when it is hidden.
+    fn agent_for(&self, briefing: &Briefing) -> Result<GridAgent, AgentError> {
+        let unfit = || AgentError::Unfit("a grid agent plays grid games only".into());
+        let prior = briefing.grid_prior().ok_or_else(unfit)?;
+        let pit_prob = self.setup.pit_prob;
+        let Some(size) = briefing.grid_size() else {
+            let insight = Insight::of(self.explain);
+            return Ok(
+                GridAgent::size_hidden(Some(self.rules.clone()), insight, prior, pit_prob)?
+                    .with_strategy(self.strategy)
+                    .with_depth(self.depth),
+            );
+        };
+        let topology = if self.setup.topology.grid_size() == Some(size) {
+            self.setup.topology.clone()
+        } else {
+            Topology::grid(size.0, size.1)
+                .map(Arc::new)
+                .map_err(|e| AgentError::Unfit(e.to_string()))?
+        };
+        // The uniform deal puts pits anywhere: the strategy's one chance says it all.
+        let chances = (prior == GridPrior::Course)
+            .then(|| prior.pit_chances(size, (size.0, size.0), (size.1, size.1), pit_prob));
+        self.agent(topology, chances)
     }
 
-    /// An agent on `topology`, a grid of the setup's.
-    fn agent(&self, topology: Arc<Topology>) -> Result<GridAgent, AgentError> {
+    /// An agent on `topology`, a grid of the setup's, with each cell's own chance of a pit if
+    /// given.
+    fn agent(
+        &self,
+        topology: Arc<Topology>,
+        chances: Option<Vec<f64>>,
+    ) -> Result<GridAgent, AgentError> {
         let grounding = self.grounding(topology)?;
         let insight = Insight::of(self.explain);
-        Ok(GridAgent::with_grounding(grounding, insight)?
-            .with_strategy(self.strategy)
-            .with_depth(self.depth))
+        let mut agent = GridAgent::with_grounding(grounding, insight)?.with_strategy(self.strategy);
+        if let Some(chances) = chances {
+            agent = agent.with_pit_chances(chances);
+        }
+        Ok(agent.with_depth(self.depth))
     }
 }
 
@@ -211,7 +233,7 @@ impl AgentFactory<GridSession> for GridFactory {
         briefing: &Briefing,
         _: Dice,
     ) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
-        Ok(Box::new(self.agent(self.topology(briefing)?)?))
+        Ok(Box::new(self.agent_for(briefing)?))
     }
 }
 
@@ -256,7 +278,7 @@ impl AgentFactory<AimaSession> for GridFactory {
         briefing: &Briefing,
         _: Dice,
     ) -> Result<Box<dyn Agent<AimaSession>>, AgentError> {
-        let grid = self.agent(self.topology(briefing)?)?;
+        let grid = self.agent_for(briefing)?;
         Ok(Box::new(HeadedAgent::new(grid)))
     }
 }

@@ -223,6 +223,15 @@ pub struct RuleArgs {
     /// the lower-left square block of a board that is not square; docs/rules.md).
     #[arg(long, value_enum)]
     pub deal: Option<DealArg>,
+    /// Grid and aima: do not tell the agent the board's size; it learns each wall from a bump
+    /// and weighs the sizes the deal allows (the default with --deal course and for the
+    /// course's world files; the project's own files are then taken as square, 4x4 to 7x7).
+    #[arg(long, conflicts_with = "size_told")]
+    pub size_hidden: bool,
+    /// Grid and aima: tell the agent the board's size (the default, but for --deal course and
+    /// the course's world files).
+    #[arg(long)]
+    pub size_told: bool,
     /// Grid and aima: the chance that a cell other than 0,0 holds a pit [default: 0.2].
     #[arg(long, value_parser = parse_probability, allow_negative_numbers = true)]
     pub pit_prob: Option<f64>,
@@ -281,9 +290,11 @@ impl RuleArgs {
     pub fn check(&self, extra: &[(&str, bool, &[RuleSet])]) -> Result<()> {
         use RuleSet::*;
         let rules = self.rule_set();
-        let shared: [(Given, &[RuleSet]); 10] = [
+        let shared: [(Given, &[RuleSet]); 12] = [
             (g("--size", self.size.is_some()), &[Grid, Aima]),
             (g("--deal", self.deal.is_some()), &[Grid, Aima]),
+            (g("--size-hidden", self.size_hidden), &[Grid, Aima]),
+            (g("--size-told", self.size_told), &[Grid, Aima]),
             (g("--pit-prob", self.pit_prob.is_some()), &[Grid, Aima]),
             (g("--scoring", self.scoring.is_some()), &[Grid]),
             (g("--depth", self.depth.is_some()), &[Grid, Aima, Cave]),
@@ -383,14 +394,21 @@ impl RuleArgs {
     /// The grid setup of `--size` (or `default`) and `--pit-prob`, scored by `scoring`.
     fn grid_setup(&self, default: GridSize, scoring: Scoring) -> Result<GridSetup> {
         let pit_prob = self.pit_prob.unwrap_or(0.2);
-        if self.deal == Some(DealArg::Course) {
-            return GridSetup::course(pit_prob, scoring).map_err(bad_input);
+        let mut setup = if self.deal == Some(DealArg::Course) {
+            GridSetup::course(pit_prob, scoring)
+        } else {
+            match self.size.unwrap_or(SizeArg::One(default)) {
+                SizeArg::One(size) => GridSetup::new(size.rows, size.cols, pit_prob, scoring),
+                SizeArg::Range(range) => GridSetup::ranged(range, pit_prob, scoring),
+            }
         }
-        match self.size.unwrap_or(SizeArg::One(default)) {
-            SizeArg::One(size) => GridSetup::new(size.rows, size.cols, pit_prob, scoring),
-            SizeArg::Range(range) => GridSetup::ranged(range, pit_prob, scoring),
-        }
-        .map_err(bad_input)
+        .map_err(bad_input)?;
+        setup.size_told = match (self.size_hidden, self.size_told) {
+            (true, _) => Some(false),
+            (_, true) => Some(true),
+            _ => None,
+        };
+        Ok(setup)
     }
 
     /// The grid agents' options: explanations, and the rules of `--kb`.

@@ -8,6 +8,7 @@ use super::{bad_input, text};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
+use wumpus::game::RuleSet;
 use wumpus::run::{BatchId, Shard, Summary};
 
 #[derive(Args, Debug)]
@@ -105,6 +106,11 @@ impl OnGame for SolveArgs {
             id.setup.remove("size");
             id.setup
                 .insert("files".into(), files_label(&self.files).into());
+            // Each file's format says whether its size is told, unless an option says.
+            let grid = matches!(S::RULES, RuleSet::Grid | RuleSet::Aima);
+            if grid && !self.rules.size_told && !self.rules.size_hidden {
+                id.setup.insert("size_hidden".into(), "course files".into());
+            }
             wumpus::run::solve_files(
                 &game.setup,
                 &self.files,

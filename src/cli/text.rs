@@ -502,6 +502,11 @@ fn setup_words(s: &Summary) -> String {
     let mut parts: Vec<String> = Vec::new();
     parts.extend(text("size"));
     parts.extend(text("files").map(|f| format!("on {f}")));
+    match get("size_hidden") {
+        Some(serde_json::Value::Bool(true)) => parts.push("size hidden".into()),
+        Some(serde_json::Value::String(s)) => parts.push(format!("size hidden in {s}")),
+        _ => {}
+    }
     parts.extend(get("pit_prob").map(|p| format!("pit probability {p}")));
     parts.extend(text("scoring").map(|s| format!("{s} scoring")));
     let on = text("map").map(|m| format!("on {m}"));

@@ -13,9 +13,11 @@
 
 pub mod board;
 mod briefing;
+pub mod prior;
 
 pub use board::{Board, BoardEdge, BoardPlace};
 pub use briefing::Briefing;
+pub use prior::GridPrior;
 
 use crate::topology::Place;
 use serde::{Deserialize, Serialize};

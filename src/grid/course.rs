@@ -15,25 +15,7 @@ use crate::topology::Topology;
 use rand::Rng;
 use std::sync::Arc;
 
-/// The course's sizes, columns × rows, and how many of its 10,000 worlds each had.
-pub const COURSE_SIZES: [(usize, usize, u32); 16] = [
-    (4, 4, 2500),
-    (4, 5, 500),
-    (4, 6, 500),
-    (4, 7, 500),
-    (5, 4, 500),
-    (5, 5, 500),
-    (5, 6, 500),
-    (5, 7, 500),
-    (6, 4, 500),
-    (6, 5, 500),
-    (6, 6, 500),
-    (6, 7, 500),
-    (7, 4, 500),
-    (7, 5, 500),
-    (7, 6, 500),
-    (7, 7, 500),
-];
+pub use crate::game::prior::COURSE_SIZES;
 
 /// The course's chance that a square other than the start is dealt a pit (before the shells
 /// move or drop it).

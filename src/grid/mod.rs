@@ -43,6 +43,14 @@ pub fn read_world(path: &Path) -> Result<GridWorld, FileError> {
     read_parsed(path, parse_world)
 }
 
+/// [`read_world`], telling whether the file is a course file ([`course`]).
+pub fn read_world_and_format(path: &Path) -> Result<(GridWorld, bool), FileError> {
+    read_parsed(path, |text| {
+        let course = course::looks_like_course_world(text);
+        parse_world(text).map(|w| (w, course))
+    })
+}
+
 /// Saves a world in the world-file format, atomically.
 pub fn save_world(path: &Path, world: &GridWorld) -> Result<(), FileError> {
     save_atomically(path, &format_world(world))

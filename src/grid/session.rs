@@ -5,8 +5,8 @@ use super::command::{parse_command as parse_grid_command, Command as GridCommand
 use super::game::{Action, GridGame, Outcome, Scoring, Turn};
 use super::world::GridWorld;
 use crate::game::{
-    Board, Briefing, Command, Ending, Files, GameError, Hidden, Observation, Percept, RuleSet,
-    Session, Words,
+    Board, Briefing, Command, Ending, Files, GameError, GridPrior, Hidden, Observation, Percept,
+    RuleSet, Session, Words,
 };
 use crate::rng::seeded;
 use crate::topology::{Place, Topology};
@@ -27,6 +27,10 @@ pub struct GridSetup {
     pub sizes: Option<SizeRange>,
     /// How worlds are dealt.
     pub deal: Deal,
+    /// Whether players are told the board's size: `Some(false)` hides it (they learn the walls
+    /// by bumping), `None` leaves it to the source: hidden for the course's deal and the
+    /// course's files, told otherwise.
+    pub size_told: Option<bool>,
 }
 
 /// How a grid's worlds are dealt.
@@ -55,6 +59,7 @@ impl GridSetup {
             scoring,
             sizes: None,
             deal: Deal::Uniform,
+            size_told: None,
         })
     }
 
@@ -63,6 +68,26 @@ impl GridSetup {
         let mut setup = GridSetup::new(4, 4, pit_prob, scoring)?;
         setup.deal = Deal::Course;
         Ok(setup)
+    }
+
+    /// What players may assume of how this setup deals its worlds.
+    pub fn prior(&self) -> GridPrior {
+        match (self.deal, &self.sizes) {
+            (Deal::Course, _) => GridPrior::Course,
+            (Deal::Uniform, Some(range)) => GridPrior::Uniform {
+                smallest: range.smallest,
+                largest: range.largest,
+            },
+            (Deal::Uniform, None) => {
+                let (rows, cols) = self.size();
+                GridPrior::uniform(rows, cols)
+            }
+        }
+    }
+
+    /// True when players of this setup's dealt games are told the size.
+    pub fn tells_size(&self) -> bool {
+        self.size_told.unwrap_or(self.deal != Deal::Course)
     }
 
     /// True when games of this setup differ in size.
@@ -134,7 +159,33 @@ impl GridSetup {
         m.insert("size".into(), size.into());
         m.insert("pit_prob".into(), self.pit_prob.into());
         m.insert("scoring".into(), self.scoring.name().into());
+        if !self.tells_size() {
+            m.insert("size_hidden".into(), true.into());
+        }
         m
+    }
+}
+
+/// A hidden size the players' prior does not allow: they could not reason about the board.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "a {}x{} board cannot be played with its size hidden: players assume {}",
+    size.0,
+    size.1,
+    describe_prior(prior)
+)]
+pub struct HiddenSizeError {
+    size: (usize, usize),
+    prior: GridPrior,
+}
+
+fn describe_prior(prior: &GridPrior) -> String {
+    match prior {
+        GridPrior::Course => "the course's sizes (4x4 to 7x7)".into(),
+        GridPrior::Uniform { smallest, largest } => format!(
+            "the sizes {}x{} to {}x{}",
+            smallest.0, smallest.1, largest.0, largest.1
+        ),
     }
 }
 
@@ -189,6 +240,10 @@ pub struct GridSession {
     scoring: Scoring,
     pit_prob: f64,
     winnable: bool,
+    /// How the world was dealt, as players may assume.
+    prior: GridPrior,
+    /// Whether players are told the size.
+    size_told: bool,
 }
 
 impl GridSession {
@@ -196,12 +251,30 @@ impl GridSession {
     /// players assume (the one it was dealt with, for a random world).
     pub fn new(world: GridWorld, scoring: Scoring, pit_prob: f64) -> GridSession {
         let winnable = world.winnable();
+        let (rows, cols) = world.size();
         GridSession {
             game: GridGame::new(world),
             scoring,
             pit_prob,
             winnable,
+            prior: GridPrior::uniform(rows, cols),
+            size_told: true,
         }
+    }
+
+    /// The same game, dealt by `prior` (what players may assume), its size told to players or
+    /// hidden from them. A hidden size must be one `prior` allows: players reason over its
+    /// sizes only.
+    pub fn dealt_by(self, prior: GridPrior, size_told: bool) -> Result<GridSession, GameError> {
+        let size = self.game.world().size();
+        if !size_told && !prior.allows(size) {
+            return Err(GameError::rules(HiddenSizeError { size, prior }));
+        }
+        Ok(GridSession {
+            prior,
+            size_told,
+            ..self
+        })
     }
 
     /// The simulator.
@@ -239,7 +312,12 @@ impl Session for GridSession {
             pit_prob: self.pit_prob,
             scoring: self.scoring,
             sizes: None,
-            deal: Deal::Uniform,
+            deal: if self.prior == GridPrior::Course {
+                Deal::Course
+            } else {
+                Deal::Uniform
+            },
+            size_told: Some(self.size_told),
         }
     }
 
@@ -249,12 +327,17 @@ impl Session for GridSession {
 
     fn deal(setup: &GridSetup, seed: u64) -> Result<GridSession, GameError> {
         let world = setup.deal_world(&mut seeded(seed))?;
-        Ok(GridSession::new(world, setup.scoring, setup.pit_prob))
+        GridSession::new(world, setup.scoring, setup.pit_prob)
+            .dealt_by(setup.prior(), setup.tells_size())
     }
 
     fn briefing(&self) -> Briefing {
-        let (rows, cols) = self.game.world().topology().grid_size().expect("a grid");
-        Briefing::grid(rows, cols)
+        if self.size_told {
+            let (rows, cols) = self.game.world().size();
+            Briefing::grid(rows, cols, self.prior)
+        } else {
+            Briefing::grid_hidden(self.prior)
+        }
     }
 
     fn start(&self) -> Turn {
@@ -368,9 +451,26 @@ impl Files for GridSession {
     const FILE_HOLDS_ALL: bool = true;
 
     fn load(setup: &GridSetup, path: &Path, _seed: u64) -> Result<GridSession, GameError> {
-        // A world file holds its own size; nothing in the grid is random after the deal.
-        let world = super::read_world(path)?;
-        Ok(GridSession::new(world, setup.scoring, setup.pit_prob))
+        // A world file holds its own size; nothing in the grid is random after the deal. A
+        // course file was dealt by the course's deal; the project's own files by the uniform
+        // one (with the size hidden, over the square sizes 4x4 to 7x7).
+        let (world, course) = super::read_world_and_format(path)?;
+        let prior = if course {
+            GridPrior::Course
+        } else if setup.size_told == Some(false) {
+            GridPrior::Uniform {
+                smallest: (4, 4),
+                largest: (7, 7),
+            }
+        } else {
+            let (rows, cols) = world.size();
+            GridPrior::uniform(rows, cols)
+        };
+        let told = setup.size_told.unwrap_or(!course);
+        let session = GridSession::new(world, setup.scoring, setup.pit_prob);
+        session.dealt_by(prior, told).map_err(|e| {
+            GameError::File(crate::files::FileError::new(path, Some(1), e.to_string()))
+        })
     }
 
     fn save(&self, path: &Path) -> Result<(), GameError> {
@@ -423,6 +523,45 @@ impl Words for GridSession {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_player_is_told_a_hidden_size() {
+        // Every game of the course's deal briefs its player alike, whatever its size: the one
+        // value an agent is made from cannot tell one board from another.
+        let setup = GridSetup::course(0.2, Scoring::Aima).unwrap();
+        assert!(!setup.tells_size());
+        let mut sizes = std::collections::BTreeSet::new();
+        for seed in 0..300 {
+            let game = GridSession::deal(&setup, seed).unwrap();
+            sizes.insert(game.game().world().size());
+            let briefing = game.briefing();
+            assert_eq!(briefing, Briefing::grid_hidden(GridPrior::Course));
+            assert_eq!(briefing.grid_size(), None);
+        }
+        assert_eq!(sizes.len(), 16);
+        // Told, each game's briefing names its own size; hidden on a uniform range, none does.
+        let told = GridSetup {
+            size_told: Some(true),
+            ..setup
+        };
+        let game = GridSession::deal(&told, 7).unwrap();
+        assert_eq!(
+            game.briefing().grid_size(),
+            Some(game.game().world().size())
+        );
+        let range = SizeRange::new((4, 4), (7, 7)).unwrap();
+        let mut hidden = GridSetup::ranged(range, 0.2, Scoring::Aima).unwrap();
+        hidden.size_told = Some(false);
+        for seed in 0..20 {
+            assert_eq!(
+                GridSession::deal(&hidden, seed)
+                    .unwrap()
+                    .briefing()
+                    .grid_size(),
+                None
+            );
+        }
+    }
 
     #[test]
     fn one_size_deals_as_the_world_generator_alone() {

@@ -6,7 +6,7 @@
 
 use crate::agent::{Agent, Conclusion, Decision, Fact, Knowledge, Rule};
 use crate::game::{Ending, Hidden, Percept, RuleSet, Session};
-use crate::topology::Place;
+use crate::topology::{Place, Topology};
 use serde::Serialize;
 
 /// One step of a game: the moment the agent decided.
@@ -163,7 +163,8 @@ pub struct TraceEnd {
 }
 
 /// The event of step `step`: `session` has just shown `shown`, the agent proved `learned`,
-/// knows `knowledge`, and chose `decision`.
+/// knows `knowledge`, and chose `decision`; the agent numbers its places on `places_on` when
+/// that is not the game's grid ([`Agent::places_on`]).
 pub fn step_event<S: Session>(
     session: &S,
     step: usize,
@@ -171,9 +172,16 @@ pub fn step_event<S: Session>(
     learned: &[Conclusion],
     knowledge: &Knowledge,
     decision: &Decision<S::Action>,
+    places_on: Option<&Topology>,
 ) -> StepEvent {
     let label = |p: Place| session.label(p);
-    let labels = |ps: &[Place]| ps.iter().map(|&p| label(p)).collect::<Vec<_>>();
+    // What the agent says of a place is named on its own grid; where the player is, the game
+    // says.
+    let agent_label = |p: Place| match places_on {
+        Some(model) => model.label(p),
+        None => session.label(p),
+    };
+    let labels = |ps: &[Place]| ps.iter().map(|&p| agent_label(p)).collect::<Vec<_>>();
     let obs = session.observation(shown);
     StepEvent {
         step,
@@ -191,11 +199,11 @@ pub fn step_event<S: Session>(
                 to: e.to.map(label),
             })
             .collect(),
-        entries: labels(&obs.entries),
+        entries: obs.entries.iter().map(|&p| label(p)).collect(),
         learned: learned
             .iter()
             .map(|c| Proof {
-                place: label(c.place),
+                place: agent_label(c.place),
                 fact: c.fact,
                 because: c.because.clone(),
             })
@@ -209,7 +217,7 @@ pub fn step_event<S: Session>(
             .odds
             .iter()
             .map(|o| OddsView {
-                place: label(o.place),
+                place: agent_label(o.place),
                 pit: o.pit,
                 wumpus: o.wumpus,
                 bats: o.bats,
@@ -219,7 +227,7 @@ pub fn step_event<S: Session>(
             .whereabouts
             .iter()
             .map(|&(p, chance)| WhereView {
-                place: label(p),
+                place: agent_label(p),
                 chance,
             })
             .collect(),
@@ -230,7 +238,7 @@ pub fn step_event<S: Session>(
             .iter()
             .map(|c| ChoiceView {
                 what: c.what.clone(),
-                place: c.place.map(label),
+                place: c.place.map(agent_label),
                 expected: c.expected,
                 expected_is_bound: c.bound,
                 risk: c.risk,
@@ -258,7 +266,16 @@ pub fn hint_event<S: Session>(
 ) -> StepEvent {
     let decision = agent.decide();
     let knowledge = agent.knowledge();
-    step_event(session, step, shown, learned, &knowledge, &decision)
+    let places_on = agent.places_on();
+    step_event(
+        session,
+        step,
+        shown,
+        learned,
+        &knowledge,
+        &decision,
+        places_on.as_deref(),
+    )
 }
 
 /// The last line of a traced game.

@@ -109,7 +109,16 @@ pub fn play_to_end<S: Session>(
         if let Some(watch) = watch.as_mut() {
             let knowledge = agent.knowledge();
             let step = actions as usize;
-            let event = event::step_event(session, step, &shown, &learned, &knowledge, &decision);
+            let places_on = agent.places_on();
+            let event = event::step_event(
+                session,
+                step,
+                &shown,
+                &learned,
+                &knowledge,
+                &decision,
+                places_on.as_deref(),
+            );
             if watch(session, event) == Flow::Stop {
                 return Ok(None);
             }

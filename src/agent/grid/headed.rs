@@ -77,4 +77,8 @@ impl Agent<AimaSession> for HeadedAgent {
     fn knowledge_base(&self) -> Option<&KnowledgeBase> {
         Agent::<GridSession>::knowledge_base(&self.grid)
     }
+
+    fn places_on(&self) -> Option<std::sync::Arc<crate::topology::Topology>> {
+        Agent::<GridSession>::places_on(&self.grid)
+    }
 }

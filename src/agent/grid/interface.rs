@@ -88,4 +88,8 @@ impl Agent<GridSession> for GridAgent {
     fn knowledge_base(&self) -> Option<&KnowledgeBase> {
         Some(self.kb())
     }
+
+    fn places_on(&self) -> Option<std::sync::Arc<crate::topology::Topology>> {
+        self.size_is_hidden().then(|| self.topology().clone())
+    }
 }

@@ -29,6 +29,7 @@ use std::sync::{Arc, OnceLock};
 
 mod decide;
 mod headed;
+mod hidden;
 mod interface;
 pub mod lookahead;
 mod observe;
@@ -221,6 +222,13 @@ pub struct GridAgent {
     /// The look-ahead deeper than one step, and what it has seen (`--depth` above 1).
     lookahead: Option<(Arc<Lookahead>, u32)>,
     sight: Option<Sight>,
+    /// Each cell's own prior chance of a pit, where the deal puts pits in some cells only or
+    /// the size is hidden (`None`: the strategy's chance in every cell but the start).
+    pit_chances: Option<Arc<Vec<f64>>>,
+    /// With the board's size hidden, the sizes it may still have, for the look-ahead.
+    sizes: Option<Arc<Vec<lookahead::SizeHypothesis>>>,
+    /// With the board's size hidden, what the agent knows of it ([`hidden`]).
+    hidden: Option<Box<hidden::HiddenSize>>,
 }
 
 impl GridAgent {
@@ -287,6 +295,9 @@ impl GridAgent {
             action_budget: None,
             lookahead: None,
             sight: None,
+            pit_chances: None,
+            sizes: None,
+            hidden: None,
         })
     }
 
@@ -308,6 +319,12 @@ impl GridAgent {
                 if let Some(mut l) = Lookahead::new(&self.topology, pit_prob, scoring) {
                     if self.facing.is_some() {
                         l = l.headed();
+                    }
+                    if let Some(chances) = &self.pit_chances {
+                        l = l.with_pit_chances(chances.to_vec());
+                    }
+                    if let Some(sizes) = &self.sizes {
+                        l = l.with_sizes(sizes.to_vec());
                     }
                     self.sight = Some(l.blank());
                     self.lookahead = Some((Arc::new(l), depth));
@@ -339,6 +356,28 @@ impl GridAgent {
         self
     }
 
+    /// The same agent with each cell's own prior chance of a pit (by cell index), where the
+    /// deal puts pits in some cells only: its odds count with them (the look-ahead's; what it
+    /// proves rests on what it perceives alone). Call it before [`GridAgent::with_depth`].
+    pub fn with_pit_chances(mut self, chances: Vec<f64>) -> GridAgent {
+        self.pit_chances = Some(Arc::new(chances));
+        self
+    }
+
+    /// Changes each cell's prior chance of a pit and the sizes still possible mid-game (the
+    /// size hidden, its bounds narrowed): the look-ahead counts with them from now on.
+    fn set_cell_chances(&mut self, pits: Vec<f64>, sizes: Vec<lookahead::SizeHypothesis>) {
+        if let Some((l, depth)) = &self.lookahead {
+            let l = (**l)
+                .clone()
+                .with_pit_chances(pits.clone())
+                .with_sizes(sizes.clone());
+            self.lookahead = Some((Arc::new(l), *depth));
+        }
+        self.pit_chances = Some(Arc::new(pits));
+        self.sizes = Some(Arc::new(sizes));
+    }
+
     /// The way the agent faces, under the textbook's rules.
     pub fn facing(&self) -> Option<Direction> {
         self.facing
@@ -347,6 +386,7 @@ impl GridAgent {
     /// Takes in a quarter turn just taken (the textbook's rules): an action spent, now facing
     /// `facing`. A turn shows nothing new, so the knowledge base is not asked anything.
     pub fn turned(&mut self, facing: Direction) {
+        self.remember_turn(facing);
         self.moves += 1;
         self.facing = Some(facing);
     }
@@ -354,6 +394,12 @@ impl GridAgent {
     /// Where the agent believes it is (it tracks this from its own moves and bumps).
     pub fn position(&self) -> Place {
         self.position
+    }
+
+    /// The grid the agent reasons on: the game's, or with the size hidden, the model of the
+    /// largest board still possible.
+    pub fn topology(&self) -> &Arc<Topology> {
+        &self.topology
     }
 
     /// The knowledge base, for statistics and export.

@@ -15,6 +15,18 @@ impl GridAgent {
         last: Option<Action>,
         percepts: &Percepts,
     ) -> Result<Vec<Conclusion>, KbError> {
+        match self.hidden.take() {
+            Some(hidden) => self.observe_hidden(hidden, last, percepts),
+            None => self.observe_known(last, percepts),
+        }
+    }
+
+    /// [`GridAgent::observe_percepts`] on the agent's own grid.
+    pub(super) fn observe_known(
+        &mut self,
+        last: Option<Action>,
+        percepts: &Percepts,
+    ) -> Result<Vec<Conclusion>, KbError> {
         if last != self.pending.as_ref().map(|d| d.action) || last.is_none() {
             // The player did something other than what was planned (or the game began).
             self.plan.clear();

@@ -15,6 +15,9 @@ pub struct PitPosterior {
     /// For each fringe cell, P(no pit in it and none next to it): from it follows the chance
     /// of no breeze on entering.
     pub clear_and_calm: Vec<f64>,
+    /// The prior weight of the layouts of the counted cells that fit the breezes felt (with
+    /// their pits' own chances; the other cells' weights left out).
+    pub total: f64,
     /// False when no pit layout fits the breezes felt (a world the prior cannot deal, such
     /// as a world file with pits played at pit probability 0); the odds are then all 0.
     pub possible: bool,
@@ -42,6 +45,81 @@ pub fn pit_posterior<N: Copy + Into<u64>>(
     breeze: u64,
     counted: u64,
 ) -> PitPosterior {
+    posterior(neighbours, Chances::Same(pit), visited, breeze, counted)
+}
+
+/// [`pit_posterior`] with each cell's own prior chance of a pit, `pits[i]` (where the deal puts
+/// pits in some cells only, or the board's size is not known); `counted` should leave out the
+/// cells whose chance is 0.
+pub fn pit_posterior_by_cell<N: Copy + Into<u64>>(
+    neighbours: &[N],
+    pits: &[f64],
+    visited: u64,
+    breeze: u64,
+    counted: u64,
+) -> PitPosterior {
+    posterior(neighbours, Chances::ByCell(pits), visited, breeze, counted)
+}
+
+/// The prior chance of a pit: one for every cell, or each cell's own.
+#[derive(Clone, Copy)]
+enum Chances<'a> {
+    Same(f64),
+    ByCell(&'a [f64]),
+}
+
+impl Chances<'_> {
+    fn of(&self, cell: usize) -> f64 {
+        match self {
+            Chances::Same(p) => *p,
+            Chances::ByCell(pits) => pits[cell],
+        }
+    }
+
+    /// The prior weight of a layout of the cells `open` with `pits` among them holding a pit.
+    fn layout(&self, open: &[usize], pits: u64) -> f64 {
+        match self {
+            Chances::Same(p) => {
+                let k = pits.count_ones() as i32;
+                p.powi(k) * (1.0 - p).powi(open.len() as i32 - k)
+            }
+            Chances::ByCell(chances) => open
+                .iter()
+                .map(|&i| {
+                    if pits >> i & 1 == 1 {
+                        chances[i]
+                    } else {
+                        1.0 - chances[i]
+                    }
+                })
+                .product(),
+        }
+    }
+
+    /// The prior chance that no cell of `set` holds a pit.
+    fn none_in(&self, set: u64) -> f64 {
+        match self {
+            Chances::Same(p) => (1.0 - p).powi(set.count_ones() as i32),
+            Chances::ByCell(chances) => {
+                let mut m = set;
+                let mut q = 1.0;
+                while m != 0 {
+                    q *= 1.0 - chances[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                }
+                q
+            }
+        }
+    }
+}
+
+fn posterior<N: Copy + Into<u64>>(
+    neighbours: &[N],
+    pit: Chances,
+    visited: u64,
+    breeze: u64,
+    counted: u64,
+) -> PitPosterior {
     let cells = neighbours.len();
     let all = if cells == 64 {
         u64::MAX
@@ -51,7 +129,6 @@ pub fn pit_posterior<N: Copy + Into<u64>>(
     let fringe = reach(neighbours, visited) & !visited;
     let beyond = all & !visited & !fringe;
     let open: Vec<usize> = (0..cells).filter(|&i| counted >> i & 1 == 1).collect();
-    let q = 1.0 - pit;
     let mut total = 0.0;
     let mut pit_mass = vec![0.0; cells];
     let mut calm_mass = vec![0.0; cells];
@@ -64,8 +141,7 @@ pub fn pit_posterior<N: Copy + Into<u64>>(
         if reach(neighbours, pits) & visited != breeze {
             continue;
         }
-        let k = layout.count_ones() as i32;
-        let w = pit.powi(k) * q.powi(open.len() as i32 - k);
+        let w = pit.layout(&open, pits);
         total += w;
         for i in (0..cells).filter(|&i| fringe >> i & 1 == 1) {
             let near: u64 = neighbours[i].into();
@@ -74,7 +150,7 @@ pub fn pit_posterior<N: Copy + Into<u64>>(
             } else if near & pits == 0 {
                 // Calm in i: no counted pit next to it, and its neighbours beyond the fringe
                 // pit-free at the prior.
-                calm_mass[i] += w * q.powi((near & beyond).count_ones() as i32);
+                calm_mass[i] += w * pit.none_in(near & beyond);
             }
         }
     }
@@ -86,11 +162,12 @@ pub fn pit_posterior<N: Copy + Into<u64>>(
     };
     let mut pit_odds = norm(pit_mass);
     for i in (0..cells).filter(|&i| beyond >> i & 1 == 1) {
-        pit_odds[i] = pit;
+        pit_odds[i] = pit.of(i);
     }
     PitPosterior {
         pit: pit_odds,
         clear_and_calm: norm(calm_mass),
         possible,
+        total,
     }
 }

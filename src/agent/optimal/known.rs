@@ -1,8 +1,9 @@
 //! What is known of the best mean score any player can expect on the grid: the exact values
 //! the optimal agent's solver found ([`super::OptimalSolver::game_value`]), and under the
 //! textbook's rules on grids too large to solve, the upper bounds of
-//! `examples/tournament_bound.rs` (on the square deal, and on the course tournament's). `solve` prints them beside a batch's figures
-//! (`crate::run::best`); the solver's tests check the tabled values against it.
+//! `examples/tournament_bound.rs` (on the square deal, and on the course tournament's). `solve`
+//! prints them beside a batch's figures (`crate::run::best`); the solver's tests check the
+//! tabled values against it.
 
 use crate::grid::Scoring;
 

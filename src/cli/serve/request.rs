@@ -18,6 +18,8 @@ pub struct NewGame {
     pub size: Option<String>,
     /// `course`: the course tournament's deal.
     pub deal: Option<String>,
+    /// Whether the agent is told the grid's size (default: hidden for the course's deal).
+    pub size_told: Option<bool>,
     pub pit_prob: Option<f64>,
     pub scoring: Option<String>,
     pub seed: Option<u64>,
@@ -182,6 +184,8 @@ impl Server {
             rules: Some(rules),
             size,
             deal,
+            size_hidden: req.size_told == Some(false),
+            size_told: req.size_told == Some(true),
             pit_prob: req.pit_prob,
             scoring,
             kb: None,

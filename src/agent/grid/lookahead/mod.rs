@@ -14,9 +14,13 @@
 //! always used (`GridAgent::gamble`'s). Walks go over visited cells only, as in the exact
 //! solver.
 
+mod sizes;
 mod walks;
 
-use super::odds::{pit_posterior, PitPosterior};
+use sizes::Posterior;
+pub use sizes::SizeHypothesis;
+
+use super::odds::{pit_posterior, pit_posterior_by_cell, PitPosterior};
 use crate::agent::common::bits;
 use crate::grid::Scoring;
 use crate::topology::{Direction, Place, Topology};
@@ -62,7 +66,7 @@ pub struct Sight {
 }
 
 /// The grid's geometry, prior and scoring, for the search.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Lookahead {
     cells: usize,
     neighbours: Vec<u64>,
@@ -73,6 +77,13 @@ pub struct Lookahead {
     /// For each cell, the cells at each grid distance 2..=REACH_RADIUS from it.
     rings: Vec<Vec<u64>>,
     pit: f64,
+    /// Each cell's own prior chance of a pit, where the deal puts pits in some cells only or
+    /// the board's size is not known (`None`: `pit` in every cell but the start); with the
+    /// cells whose chance is 0.
+    pit_at: Option<(Vec<f64>, u64)>,
+    /// With the board's size hidden, the sizes it may have: the posterior is their mixture
+    /// ([`sizes`]).
+    sizes: Option<Vec<SizeHypothesis>>,
     scoring: Scoring,
     budget: usize,
     /// For each cell and direction (by [`Direction::ALL`]), the cell one step that way.
@@ -178,6 +189,8 @@ impl Lookahead {
             rays,
             rings,
             pit: pit.clamp(0.0, 1.0),
+            pit_at: None,
+            sizes: None,
             scoring,
             budget: NODE_BUDGET,
             ahead,
@@ -192,6 +205,40 @@ impl Lookahead {
         Lookahead {
             headed: true,
             ..self
+        }
+    }
+
+    /// The same search with each cell's own prior chance of a pit (by cell index).
+    pub fn with_pit_chances(self, chances: Vec<f64>) -> Lookahead {
+        let zero = chances
+            .iter()
+            .enumerate()
+            .filter(|(_, &p)| p <= 0.0)
+            .fold(0u64, |m, (i, _)| m | 1 << i);
+        Lookahead {
+            pit_at: Some((chances, zero)),
+            ..self
+        }
+    }
+
+    /// The same search on a board whose size is hidden: one of `sizes`, each weighed by its
+    /// prior and by what the player sees.
+    pub fn with_sizes(self, sizes: Vec<SizeHypothesis>) -> Lookahead {
+        Lookahead {
+            sizes: Some(sizes),
+            ..self
+        }
+    }
+
+    /// The posterior of `s`: the pits', and with the size hidden, the wumpus's and the gold's.
+    fn posterior(&self, s: &Sight) -> Posterior {
+        match &self.sizes {
+            Some(sizes) => self.mixed(sizes, s),
+            None => Posterior {
+                pits: self.pits(s.visited, s.breeze),
+                wumpus: None,
+                gold: None,
+            },
         }
     }
 
@@ -266,7 +313,12 @@ impl Lookahead {
     fn pits(&self, visited: u64, breeze: u64) -> PitPosterior {
         let fringe = self.reach(visited) & !visited;
         let counted = fringe & !self.reach(visited & !breeze);
-        pit_posterior(&self.neighbours, self.pit, visited, breeze, counted)
+        match &self.pit_at {
+            None => pit_posterior(&self.neighbours, self.pit, visited, breeze, counted),
+            Some((chances, zero)) => {
+                pit_posterior_by_cell(&self.neighbours, chances, visited, breeze, counted & !zero)
+            }
+        }
     }
 
     fn out_and_gold(&self) -> (f64, f64) {
@@ -347,17 +399,18 @@ impl Lookahead {
         let spent = s.spent as f64;
         let (out, gold) = self.out_and_gold();
         let climb = out - spent - Self::any_facing(&here, 0) as f64 - 1.0;
-        let pits = cache
+        let post = cache
             .pits
-            .entry((s.visited, s.breeze))
-            .or_insert_with(|| std::rc::Rc::new(self.pits(s.visited, s.breeze)))
+            .entry((s.visited, s.breeze, s.wumpus))
+            .or_insert_with(|| std::rc::Rc::new(self.posterior(s)))
             .clone();
+        let pits = &post.pits;
         if !pits.possible {
             return (climb, Vec::new(), false, Vec::new());
         }
         let unvisited = self.unvisited(s);
-        let unseen = unvisited.count_ones().max(1) as f64;
-        let live = s.wumpus.count_ones() as f64;
+        let unseen = post.gold_in(unvisited).max(1.0);
+        let live = post.wumpus_in(s.wumpus);
         let fringe = self.reach(s.visited) & !s.visited;
         let safe = |i: usize| pits.pit[i] == 0.0 && s.wumpus >> i & 1 == 0;
         // The nearest safe fringe cell, which the agent's logic explores next.
@@ -384,7 +437,7 @@ impl Lookahead {
         for i in bits(cells) {
             let p_pit = pits.pit[i];
             let p_wumpus = if s.wumpus >> i & 1 == 1 {
-                1.0 / live
+                post.wumpus_in(1 << i) / live
             } else {
                 0.0
             };
@@ -429,7 +482,7 @@ impl Lookahead {
                 let rest = s.wumpus & !(1 << i);
                 let smelly = rest & self.smells[i];
                 (
-                    smelly.count_ones() as f64 / rest.count_ones().max(1) as f64,
+                    post.wumpus_in(smelly) / post.wumpus_in(rest).max(f64::MIN_POSITIVE),
                     smelly,
                     rest & !smelly,
                 )
@@ -438,24 +491,28 @@ impl Lookahead {
                 // The one-step estimate: the gold is found among the cell, its neighbours
                 // opened when it is clear, and an allowance for the cells beyond.
                 let clear = calm * (1.0 - p_smell);
-                let opened = bits(self.neighbours[i] & unvisited)
+                let opened: f64 = bits(self.neighbours[i] & unvisited)
                     .filter(|&n| !safe(n))
-                    .count() as f64;
+                    .map(|n| post.gold_in(1 << n))
+                    .sum();
                 let beyond: f64 = self.rings[i]
                     .iter()
                     .enumerate()
                     .skip(2)
                     .map(|(d, &ring)| {
-                        let doubtful = bits(ring & unvisited).filter(|&n| !safe(n)).count();
-                        doubtful as f64 * (1.0 - self.pit) * REACH_DISCOUNT.powi(d as i32 - 1)
+                        let doubtful: f64 = bits(ring & unvisited)
+                            .filter(|&n| !safe(n))
+                            .map(|n| post.gold_in(1 << n))
+                            .sum();
+                        doubtful * (1.0 - self.pit) * REACH_DISCOUNT.powi(d as i32 - 1)
                     })
                     .sum();
-                let found = ((1.0 + clear * opened + beyond) / unseen).min(1.0);
+                let found = ((post.gold_in(1 << i) + clear * opened + beyond) / unseen).min(1.0);
                 let alive = out - spent - to_c - c_home - 1.0 + found * gold;
                 survive * alive + (1.0 - survive) * dead
             } else {
                 // Found: grab, walk home, climb.
-                let p_gold = 1.0 / unseen;
+                let p_gold = post.gold_in(1 << i) / unseen;
                 let won = 1000.0 - (after + 1.0 + c_home + 1.0);
                 let mut rest = 0.0;
                 for (p_w, wumpus) in [(p_smell, smelly), (1.0 - p_smell, fresh)] {
@@ -488,7 +545,7 @@ impl Lookahead {
             // searched as deep (the arrow is spent once). At the root each is kept apart, for
             // the agent to fire the best; below it the best shot joins climbing out.
             for (line, walk, from, dir) in self.lines(s, &here) {
-                let p_kill = line.count_ones() as f64 / live;
+                let p_kill = post.wumpus_in(line) / live;
                 let after = s.spent + walk + 11;
                 let mut v = 0.0;
                 for (p, wumpus) in [(p_kill, 0), (1.0 - p_kill, s.wumpus & !line)] {
@@ -548,17 +605,17 @@ impl Lookahead {
 
     /// [`Lookahead::odds`] of each of `cells`, the pit posterior counted once.
     pub fn odds_of(&self, s: &Sight, cells: impl IntoIterator<Item = usize>) -> Vec<(f64, f64)> {
-        let pits = self.pits(s.visited, s.breeze);
-        let live = s.wumpus.count_ones() as f64;
+        let post = self.posterior(s);
+        let live = post.wumpus_in(s.wumpus);
         cells
             .into_iter()
             .map(|i| {
                 let wumpus = if s.wumpus >> i & 1 == 1 {
-                    1.0 / live
+                    post.wumpus_in(1 << i) / live
                 } else {
                     0.0
                 };
-                (pits.pit[i], wumpus)
+                (post.pits.pit[i], wumpus)
             })
             .collect()
     }
@@ -572,7 +629,7 @@ struct Cache {
     aborted: bool,
     /// The most sights this iteration may value in full.
     limit: usize,
-    pits: FxHashMap<(u64, u64), std::rc::Rc<PitPosterior>>,
+    pits: FxHashMap<(u64, u64, u64), std::rc::Rc<Posterior>>,
 }
 
 impl Cache {
