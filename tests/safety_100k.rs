@@ -126,7 +126,7 @@ fn grid_game(seed: u64, strategy: impl Fn(f64) -> Strategy) -> Tally {
 fn hidden_grid_game(seed: u64, strategy: Strategy) -> Tally {
     let world = wumpus::grid::course::deal_course_world(0.2, &mut seeded(seed));
     let (rows, cols) = world.size();
-    let agent = GridAgent::size_hidden(None, Insight::Decisions, GridPrior::Course, 0.2)
+    let agent = GridAgent::learning_size(None, Insight::Decisions, GridPrior::Course, 0.2)
         .unwrap()
         .with_strategy(strategy)
         .with_depth(2);

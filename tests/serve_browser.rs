@@ -3,7 +3,10 @@
 //! protocol (the `fantoccini` client). It wins a grid world by following hints
 //! (pressing the keys and clicking the buttons the hints name), plays a classic cave and a maze
 //! to their ends by clicking rooms and tunnels, and checks that what the board marks as proven,
-//! in play and when watching the agent, is what `trace --json` reports for the same seed.
+//! in play and when watching the agent, is what `trace --json` reports for the same seed. On
+//! 32x32 and 64x64 grids it checks the window that follows the player (labels inside their
+//! cells and clear of their marks, the player in view, zoom and pan), and that a hint's chance
+//! to die is the board's and the explanation's, which names the observations behind it.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them); without them the
 //! test prints SKIPPED and passes, except where `CI` is set: there it fails. With
@@ -12,170 +15,12 @@
 
 mod common;
 
-use common::http::{http, start_server, Killed};
+use common::browser::{start_browser, Browser};
+use common::http::{http, start_server};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-/// A WebDriver session, through the `fantoccini` client, driven from this synchronous test on a
-/// runtime of its own.
-struct Browser {
-    runtime: tokio::runtime::Runtime,
-    client: fantoccini::Client,
-}
-
-impl Browser {
-    /// Waits for one WebDriver command.
-    fn wd<T>(
-        &self,
-        what: &str,
-        command: impl std::future::Future<Output = Result<T, fantoccini::error::CmdError>>,
-    ) -> T {
-        self.runtime
-            .block_on(command)
-            .unwrap_or_else(|e| panic!("WebDriver {what}: {e}"))
-    }
-
-    fn goto(&self, url: &str) {
-        self.wd("goto", self.client.goto(url));
-    }
-
-    fn run(&self, script: &str) -> Value {
-        self.wd("execute", self.client.execute(script, Vec::new()))
-    }
-
-    fn click(&self, css: &str) {
-        let e = self.wd(css, self.client.find(fantoccini::Locator::Css(css)));
-        self.wd(css, e.click());
-    }
-
-    /// Presses and releases one key (a WebDriver key code such as `\u{E013}` for up).
-    fn press(&self, key: &str) {
-        use fantoccini::actions::{InputSource, KeyAction, KeyActions};
-        let value = key.chars().next().expect("a key");
-        let keys = KeyActions::new("keyboard".to_string())
-            .then(KeyAction::Down { value })
-            .then(KeyAction::Up { value });
-        self.wd("actions", self.client.perform_actions(keys));
-    }
-
-    /// Sets the window's size in CSS pixels.
-    fn resize(&self, width: u32, height: u32) {
-        self.wd("window size", self.client.set_window_size(width, height));
-    }
-
-    /// Waits until `script` returns true, for at most 20 seconds.
-    fn wait(&self, what: &str, script: &str) {
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(20) {
-            if self.run(script) == json!(true) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(40));
-        }
-        panic!(
-            "waited 20 s for {what}; the page: {}",
-            self.run("return document.body.innerText")
-        );
-    }
-
-    fn steps(&self) -> usize {
-        self.run("return Number(document.body.dataset.steps || 0)")
-            .as_u64()
-            .unwrap_or(0) as usize
-    }
-
-    fn over(&self) -> bool {
-        self.run("return document.body.dataset.state") == json!("over")
-    }
-
-    fn screenshot(&self, name: &str) {
-        let Some(dir) = std::env::var_os("WUMPUS_SCREENSHOTS") else {
-            return;
-        };
-        let png = self.wd("screenshot", self.client.screenshot());
-        std::fs::write(std::path::Path::new(&dir).join(name), png).expect("a screenshot saved");
-    }
-
-    /// Starts a new game with the form's fields set as given (ids and values).
-    fn new_game(&self, fields: &[(&str, &str)]) {
-        let before = self.run("return location.hash");
-        let mut script = String::from("const set = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('change')); };");
-        for (id, v) in fields {
-            script.push_str(&format!("set({id:?}, {v:?});"));
-        }
-        self.run(&script);
-        self.click("#new");
-        self.wait(
-            "the new game",
-            &format!(
-                "return location.hash !== {before} && document.body.dataset.state === 'playing' \
-                 && Number(document.body.dataset.steps) >= 1"
-            ),
-        );
-    }
-
-    /// Asks for a hint and returns the action it names.
-    fn hint(&self) -> String {
-        self.run("document.getElementById('hintbox').innerHTML = ''");
-        self.click("#hint");
-        self.wait(
-            "a hint",
-            "return !!document.querySelector('#hintbox .hint[data-action]')",
-        );
-        self.run("return document.querySelector('#hintbox .hint').getAttribute('data-action')")
-            .as_str()
-            .expect("an action")
-            .to_string()
-    }
-
-    /// Waits for the step after `before` (or the end).
-    fn wait_turn(&self, before: usize) {
-        self.wait(
-            "the next turn",
-            &format!(
-                "return Number(document.body.dataset.steps) > {before} || \
-                 document.body.dataset.state === 'over'"
-            ),
-        );
-    }
-
-    /// Reloads the page, as the browser's reload button does.
-    fn reload(&self) {
-        self.wd("refresh", self.client.refresh());
-    }
-
-    /// The game's id, from the address.
-    fn game_id(&self) -> String {
-        self.run("return location.hash.replace('#game=', '')")
-            .as_str()
-            .unwrap()
-            .to_string()
-    }
-
-    /// The tunnels drawn on the board in `svg` (both ways and one way).
-    fn edges(&self, svg: &str) -> u64 {
-        self.run(&format!(
-            "return document.querySelectorAll('#{svg} line.edge').length"
-        ))
-        .as_u64()
-        .unwrap()
-    }
-
-    /// The marks of the board in `svg`: place → class.
-    fn marks(&self, svg: &str) -> Vec<(String, String)> {
-        let v = self.run(&format!(
-            "return Array.from(document.querySelectorAll('#{svg} text[data-cell]')).map((t) => \
-             [t.getAttribute('data-cell'), t.getAttribute('class')])"
-        ));
-        v.as_array()
-            .expect("marks")
-            .iter()
-            .map(|m| (m[0].as_str().unwrap().into(), m[1].as_str().unwrap().into()))
-            .collect()
-    }
-}
+use std::process::Command;
+use std::time::Duration;
 
 const UP: &str = "\u{E013}";
 const DOWN: &str = "\u{E015}";
@@ -206,6 +51,42 @@ fn play_grid(b: &Browser, action: &str) {
         _ => panic!("a grid hint: {action}"),
     }
     b.wait_turn(before);
+}
+
+/// When the hint on screen quotes a chance to die ("31% to die"), the board shows the same
+/// number on the place the hint rings, the place's explanation says it, and names the
+/// observations behind it. Returns whether the hint quoted one.
+fn risk_agrees(b: &Browser) -> bool {
+    let v = b.run(
+        "const hint = document.querySelector('#hintbox .hint').textContent;\
+         const m = /(\\d+%|<1%|>99%) to die/.exec(hint);\
+         const ring = document.querySelector('#board .hinttarget');\
+         if (!m || !ring) return null;\
+         const place = ring.getAttribute('data-target');\
+         const mark = document.querySelector('#board text[data-cell=\"' + place + '\"]');\
+         return [m[1], place, mark ? mark.textContent : null];",
+    );
+    let Some(found) = v.as_array() else {
+        return false;
+    };
+    let (said, place) = (found[0].as_str().unwrap(), found[1].as_str().unwrap());
+    assert_eq!(
+        found[2],
+        json!(said),
+        "the board's number at {place} is the hint's"
+    );
+    // Asked about the place, the page gives the same number and what drives it.
+    b.run(&format!(
+        "document.querySelector('#board [data-place=\"{place}\"]').dispatchEvent(new MouseEvent('click', {{bubbles: true, shiftKey: true}}))"
+    ));
+    let why = b.run("return document.querySelector('#explain .why').getAttribute('data-risk') + ' | ' + document.querySelector('#explain .drivers').textContent");
+    let why = why.as_str().unwrap().to_string();
+    assert!(why.starts_with(&format!("{said} | ")), "{why}");
+    assert!(why.contains("Driven by: ") && why.contains(" at "), "{why}");
+    b.run(&format!(
+        "document.querySelector('#board [data-place=\"{place}\"]').dispatchEvent(new MouseEvent('click', {{bubbles: true, shiftKey: true}}))"
+    ));
+    true
 }
 
 /// The labels whose mark has exactly class `class`.
@@ -277,54 +158,6 @@ fn same_as_trace(marks: &[(String, String)], step: &Value, what: &str) {
         vec![step["at"].as_str().unwrap()],
         "{what} player at step {n}"
     );
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn start_browser(profile: &std::path::Path) -> (Killed, Browser) {
-    let port = free_port();
-    let driver = Killed(
-        Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts"),
-    );
-    let start = Instant::now();
-    while http(port, "GET", "/status", None)
-        .map_or(true, |(_, v)| v["value"]["ready"] != json!(true))
-    {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "chromedriver is not ready"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let caps = json!({"browserName": "chrome",
-        "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": [
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-            "--window-size=1500,1000", "--no-first-run", "--disable-background-networking",
-            format!("--user-data-dir={}", profile.display())]}});
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime for the WebDriver client");
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    let client = runtime
-        .block_on(
-            fantoccini::ClientBuilder::new(connector)
-                .capabilities(caps.as_object().expect("capabilities").clone())
-                .connect(&format!("http://127.0.0.1:{port}")),
-        )
-        .expect("a browser session");
-    (driver, Browser { runtime, client })
 }
 
 /// `wumpus trace --json` for a grid seed: its step lines.
@@ -661,10 +494,12 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     b.new_game(&[("rules", "cave"), ("seed", "3")]);
     let mut turns = 0;
     let mut aimed = false;
+    let mut risks = 0;
     while !b.over() {
         turns += 1;
         assert!(turns < 120, "the cave game goes on too long");
         let action = b.hint();
+        risks += usize::from(risk_agrees(&b));
         let words: Vec<&str> = action.split_whitespace().collect();
         let before = b.steps();
         match words[..] {
@@ -704,6 +539,7 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         json!(0),
         "no odds left once the wumpus is dead"
     );
+    assert!(risks > 0, "a cave hint quoted a chance to die");
     let said = b.run("return document.getElementById('log').textContent");
     assert!(
         said.as_str().unwrap().contains("AHA! You got the wumpus!"),
@@ -935,4 +771,228 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     runtime
         .block_on(client.close())
         .expect("the browser session ends");
+}
+
+/// The bounding boxes of what must stay apart on a board: for each place drawn in full, its
+/// label's box, its mark's box and its cell's box (left, top, right, bottom, in CSS pixels).
+const BOXES: &str = "const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };\
+  return Array.from(document.querySelectorAll('#board text[data-cell]')).map((m) => {\
+    const place = m.getAttribute('data-cell');\
+    const cell = document.querySelector('#board [data-place=\"' + place + '\"]');\
+    const label = Array.from(document.querySelectorAll('#board text.label')).find((t) => t.textContent === place);\
+    return [place, box(cell), box(m), label ? box(label) : null];\
+  });";
+
+/// True when box `a` lies within `b` (a pixel of slack for rounding).
+fn within(a: &[f64], b: &[f64]) -> bool {
+    a[0] >= b[0] - 1.0 && a[1] >= b[1] - 1.0 && a[2] <= b[2] + 1.0 && a[3] <= b[3] + 1.0
+}
+
+/// A place drawn in full, as [`BOXES`] measures it: its label, and its cell's, mark's and
+/// label's boxes.
+type Drawn = (String, Vec<f64>, Vec<f64>, Option<Vec<f64>>);
+
+fn boxes(b: &Browser) -> Vec<Drawn> {
+    let rect = |v: &Value| -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    b.run(BOXES)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r[0].as_str().unwrap().to_string(),
+                rect(&r[1]),
+                rect(&r[2]),
+                (!r[3].is_null()).then(|| rect(&r[3])),
+            )
+        })
+        .collect()
+}
+
+/// The player's token lies within the board's box on screen.
+fn player_in_view(b: &Browser) -> bool {
+    b.run(
+        "const svg = document.getElementById('board').getBoundingClientRect();\
+         const t = document.querySelector('#board .token');\
+         if (!t) return false;\
+         const r = t.getBoundingClientRect();\
+         return r.width > 0 && r.left >= svg.left && r.right <= svg.right && r.top >= svg.top && r.bottom <= svg.bottom;",
+    ) == json!(true)
+}
+
+#[test]
+fn big_boards_follow_the_player_and_odds_name_their_observations() {
+    if !common::can_run(
+        &["chromium", "chromedriver"],
+        "big_boards_follow_the_player_and_odds_name_their_observations",
+    ) {
+        return;
+    }
+    let worlds = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("worlds");
+    let (_server, port) = start_server(&worlds, &[]);
+    let profile = tempfile::tempdir().unwrap();
+    let (_driver, b) = start_browser(profile.path());
+    b.resize(1400, 900);
+    b.goto(&format!("http://127.0.0.1:{port}/"));
+    b.wait(
+        "the first game",
+        "return document.body.dataset.state === 'playing'",
+    );
+
+    // At 32x32 and 64x64 the board is seen through a window, every label inside its cell and
+    // clear of its mark, and the player in view as it moves.
+    for (size, seed, moves) in [("32x32", "2", 5), ("64x64", "1", 40)] {
+        b.new_game(&[
+            ("rules", "grid"),
+            ("size", size),
+            ("pitprob", "0.05"),
+            ("seed", seed),
+        ]);
+        assert_eq!(
+            b.run("return document.getElementById('board').dataset.detail"),
+            json!("full"),
+            "{size}: drawn in full through the window"
+        );
+        let drawn = boxes(&b);
+        assert!(
+            drawn.len() > 100 && drawn.len() < 600,
+            "{size}: the places in the window are drawn, not all ({})",
+            drawn.len()
+        );
+        for (place, cell, mark, label) in &drawn {
+            let label = label
+                .as_ref()
+                .unwrap_or_else(|| panic!("{size}: {place} labelled"));
+            assert!(
+                within(label, cell),
+                "{size}: {place}'s label {label:?} within {cell:?}"
+            );
+            let apart = label[3] <= mark[1] + 1.0 || label[2] <= mark[0] + 1.0;
+            assert!(
+                apart,
+                "{size}: {place}'s label {label:?} clear of its mark {mark:?}"
+            );
+        }
+        for turn in 0..moves {
+            if b.over() {
+                break;
+            }
+            let action = b.hint();
+            play_grid(&b, &action);
+            assert!(
+                player_in_view(&b),
+                "{size}: the player in view after move {turn}"
+            );
+        }
+        if size == "64x64" {
+            b.screenshot("live-64.png");
+        }
+    }
+
+    // Zoom: out, the whole board (colours only, the player ringed wide), back in, and
+    // following the player again after a drag.
+    let span = || {
+        b.run("return document.getElementById('board').viewBox.baseVal.width")
+            .as_f64()
+            .unwrap()
+    };
+    let key = |k: &str| {
+        b.run(&format!(
+            "document.dispatchEvent(new KeyboardEvent('keydown', {{key: '{k}', bubbles: true}}))"
+        ));
+    };
+    let before = span();
+    b.click(".zoombar [data-zoom=out]");
+    assert!(span() > before * 1.4, "zoomed out");
+    key("0");
+    assert_eq!(
+        b.run("return document.getElementById('board').dataset.detail"),
+        json!("tiny")
+    );
+    assert_eq!(
+        b.run("return document.querySelectorAll('#board text.label').length"),
+        json!(0),
+        "no labels from afar"
+    );
+    assert_eq!(
+        b.run("const v = document.getElementById('board').viewBox.baseVal; return v.width >= 64 * 200 && v.height >= 64 * 200"),
+        json!(true),
+        "the whole board in view"
+    );
+    // From afar the unknown cells are one shape; the known ones their own.
+    let known = b.run("return document.querySelectorAll('#board [data-place]').length");
+    assert!(
+        (1..64 * 64).contains(&known.as_u64().unwrap()),
+        "{known} places drawn one by one"
+    );
+    assert_eq!(
+        b.run("return document.querySelectorAll('#board rect.unknowns').length"),
+        json!(1)
+    );
+    assert!(
+        player_in_view(&b)
+            && b.run("return !!document.querySelector('#board .youfar')") == json!(true)
+    );
+    key("+");
+    key("+");
+    assert!(span() < 64.0 * 200.0, "zoomed in");
+    let x0 = b.run("return document.getElementById('board').viewBox.baseVal.x");
+    b.run(
+        "const svg = document.getElementById('board'); const r = svg.getBoundingClientRect();\
+         const at = (x) => ({clientX: r.left + x, clientY: r.top + 200, pointerId: 7, button: 0, bubbles: true});\
+         svg.dispatchEvent(new PointerEvent('pointerdown', at(500)));\
+         window.dispatchEvent(new PointerEvent('pointermove', at(460)));\
+         window.dispatchEvent(new PointerEvent('pointermove', at(300)));\
+         window.dispatchEvent(new PointerEvent('pointerup', at(300)));",
+    );
+    assert_ne!(
+        b.run("return document.getElementById('board').viewBox.baseVal.x"),
+        x0,
+        "dragged"
+    );
+    let shown = b.run("return document.querySelector('.zoombar .shown').textContent");
+    assert!(!shown.as_str().unwrap().contains("following"), "{shown}");
+    key(".");
+    assert!(player_in_view(&b), "following the player again");
+    let shown = b.run("return document.querySelector('.zoombar .shown').textContent");
+    assert!(
+        shown.as_str().unwrap().contains("following the player"),
+        "{shown}"
+    );
+
+    // One risk number: a hint that takes a risk quotes the number the board shows on its
+    // target and the explanation of that place gives, with the observations behind it.
+    b.new_game(&[
+        ("rules", "grid"),
+        ("size", "8x8"),
+        ("pitprob", "0.2"),
+        ("seed", "4"),
+    ]);
+    let mut checked = false;
+    for _ in 0..40 {
+        if b.over() {
+            break;
+        }
+        let action = b.hint();
+        if risk_agrees(&b) {
+            checked = true;
+            break;
+        }
+        play_grid(&b, &action);
+    }
+    assert!(checked, "a grid hint quoted a chance to die");
+    let legend = b.run("return document.getElementById('legend').textContent");
+    assert!(
+        legend
+            .as_str()
+            .unwrap()
+            .contains("the chance to die on stepping in"),
+        "{legend}"
+    );
 }

@@ -174,6 +174,10 @@ pub struct PlaceOdds {
     pub wumpus: f64,
     /// Chance of bats (caves).
     pub bats: f64,
+    /// Chance of dying on stepping in, by the rule set's own routine (a pit or a live wumpus
+    /// there, or in a cave bats that drop the player somewhere deadly): the figure the agent's
+    /// reasons quote as "to die".
+    pub death: f64,
 }
 
 /// Why an agent cannot play.

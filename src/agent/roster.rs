@@ -191,11 +191,14 @@ impl GridFactory {
         let pit_prob = self.setup.pit_prob;
         let Some(size) = briefing.grid_size() else {
             let insight = Insight::of(self.explain);
-            return Ok(
-                GridAgent::size_hidden(Some(self.rules.clone()), insight, prior, pit_prob)?
-                    .with_strategy(self.strategy)
-                    .with_depth(self.depth),
-            );
+            return Ok(GridAgent::learning_size(
+                Some(self.rules.clone()),
+                insight,
+                prior,
+                pit_prob,
+            )?
+            .with_strategy(self.strategy)
+            .with_depth(self.depth));
         };
         let topology = if self.setup.topology.grid_size() == Some(size) {
             self.setup.topology.clone()

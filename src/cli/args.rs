@@ -491,11 +491,25 @@ impl<S: Session> Prepared<S> {
 
     /// [`Prepared::describe`] for the setup of one game (a world file has its own size).
     pub fn describe_setup(&self, setup: &S::Setup) -> serde_json::Map<String, serde_json::Value> {
-        let mut map = S::parameters(setup);
+        self.with_options(S::parameters(setup))
+    }
+
+    /// `map`, with the agent's options that describe the batch.
+    fn with_options(
+        &self,
+        mut map: serde_json::Map<String, serde_json::Value>,
+    ) -> serde_json::Map<String, serde_json::Value> {
         if matches!(S::RULES, RuleSet::Cave | RuleSet::Maze) {
             map.insert("map_known".into(), self.options.map_known.into());
         }
         map
+    }
+}
+
+impl<S: Files> Prepared<S> {
+    /// [`Prepared::describe`] for a batch over files, each holding its own world.
+    pub fn describe_files(&self) -> serde_json::Map<String, serde_json::Value> {
+        self.with_options(S::files_parameters(&self.setup))
     }
 }
 

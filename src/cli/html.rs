@@ -2,8 +2,8 @@
 //! SVG; nothing loaded from elsewhere) that replays a traced game step by step, for every rule
 //! set. The trace is embedded as JSON and drawn by the page's one drawing code: a grid board as
 //! a grid, a cave or maze board as a graph at the positions [`wumpus::game::Board`] computes,
-//! with what the agent knows, the odds and the hidden world on it. The drawing (`web/board.js`,
-//! `web/board.css`) is shared with the live page of `wumpus serve` ([`page_with_drawing`]).
+//! with what the agent knows, the odds and the hidden world on it. The drawing (`web/view.js`,
+//! `web/board.js`, `web/board.css`) is shared with the live page of `wumpus serve` ([`page_with_drawing`]).
 
 use anyhow::Result;
 use serde::Serialize;
@@ -14,8 +14,9 @@ use wumpus::run::StepEvent;
 /// The page template; the trace goes in place of [`PLACEHOLDER`].
 const TEMPLATE: &str = include_str!("trace.html");
 
-/// The one drawing of a board, shared by every page.
-const BOARD_JS: &str = include_str!("web/board.js");
+/// The one drawing of a board, shared by every page: how a board is put on screen (a big
+/// grid's window, the SVG's layers), then the drawing.
+const BOARD_JS: &str = concat!(include_str!("web/view.js"), include_str!("web/board.js"));
 
 /// The look of the board and its panel, shared by every page.
 const BOARD_CSS: &str = include_str!("web/board.css");

@@ -8,7 +8,6 @@ use super::{bad_input, text};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
-use wumpus::game::RuleSet;
 use wumpus::run::{BatchId, Shard, Summary};
 
 #[derive(Args, Debug)]
@@ -102,15 +101,9 @@ impl OnGame for SolveArgs {
         let mut sink = BatchCli::new(games.end - games.start, self.csv.as_deref(), on_files)?;
         let summary = if on_files {
             let mut id = id;
-            // Each file holds its own size.
-            id.setup.remove("size");
+            id.setup = game.describe_files();
             id.setup
                 .insert("files".into(), files_label(&self.files).into());
-            // Each file's format says whether its size is told, unless an option says.
-            let grid = matches!(S::RULES, RuleSet::Grid | RuleSet::Aima);
-            if grid && !self.rules.size_told && !self.rules.size_hidden {
-                id.setup.insert("size_hidden".into(), "course files".into());
-            }
             wumpus::run::solve_files(
                 &game.setup,
                 &self.files,

@@ -413,6 +413,12 @@ pub trait Files: Session {
 
     /// Saves the game's world or hazards, as dealt, atomically.
     fn save(&self, path: &Path) -> Result<(), GameError>;
+
+    /// The setup's parameters for a batch over files (`solve --files`): [`Session::parameters`]
+    /// less what each file sets for itself.
+    fn files_parameters(setup: &Self::Setup) -> serde_json::Map<String, serde_json::Value> {
+        Self::parameters(setup)
+    }
 }
 
 /// A game's words for a person at a terminal or on the page: its title, its commands and how

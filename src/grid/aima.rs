@@ -363,6 +363,10 @@ impl Files for AimaSession {
     fn save(&self, path: &Path) -> Result<(), GameError> {
         self.grid.save(path)
     }
+
+    fn files_parameters(setup: &GridSetup) -> serde_json::Map<String, serde_json::Value> {
+        super::session::files_parameters(setup, Self::parameters(setup))
+    }
 }
 
 impl Words for AimaSession {

@@ -476,6 +476,23 @@ impl Files for GridSession {
     fn save(&self, path: &Path) -> Result<(), GameError> {
         Ok(super::save_world(path, self.game.world())?)
     }
+
+    fn files_parameters(setup: &GridSetup) -> serde_json::Map<String, serde_json::Value> {
+        files_parameters(setup, Self::parameters(setup))
+    }
+}
+
+/// The grid's parameters for a batch over files: each file holds its own size, and unless an
+/// option says, its format says whether the size is told (hidden in the course's files).
+pub(crate) fn files_parameters(
+    setup: &GridSetup,
+    mut m: serde_json::Map<String, serde_json::Value>,
+) -> serde_json::Map<String, serde_json::Value> {
+    m.remove("size");
+    if setup.size_told.is_none() {
+        m.insert("size_hidden".into(), "course files".into());
+    }
+    m
 }
 
 impl Words for GridSession {

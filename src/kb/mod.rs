@@ -31,7 +31,8 @@
 //! The files, one concept each: `knowledge.rs` ([`KnowledgeBase`]: atoms, telling, asking),
 //! `grounding.rs` ([`Grounding`], shared by a batch), `counter.rs` (cardinalities),
 //! `epoch.rs` (events and a growing map), `watch.rs` (what changed since), `explain.rs`
-//! (minimal explanations), `dimacs.rs` (the export); `sat.rs` is the only door to varisat.
+//! (minimal explanations), `drivers.rs` (the observations behind a place's odds), `dimacs.rs`
+//! (the export); `sat.rs` is the only door to varisat.
 
 pub mod ground;
 pub mod odds;
@@ -40,6 +41,7 @@ mod sat;
 
 mod counter;
 mod dimacs;
+mod drivers;
 mod epoch;
 mod explain;
 mod grounding;

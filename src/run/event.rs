@@ -94,6 +94,8 @@ pub struct OddsView {
     pub wumpus: f64,
     /// Chance of bats.
     pub bats: f64,
+    /// Chance of dying on stepping in (the agent's "to die").
+    pub death: f64,
 }
 
 /// One place the player may be in, and its chance.
@@ -221,6 +223,7 @@ pub fn step_event<S: Session>(
                 pit: o.pit,
                 wumpus: o.wumpus,
                 bats: o.bats,
+                death: o.death,
             })
             .collect(),
         whereabouts: knowledge

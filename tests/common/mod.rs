@@ -1,6 +1,7 @@
 //! What the end-to-end tests share: running the real binary in the crate's folder, the live
 //! server and an HTTP client for it, and whether a browser test can run here.
 
+pub mod browser;
 pub mod http;
 pub mod load;
 

@@ -130,6 +130,7 @@ impl Agent<ClassicSession> for CaveAgent {
                         pit,
                         wumpus,
                         bats,
+                        death: o.death_on_entering(Place::new(i)),
                     });
                 }
             }

@@ -99,7 +99,7 @@ impl GridAgent {
     /// An agent for a game whose size is hidden: made on the model grid of `prior`'s largest
     /// rows and columns, with the prior's chance of a pit in each cell (`pit_prob` where the
     /// deal may put one).
-    pub fn size_hidden(
+    pub fn learning_size(
         rules: Option<Arc<Rules>>,
         insight: Insight,
         prior: GridPrior,
@@ -117,7 +117,7 @@ impl GridAgent {
     }
 
     /// True when the agent is not told the board's size.
-    pub fn size_is_hidden(&self) -> bool {
+    pub fn learns_size(&self) -> bool {
         self.hidden.is_some()
     }
 
@@ -152,7 +152,7 @@ impl GridAgent {
     /// [`GridAgent::observe_percepts`] with the size hidden: takes the observation in, learns
     /// what the move or bump tells of the walls, and rebuilds on a smaller model when a wall
     /// turned up inside the model.
-    pub(super) fn observe_hidden(
+    pub(super) fn observe_learning_size(
         &mut self,
         mut h: Box<HiddenSize>,
         last: Option<Action>,
@@ -231,7 +231,7 @@ mod tests {
         let world = GridWorld::new(topology, &[], (2, 1), (3, 0)).unwrap();
         let mut game = GridGame::new(world);
         let mut agent =
-            GridAgent::size_hidden(None, Insight::Decisions, GridPrior::Course, 0.2).unwrap();
+            GridAgent::learning_size(None, Insight::Decisions, GridPrior::Course, 0.2).unwrap();
         agent
             .observe_percepts(None, &game.start().percepts)
             .unwrap();

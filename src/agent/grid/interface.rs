@@ -4,6 +4,7 @@
 //!
 //! It must never be handed anything but the agent's own last action and what the game showed.
 
+use super::odds::death_chance;
 use super::{CellView, GridAgent};
 use crate::agent::{Agent, AgentError, Choice, Conclusion, Decision, Insight, Knowledge, Rule};
 use crate::grid::{Action, GridSession, Turn};
@@ -30,6 +31,7 @@ impl Agent<GridSession> for GridAgent {
                     bound: c.bound,
                     pit: Some(c.pit),
                     wumpus: Some(c.wumpus),
+                    risk: Some(death_chance(c.pit, c.wumpus)),
                     chosen: d.reason.rule == Rule::Gamble && d.reason.target == Some(c.place),
                     ..Choice::new("")
                 });
@@ -90,6 +92,6 @@ impl Agent<GridSession> for GridAgent {
     }
 
     fn places_on(&self) -> Option<std::sync::Arc<crate::topology::Topology>> {
-        self.size_is_hidden().then(|| self.topology().clone())
+        self.learns_size().then(|| self.topology().clone())
     }
 }

@@ -16,7 +16,7 @@ impl GridAgent {
         percepts: &Percepts,
     ) -> Result<Vec<Conclusion>, KbError> {
         match self.hidden.take() {
-            Some(hidden) => self.observe_hidden(hidden, last, percepts),
+            Some(hidden) => self.observe_learning_size(hidden, last, percepts),
             None => self.observe_known(last, percepts),
         }
     }

@@ -171,3 +171,10 @@ fn posterior<N: Copy + Into<u64>>(
         total,
     }
 }
+
+/// The chance of dying on stepping into a cell with chance `pit` of a pit and `wumpus` of the
+/// live wumpus: the two are dealt independently, so the step is survived only when both miss.
+/// The one figure the board, the hint's reason and its choices name ("to die").
+pub fn death_chance(pit: f64, wumpus: f64) -> f64 {
+    1.0 - (1.0 - pit) * (1.0 - wumpus)
+}

@@ -7,7 +7,9 @@
 //! the odds it weighs are the knowledge base's exact ones (or the search's, which equal them).
 
 use super::lookahead::{Sight, REACH_DISCOUNT, REACH_RADIUS};
+use super::odds::death_chance;
 use super::{safe_in, Chosen, Goal, GridAgent, Question};
+use crate::agent::common::percent;
 use crate::agent::Rule;
 use crate::grid::{Action, Scoring};
 use crate::kb::ground::{Atom, GroundLit};
@@ -351,10 +353,11 @@ impl GridAgent {
         let mut places = route.places.clone();
         places.push(target);
         let what = format!(
-            "nothing is proven safe: step into {} (pit {:.3}, wumpus {:.3}; expected score {:.0} against {:.0} for climbing out{})",
+            "nothing is proven safe: step into {} ({} to die: a pit {}, the wumpus {}; expected score {:.0} against {:.0} for climbing out{})",
             self.topology.label(target),
-            chosen.pit,
-            chosen.wumpus,
+            percent(death_chance(chosen.pit, chosen.wumpus)),
+            percent(chosen.pit),
+            percent(chosen.wumpus),
             expected,
             climb,
             if depth > 1 {

@@ -24,7 +24,7 @@ fn tunnel_choices(
         choices.push(Choice {
             pit: Some(t.pit),
             wumpus: Some(t.wumpus),
-            risk: Some(t.pit + t.wumpus),
+            risk: Some(super::death_chance(t.pit, t.wumpus)),
             chosen: *action == MazeAction::Move(t.tunnel),
             ..Choice::new(format!("move {}", words(t.tunnel)))
         });

@@ -276,6 +276,7 @@ impl MazeAgent {
                     pit,
                     wumpus,
                     bats,
+                    death: death_chance(pit, wumpus),
                 });
             }
         }
@@ -741,7 +742,14 @@ fn toss_value(t: &TunnelOdds) -> f64 {
 
 /// A step's risk: the pit or a wumpus through the tunnel.
 fn step_risk(t: &TunnelOdds) -> f64 {
-    t.pit + t.wumpus
+    death_chance(t.pit, t.wumpus)
+}
+
+/// The chance of dying on stepping into a cave with chance `pit` of a pit and `wumpus` of a
+/// wumpus: a maze's cave holds one hazard at most, so the chances add. The figure the board
+/// and the reasons ("to die") name.
+pub(crate) fn death_chance(pit: f64, wumpus: f64) -> f64 {
+    (pit + wumpus).min(1.0)
 }
 
 fn reason(rule: Rule, text: String) -> Reason {

@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::agent::common::bits;
+use crate::agent::grid::odds::death_chance;
 use crate::agent::{Agent, AgentError, Conclusion, Knowledge, PlaceOdds};
 use crate::grid::{GridSession, Turn};
 
@@ -334,6 +335,7 @@ impl Agent<GridSession> for OptimalAgent {
                     pit,
                     wumpus,
                     bats: 0.0,
+                    death: death_chance(pit, wumpus),
                 });
             }
         }

@@ -23,7 +23,9 @@ use wumpus::game::Command;
 use wumpus::run::event::{hint_event, trace_end, TraceStart};
 use wumpus::run::{play_to_end, Flow, StepEvent};
 
-use super::steps::{compact, compact_watched, final_step, hidden_action};
+use super::steps::{
+    compact, compact_watched, final_step, hidden_action, odds_because, with_because,
+};
 
 /// Requests a game holds in its queue before it answers 429.
 pub const QUEUE: usize = 8;
@@ -218,6 +220,8 @@ struct Live<S: Playable> {
     steps: usize,
     /// The hint agent's view of this moment (its action kept back from the player).
     event: Option<StepEvent>,
+    /// The observations behind each open place's odds at this moment, by label.
+    because: serde_json::Map<String, Value>,
     /// Earlier moments, only what the drawing needs of them.
     history: Vec<Value>,
     /// Once the game is over, its last moment: where the last action left the player.
@@ -268,6 +272,7 @@ impl<S: Playable> Live<S> {
             learned: Vec::new(),
             steps: 0,
             event: None,
+            because: serde_json::Map::new(),
             history: Vec::new(),
             last: None,
             start,
@@ -320,13 +325,18 @@ impl<S: Playable> Live<S> {
             match agent.observe(action, &self.shown) {
                 Ok(learned) => {
                     self.learned = learned;
-                    self.event = Some(hint_event(
+                    let event = hint_event(
                         &self.session,
                         self.steps,
                         &self.shown,
                         &self.learned,
                         agent.as_mut(),
-                    ));
+                    );
+                    self.because = agent
+                        .knowledge_base()
+                        .map(|kb| odds_because(kb, &event))
+                        .unwrap_or_default();
+                    self.event = Some(event);
                 }
                 Err(e) => self.agent = Err(hint_failure(&e)),
             }
@@ -407,7 +417,7 @@ impl<S: Playable> Live<S> {
     /// the last moment once the game is over; with the score and the gold carried.
     fn current(&self) -> Option<Value> {
         let mut v = match (&self.event, &self.last) {
-            (Some(e), _) => hidden_action(e),
+            (Some(e), _) => with_because(hidden_action(e), &self.because),
             (None, Some(last)) => last.clone(),
             (None, None) => return None,
         };
@@ -423,7 +433,9 @@ impl<S: Playable> Live<S> {
             return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
         }
         match (&self.agent, &self.event) {
-            (Ok(_), Some(event)) => Ok(json!({ "step": event })),
+            (Ok(_), Some(event)) => {
+                Ok(json!({ "step": with_because(json!(event), &self.because) }))
+            }
             (Err(why), _) => Err(ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 format!("No hint: {why}."),

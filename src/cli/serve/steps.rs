@@ -4,8 +4,108 @@
 //! action before the player asks for it, nor the hidden world before the game is over.
 
 use crate::cli::args::Playable;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
+use std::collections::{HashMap, HashSet};
+use wumpus::kb::ground::Atom;
+use wumpus::kb::KnowledgeBase;
 use wumpus::run::StepEvent;
+use wumpus::topology::Place;
+
+/// The most observations named for one place's odds; more are counted ("and 4 more").
+const MOST_BECAUSE: usize = 12;
+
+/// For each place whose odds the step gives (its odds, or the choices' odds on the grid), the
+/// observations that drive them, in words ([`KnowledgeBase::drivers`]): what the page says
+/// when the player asks about the place. Places are named by label.
+pub(super) fn odds_because(kb: &KnowledgeBase, e: &StepEvent) -> Map<String, Value> {
+    let open_chance = |c: Option<f64>| c.is_some_and(|c| c > 0.0 && c < 1.0);
+    // Each place's open hazards: [pit, wumpus, bats].
+    let mut chances: Vec<(&str, [bool; 3])> = e
+        .odds
+        .iter()
+        .map(|o| {
+            let c = [Some(o.pit), Some(o.wumpus), Some(o.bats)];
+            (o.place.as_str(), c.map(open_chance))
+        })
+        .collect();
+    chances.extend(e.choices.iter().filter_map(|c| {
+        Some((
+            c.place.as_deref()?,
+            [open_chance(c.pit), open_chance(c.wumpus), false],
+        ))
+        .filter(|(_, open)| open.iter().any(|&o| o))
+    }));
+    if chances.is_empty() {
+        return Map::new();
+    }
+    let topology = kb.topology();
+    let place_of: HashMap<String, Place> = (0..topology.len())
+        .map(Place::new)
+        .map(|p| (topology.label(p), p))
+        .collect();
+    let rules = kb.rules();
+    let hazards = ["pit", "wumpus", "bats"].map(|name| rules.predicate(name));
+    let atoms_of = |label: &str, open: [bool; 3]| -> Vec<Atom> {
+        let Some(&p) = place_of.get(label) else {
+            return Vec::new();
+        };
+        hazards
+            .iter()
+            .zip(open)
+            .filter_map(|(&h, o)| Some(kb.atom(h.filter(|_| o)?, Some(p))))
+            .collect()
+    };
+    let open_atoms: HashSet<Atom> = chances
+        .iter()
+        .flat_map(|&(label, open)| atoms_of(label, open))
+        .collect();
+    let stood: HashSet<Place> = e
+        .visited
+        .iter()
+        .filter_map(|l| place_of.get(l))
+        .copied()
+        .collect();
+    let mut out = Map::new();
+    for (label, open) in chances {
+        if out.contains_key(label) {
+            continue;
+        }
+        let mut named: Vec<usize> = kb
+            .drivers(
+                &atoms_of(label, open),
+                |a| open_atoms.contains(&a),
+                |q| stood.contains(&q),
+            )
+            .concat();
+        named.sort_unstable();
+        named.dedup();
+        let mut words: Vec<String> = named
+            .iter()
+            .take(MOST_BECAUSE)
+            .map(|&k| kb.describe(&kb.observations()[k]))
+            .collect();
+        if named.len() > MOST_BECAUSE {
+            words.push(format!("and {} more", named.len() - MOST_BECAUSE));
+        }
+        out.insert(label.to_string(), json!(words));
+    }
+    out
+}
+
+/// `v` (a step as sent) with each place's odds, and each choice's, carrying `because`.
+pub(super) fn with_because(mut v: Value, because: &Map<String, Value>) -> Value {
+    for list in ["odds", "choices"] {
+        if let Some(Value::Array(items)) = v.get_mut(list) {
+            for item in items.iter_mut() {
+                let why = item["place"].as_str().and_then(|l| because.get(l)).cloned();
+                if let (Some(why), Some(map)) = (why, item.as_object_mut()) {
+                    map.insert("because".into(), why);
+                }
+            }
+        }
+    }
+    v
+}
 
 /// A step as the player sees it before asking for a hint: without the agent's action, rule and
 /// reason, and of the choices only their odds.
@@ -22,7 +122,7 @@ pub(super) fn hidden_action(e: &StepEvent) -> Value {
             });
             for c in choices.iter_mut() {
                 *c = json!({"what": "", "place": c["place"], "pit": c["pit"], "wumpus": c["wumpus"],
-                    "expected": null, "expected_is_bound": false, "risk": null, "kill": null,
+                    "expected": null, "expected_is_bound": false, "risk": c["risk"], "kill": null,
                     "chosen": false});
             }
         }

@@ -6,9 +6,12 @@
 // proven places, the odds as a heat map, the places proven in the step, the last move, a dead
 // wumpus crossed out, and the hidden world once revealed.
 //
-// Every place has one mark: a text element whose only attributes are its class (the status,
-// then " dead", then " agent" for the player's place) and then data-cell (the place's label);
-// tests look for it. Each place's shape carries data-place (its label) for clicks.
+// Every place drawn has one mark: a text element whose only attributes are its class (the
+// status, then " dead", then " agent" for the player's place) and then data-cell (the place's
+// label); tests look for it. Each place's shape carries data-place (its label) for clicks. A
+// big grid draws only the places in its window, and seen from afar no marks (its unknown cells
+// one patterned shape). It must never draw what the steps do not say the player knows, save
+// the hidden world at the end.
 //
 // `WumpusDraw.Drawing(board, rules)` draws; `WumpusDraw.Replay(drawing, data, elements, options)`
 // replays a whole traced game with a step slider, play and pause, and the keyboard.
@@ -23,6 +26,11 @@ const WumpusDraw = (() => {
     return Math.round(v) + "%";
   };
   const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
+  // The one risk number of a place where logic runs out, as the board, its tips, the legend
+  // and the hints name it: the library's chance of dying on stepping in (`death` of the odds,
+  // `risk` of a choice), the same routine's output the agent's reasons quote as "to die".
+  const RISK = "to die on stepping in";
+  const risk = (o) => o.death;
 
   // The library's layout, kept as it is unless places crowd together (a map that is not planar,
   // like the maze's); then a force-directed relaxation from it gives each place room for its name.
@@ -104,7 +112,7 @@ const WumpusDraw = (() => {
     unfinished: "unfinished (stopped by the runner)"};
   const FACT = {safe: "is safe", pit: "holds a pit", wumpus: "holds the wumpus", bats: "holds bats"};
 
-  // Heat: white to red by the chance of death.
+  // Heat: white to red by the chance of dying on stepping in.
   function heat(p) {
     const t = Math.max(0, Math.min(1, p));
     const a = [255, 247, 236], b = [222, 45, 38];
@@ -208,8 +216,11 @@ const WumpusDraw = (() => {
       PAD = 10;
       W = board.cols * CELL; H = board.rows * CELL;
       for (const p of places) pos.push([PAD + p.x * W, PAD + p.y * H]);
-      const grow = Math.sqrt(Math.max(5, board.rows, board.cols) / 5);
-      FONT = {label: 34 * grow, mark: 76, small: 25 * Math.min(grow, 1.2)};
+      // Labels grow with the board (its cells are smaller on screen) up to what a cell holds
+      // beside its mark; a big board is seen through a window, its cells never small.
+      const grow = Math.sqrt(Math.min(WumpusView.BIG_SIDE, Math.max(5, board.rows, board.cols)) / 5);
+      const longest = String(board.rows - 1).length + 1 + String(board.cols - 1).length;
+      FONT = {label: Math.min(34 * grow, 0.8 * (CELL - 32) / (0.62 * longest)), mark: 76, small: 25 * Math.min(grow, 1.2)};
     } else {
       const S = 1000;
       PAD = 90;
@@ -242,7 +253,7 @@ const WumpusDraw = (() => {
       for (const c of s.choices) {
         if (c.place === null || (c.pit === null && c.wumpus === null)) continue;
         for (const i of indices(c.place)) {
-          if (!k.odds.has(i)) k.odds.set(i, {place: c.place, pit: c.pit || 0, wumpus: c.wumpus || 0, bats: 0});
+          if (!k.odds.has(i)) k.odds.set(i, {place: c.place, pit: c.pit || 0, wumpus: c.wumpus || 0, bats: 0, death: c.risk || 0, because: c.because});
         }
       }
       for (const w of s.whereabouts || []) for (const i of indices(w.place)) k.where.set(i, w.chance);
@@ -294,27 +305,53 @@ const WumpusDraw = (() => {
         pit: "proven pit", wumpus: k.dead.has(i) ? "the wumpus, dead" : "proven wumpus",
         bats: "proven bats", odds: "not proven either way"})[st];
       const o = k.odds.get(i);
-      if (o) t += "\ndanger " + pct(Math.max(o.pit, o.wumpus)) + ": chance of a pit " + pct(o.pit) + ", a live wumpus " + pct(o.wumpus) +
-        (isGrid ? "" : ", bats " + pct(o.bats));
+      if (o) t += "\n" + pct(risk(o)) + " " + RISK + " (a pit " + pct(o.pit) + ", a live wumpus " + pct(o.wumpus) +
+        (isGrid ? "" : ", bats " + pct(o.bats)) + ")";
       const seen = k.percepts.get(i);
       if (seen && seen.length) t += "\nperceived here: " + seen.join(", ");
       else if (seen) t += "\nperceived here: nothing";
       return t;
     }
 
-    // `target`: a place to ring (the live page's hint names it).
-    function drawBoard(svg, steps, n, hidden, showTruth, picked, target) {
-      const k = knowledge(steps, n);
-      svg.setAttribute("viewBox", "0 0 " + (W + 2 * PAD) + " " + (H + 2 * PAD));
-      const s = k.s;
-      const prev = n > 1 ? steps[n - 2] : null;
-      let shapes = "", texts = "", over = "", tags = "", badges = "";
+    // A big grid is seen through a window (view.js); a small grid or a graph is drawn whole.
+    const big = isGrid && Math.max(board.rows, board.cols) > WumpusView.BIG_SIDE;
+    const view = WumpusView.Window({W, H, PAD, CELL, rows: board.rows, cols: board.cols, big});
+    const token = {};
+
+    // The SVG's layers, built once per board, with its markers (and, for a big grid, the tile
+    // that paints its unknown cells from afar).
+    function frame(svg) {
       const uid = svg.id || "board";
-      let defs = "<defs>" +
-        "<marker id=\"head-edge-" + uid + "\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" " +
+      const defs = "<marker id=\"head-edge-" + uid + "\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" " +
         "markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#b06a2b\"/></marker>" +
         "<marker id=\"head-move-" + uid + "\" viewBox=\"0 0 10 10\" refX=\"6\" refY=\"5\" markerWidth=\"3.2\" " +
-        "markerHeight=\"3.2\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#1f3fbf\"/></marker></defs>";
+        "markerHeight=\"3.2\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#1f3fbf\"/></marker>" +
+        (big ? "<pattern id=\"cells-" + uid + "\" width=\"" + CELL + "\" height=\"" + CELL + "\" x=\"" + PAD + "\" y=\"" + PAD +
+          "\" patternUnits=\"userSpaceOnUse\"><rect class=\"shape\" x=\"4\" y=\"4\" width=\"" + (CELL - 8) + "\" height=\"" +
+          (CELL - 8) + "\" rx=\"12\" fill=\"" + FILL.unknown + "\"/></pattern>" : "");
+      return WumpusView.frame(svg, token, defs, view);
+    }
+
+    // `target`: a place to ring (the live page's hint names it).
+    function drawBoard(svg, steps, n, hidden, showTruth, picked, target) {
+      view.redraw = () => drawBoard(svg, steps, n, hidden, showTruth, picked, target);
+      const f = frame(svg);
+      const k = knowledge(steps, n);
+      const s = k.s;
+      const prev = n > 1 ? steps[n - 2] : null;
+      const at = Array.from(k.at);
+      const win = view.at(svg, at.length === 1 ? pos[at[0]] : null);
+      if (!win) return;
+      svg.setAttribute("viewBox", win.x.toFixed(1) + " " + win.y.toFixed(1) + " " + win.w.toFixed(1) + " " + win.h.toFixed(1));
+      // How much of each place is drawn: all of it, or on a big board seen from afar only its
+      // mark ("mid") or only its colour ("tiny"), so that labels never spill over marks.
+      const lod = view.detail(win);
+      svg.dataset.detail = lod;
+      if (big) view.say(f.bar, win);
+      const uid = f.uid;
+      const layer = {};
+      for (const l of WumpusView.LAYERS) layer[l] = new Map();
+      const put = (l, i, html) => { if (html) layer[l].set(i, (layer[l].get(i) || "") + html); };
       // The maze's fog of war: while the game goes on, only the caves the player has been
       // shown (stood in, or seen named through a tunnel) and the tunnels seen to join them.
       const fog = rules === "maze" && !(showTruth && hidden);
@@ -334,8 +371,8 @@ const WumpusDraw = (() => {
       }
       const hiddenPlace = (i) => fog && !shownPlaces.has(i);
       // Edges of a graph.
-      let edges = "";
       if (!isGrid) {
+        let edges = "";
         for (const e of board.edges) {
           if (fog && !knownTunnels.has(e.from + ">" + e.to) &&
               !(e.both_ways && knownTunnels.has(e.to + ">" + e.from))) continue;
@@ -348,16 +385,23 @@ const WumpusDraw = (() => {
               esc(places[e.from].label) + " to " + esc(places[e.to].label) + "\"");
           }
         }
+        put("edges", "all", edges);
+      }
+      if (lod === "tiny") {
+        put("edges", "all", "<rect class=\"unknowns\" x=\"" + PAD + "\" y=\"" + PAD + "\" width=\"" + W + "\" height=\"" + H +
+          "\" fill=\"url(#cells-" + uid + ")\"/>");
       }
       places.forEach((p, i) => {
-        if (hiddenPlace(i)) return;
+        if (hiddenPlace(i) || !view.holds(win, pos[i])) return;
         const [x, y] = pos[i];
         const st = status(k, i);
+        // From afar an unknown cell is the background's tile (thousands of them, one shape).
+        if (lod === "tiny" && st === "unknown" && !(showTruth && hidden) && picked !== p.label) return;
         const o = k.odds.get(i);
-        const danger = o ? Math.max(o.pit, o.wumpus) : 0;
+        const danger = o ? risk(o) : 0;
         const fill = st === "odds" ? heat(danger) : FILL[st];
         const cls = "shape" + (k.changed.has(i) ? " changed" : "") + (picked === p.label ? " picked" : "");
-        const title = "<title>" + esc(tip(k, i, st)) + "</title>";
+        const title = lod === "tiny" ? "" : "<title>" + esc(tip(k, i, st)) + "</title>";
         const dead = k.dead.has(i);
         const sign = st === "odds" ? pct(danger) : MARK[st];
         const markCls = st + (dead ? " dead" : "") + (k.at.has(i) ? " agent" : "");
@@ -368,75 +412,82 @@ const WumpusDraw = (() => {
         const truth = showTruth && hidden ? truthAt(hidden, i) : [];
         if (isGrid) {
           const h = CELL / 2 - 4;
-          shapes += "<rect class=\"" + cls + "\" data-place=\"" + esc(p.label) + "\" x=\"" + (x - h) + "\" y=\"" + (y - h) + "\" width=\"" +
-            2 * h + "\" height=\"" + 2 * h + "\" rx=\"12\" fill=\"" + fill + "\">" + title + "</rect>";
-          if (truth.length) over += "<rect class=\"truthring\" x=\"" + (x - h + 8) + "\" y=\"" +
-            (y - h + 8) + "\" width=\"" + (2 * h - 16) + "\" height=\"" + (2 * h - 16) + "\" rx=\"8\"/>";
-          texts += text(x - h + 12, y - h + 12 + FONT.label * 0.8, FONT.label, "label", esc(p.label));
-          texts += mark(x, y + 2, st === "odds" ? FONT.mark * 0.62 : FONT.mark, markCls, p.label, esc(sign));
-          if (o) {
+          put("shapes", i, "<rect class=\"" + cls + "\" data-place=\"" + esc(p.label) + "\" x=\"" + (x - h) + "\" y=\"" + (y - h) + "\" width=\"" +
+            2 * h + "\" height=\"" + 2 * h + "\" rx=\"12\" fill=\"" + fill + "\">" + title + "</rect>");
+          if (truth.length) put("over", i, "<rect class=\"truthring\" x=\"" + (x - h + 8) + "\" y=\"" +
+            (y - h + 8) + "\" width=\"" + (2 * h - 16) + "\" height=\"" + (2 * h - 16) + "\" rx=\"8\"/>");
+          if (lod === "full") put("texts", i, text(x - h + 12, y - h + 12 + FONT.label * 0.8, FONT.label, "label", esc(p.label)));
+          if (lod !== "tiny") put("texts", i, mark(x, y + 2, st === "odds" ? FONT.mark * 0.62 : FONT.mark, markCls, p.label, esc(sign)));
+          if (o && lod === "full") {
             const parts = [];
             if (o.pit > 0) parts.push("pit " + pct(o.pit));
             if (o.wumpus > 0) parts.push("W " + pct(o.wumpus));
             if (o.bats > 0) parts.push("bats " + pct(o.bats));
-            if (parts.length && st === "odds") texts += text(x, y + FONT.mark * 0.55, FONT.small * 0.9, "chance", esc(parts.join("  ")));
+            if (parts.length && st === "odds") put("texts", i, text(x, y + FONT.mark * 0.55, FONT.small * 0.9, "chance", esc(parts.join("  "))));
           }
-          badges += pills(seen, x, y + h - FONT.small * 1.0, FONT.small, 2 * h - 16);
-          truth.forEach((t, j) => {
+          if (lod === "full") put("badges", i, pills(seen, x, y + h - FONT.small * 1.0, FONT.small, 2 * h - 16));
+          else if (seen.length) {
+            // From afar a percept is a stripe along the cell's foot, in its colour.
+            const w = (2 * h - 16) / seen.length;
+            put("badges", i, seen.map((q, j) => "<rect x=\"" + (x - h + 8 + j * w) + "\" y=\"" + (y + h - 34) +
+              "\" width=\"" + (w - 4) + "\" height=\"26\" fill=\"" + q.color + "\"/>").join(""));
+          }
+          if (lod === "full") truth.forEach((t, j) => {
             const z = FONT.small * 0.75, ty = y - h + 24 + j * z * 1.55, tw = t.length * z * 0.62 + 12;
-            tags += "<g class=\"truth\"><rect x=\"" + (x + h - 8 - tw) + "\" y=\"" + (ty - z * 0.7) +
+            put("tags", i, "<g class=\"truth\"><rect x=\"" + (x + h - 8 - tw) + "\" y=\"" + (ty - z * 0.7) +
               "\" width=\"" + tw + "\" height=\"" + z * 1.4 + "\" rx=\"6\"/>" +
-              text(x + h - 8 - tw / 2, ty, z, "", esc(t)) + "</g>";
+              text(x + h - 8 - tw / 2, ty, z, "", esc(t)) + "</g>");
           });
-          if (dead) over += "<line class=\"cross\" x1=\"" + (x - 40) + "\" y1=\"" + (y - 40) + "\" x2=\"" +
+          if (dead) put("over", i, "<line class=\"cross\" x1=\"" + (x - 40) + "\" y1=\"" + (y - 40) + "\" x2=\"" +
             (x + 40) + "\" y2=\"" + (y + 40) + "\"/><line class=\"cross\" x1=\"" + (x + 40) + "\" y1=\"" +
-            (y - 40) + "\" x2=\"" + (x - 40) + "\" y2=\"" + (y + 40) + "\"/>";
+            (y - 40) + "\" x2=\"" + (x - 40) + "\" y2=\"" + (y + 40) + "\"/>");
         } else {
-          shapes += "<circle class=\"" + cls + "\" data-place=\"" + esc(p.label) + "\" cx=\"" + x.toFixed(1) + "\" cy=\"" + y.toFixed(1) +
-            "\" r=\"" + R.toFixed(1) + "\" fill=\"" + fill + "\">" + title + "</circle>";
-          if (truth.length) over += "<circle class=\"truthring\" cx=\"" + x.toFixed(1) + "\" cy=\"" +
-            y.toFixed(1) + "\" r=\"" + (R + 9).toFixed(1) + "\"/>";
-          texts += mark(x, y + 1, st === "odds" ? FONT.mark * 0.55 : FONT.mark * 0.85, markCls, p.label, esc(sign));
+          put("shapes", i, "<circle class=\"" + cls + "\" data-place=\"" + esc(p.label) + "\" cx=\"" + x.toFixed(1) + "\" cy=\"" + y.toFixed(1) +
+            "\" r=\"" + R.toFixed(1) + "\" fill=\"" + fill + "\">" + title + "</circle>");
+          if (truth.length) put("over", i, "<circle class=\"truthring\" cx=\"" + x.toFixed(1) + "\" cy=\"" +
+            y.toFixed(1) + "\" r=\"" + (R + 9).toFixed(1) + "\"/>");
+          put("texts", i, mark(x, y + 1, st === "odds" ? FONT.mark * 0.55 : FONT.mark * 0.85, markCls, p.label, esc(sign)));
           const lines = wrap(p.label);
           lines.forEach((line, j) => {
             const ly = y + R + FONT.label * (0.95 + 1.0 * j);
-            texts += text(x, ly, FONT.label, "label halo", esc(line), " text-anchor=\"middle\"");
-            texts += text(x, ly, FONT.label, "label", esc(line), " text-anchor=\"middle\"");
+            put("texts", i, text(x, ly, FONT.label, "label halo", esc(line), " text-anchor=\"middle\""));
+            put("texts", i, text(x, ly, FONT.label, "label", esc(line), " text-anchor=\"middle\""));
           });
           if (o && st === "odds" && o.bats >= 0.1 && o.bats > danger) {
             seen.push({text: "B " + pct(o.bats), color: "#b48ad6", title: "chance of bats " + pct(o.bats)});
           }
-          badges += pills(seen, x, y - R - FONT.small * 0.9, FONT.small);
+          put("badges", i, pills(seen, x, y - R - FONT.small * 0.9, FONT.small));
           truth.forEach((t, j) => {
             const tw = t.length * FONT.small * 0.6 + 10, tx = x + R + 6, ty = y - R * 0.5 + j * FONT.small * 1.3;
-            tags += "<g class=\"truth\"><rect x=\"" + tx.toFixed(1) + "\" y=\"" + (ty - FONT.small * 0.6).toFixed(1) +
+            put("tags", i, "<g class=\"truth\"><rect x=\"" + tx.toFixed(1) + "\" y=\"" + (ty - FONT.small * 0.6).toFixed(1) +
               "\" width=\"" + tw.toFixed(1) + "\" height=\"" + (FONT.small * 1.2).toFixed(1) + "\" rx=\"5\"/>" +
-              text(tx + tw / 2, ty, FONT.small * 0.85, "", esc(t)) + "</g>";
+              text(tx + tw / 2, ty, FONT.small * 0.85, "", esc(t)) + "</g>");
           });
           if (dead) {
             const c = R * 0.75;
-            over += "<line class=\"cross\" x1=\"" + (x - c) + "\" y1=\"" + (y - c) + "\" x2=\"" + (x + c) +
+            put("over", i, "<line class=\"cross\" x1=\"" + (x - c) + "\" y1=\"" + (y - c) + "\" x2=\"" + (x + c) +
               "\" y2=\"" + (y + c) + "\"/><line class=\"cross\" x1=\"" + (x + c) + "\" y1=\"" + (y - c) +
-              "\" x2=\"" + (x - c) + "\" y2=\"" + (y + c) + "\"/>";
+              "\" x2=\"" + (x - c) + "\" y2=\"" + (y + c) + "\"/>");
           }
           const w = k.where.get(i);
-          if (w !== undefined && !k.at.has(i)) over += "<circle class=\"where\" cx=\"" + x.toFixed(1) +
+          if (w !== undefined && !k.at.has(i)) put("over", i, "<circle class=\"where\" cx=\"" + x.toFixed(1) +
             "\" cy=\"" + y.toFixed(1) + "\" r=\"" + (R + 8).toFixed(1) + "\"><title>may be here: " +
-            pct(w) + "</title></circle>";
+            pct(w) + "</title></circle>");
         }
       });
+      let ring = "";
       for (const i of indices(target)) {
         if (hiddenPlace(i)) continue;
         const [x, y] = pos[i];
         const h = isGrid ? CELL / 2 - 14 : R + 14;
-        over += (isGrid
+        ring += (isGrid
           ? "<rect class=\"hinttarget\" x=\"" + (x - h) + "\" y=\"" + (y - h) + "\" width=\"" + 2 * h +
             "\" height=\"" + 2 * h + "\" rx=\"10\""
           : "<circle class=\"hinttarget\" cx=\"" + x.toFixed(1) + "\" cy=\"" + y.toFixed(1) + "\" r=\"" + h.toFixed(1) + "\"") +
           " data-target=\"" + esc(places[i].label) + "\"><title>the hint's target</title>" + (isGrid ? "</rect>" : "</circle>");
       }
+      put("target", "all", ring);
       // The move into this step.
-      let move = "";
       if (prev && prev.at !== null && s.at !== null && prev.at !== s.at) {
         const from = indices(prev.at), to = indices(s.at);
         if (from.length === 1 && to.length === 1) {
@@ -444,7 +495,7 @@ const WumpusDraw = (() => {
           const joined = isGrid || board.edges.some((e) =>
             (e.from === from[0] && e.to === to[0]) || (e.from === to[0] && e.to === from[0]));
           const gap = isGrid ? CELL * 0.24 : R + 12;
-          move = arrowLine(a, b, gap, gap + 14, "movehalo", uid) + arrowLine(a, b, gap, gap + 14, "move" + (joined ? "" : " jump"), uid);
+          put("move", "all", arrowLine(a, b, gap, gap + 14, "movehalo", uid) + arrowLine(a, b, gap, gap + 14, "move" + (joined ? "" : " jump"), uid));
         }
       }
       // The player.
@@ -453,15 +504,17 @@ const WumpusDraw = (() => {
         const [x, y] = pos[i];
         if (isGrid) {
           const h = CELL / 2 - 4;
+          // From afar the player is also ringed wide, so that it is found at a glance.
+          if (lod !== "full") you += "<circle class=\"youfar\" cx=\"" + x + "\" cy=\"" + y + "\" r=\"" + CELL * 1.6 + "\"/>";
           you += "<rect class=\"youring\" x=\"" + (x - h + 2) + "\" y=\"" + (y - h + 2) + "\" width=\"" +
             (2 * h - 4) + "\" height=\"" + (2 * h - 4) + "\" rx=\"12\"/>";
           you += "<circle class=\"token\" cx=\"" + x + "\" cy=\"" + y + "\" r=\"" + CELL * 0.2 + "\"/>";
-          const f = (s.facing || "").toLowerCase()[0];
-          const turn = {n: 0, e: 90, s: 180, w: 270}[f];
+          const face = (s.facing || "").toLowerCase()[0];
+          const turn = {n: 0, e: 90, s: 180, w: 270}[face];
           if (turn !== undefined) {
             you += "<path class=\"facing\" d=\"M0,-26 L15,6 L-15,6 z\" transform=\"translate(" + x + "," +
               y + ") rotate(" + turn + ")\"/>";
-          } else {
+          } else if (lod === "full") {
             you += text(x, y + 1, CELL * 0.13, "you", "you",
               " fill=\"#fff\" text-anchor=\"middle\" dominant-baseline=\"central\" font-weight=\"700\"");
           }
@@ -472,7 +525,8 @@ const WumpusDraw = (() => {
             (R * 0.55).toFixed(1) + "\"/>";
         }
       }
-      svg.innerHTML = defs + edges + shapes + over + you + texts + badges + move + tags;
+      put("you", "all", you);
+      for (const l of WumpusView.LAYERS) WumpusView.paint(f, l, layer[l]);
     }
 
     function drawPanel(steps, n, opts) {
@@ -516,7 +570,7 @@ const WumpusDraw = (() => {
           s.proven_ways.map((w) => "<li>" + esc(w) + "</li>").join("") + "</ul>";
       }
       if (opts.action !== false && s.choices.length) {
-        const cols = [["expected", "expected"], ["pit", "pit"], ["wumpus", "wumpus"], ["kill", "kill"], ["risk", "risk"]]
+        const cols = [["expected", "expected"], ["risk", "to die"], ["pit", "pit"], ["wumpus", "wumpus"], ["kill", "kill"]]
           .filter((c) => s.choices.some((x) => x[c[0]] !== null && x[c[0]] !== undefined));
         h += "<h2>Choices weighed</h2><table class=\"choices\"><tr><th>choice</th>" +
           cols.map((c) => "<th>" + c[1] + "</th>").join("") + "</tr>";
@@ -532,11 +586,11 @@ const WumpusDraw = (() => {
         h += "</table>";
       }
       if (s.odds.length) {
-        const top = s.odds.slice().sort((a, b) => Math.max(b.pit, b.wumpus) - Math.max(a.pit, a.wumpus));
+        const top = s.odds.slice().sort((a, b) => risk(b) - risk(a));
         const grid = isGrid;
         h += "<details><summary>Odds at " + plural(s.odds.length, "place", "places") + " logic leaves open</summary>" +
-          "<table class=\"choices\"><tr><th>place</th><th>pit</th><th>wumpus</th>" + (grid ? "" : "<th>bats</th>") + "</tr>" +
-          top.map((o) => "<tr><td>" + esc(o.place) + "</td><td>" + pct(o.pit) + "</td><td>" + pct(o.wumpus) + "</td>" +
+          "<table class=\"choices\"><tr><th>place</th><th>to die</th><th>pit</th><th>wumpus</th>" + (grid ? "" : "<th>bats</th>") + "</tr>" +
+          top.map((o) => "<tr><td>" + esc(o.place) + "</td><td>" + pct(risk(o)) + "</td><td>" + pct(o.pit) + "</td><td>" + pct(o.wumpus) + "</td>" +
             (grid ? "" : "<td>" + pct(o.bats) + "</td>") + "</tr>").join("") + "</table></details>";
       }
       if (opts.end && n === steps.length && !s.final && opts.end.messages.length) {
@@ -553,7 +607,7 @@ const WumpusDraw = (() => {
         sw(FILL.wumpus, "proven wumpus W (crossed out: dead)") + (grid ? "" : sw(FILL.bats, "proven bats B")) +
         sw(FILL.unknown, "unknown ?") +
         "<span><span class=\"sw\" style=\"background:linear-gradient(90deg," + heat(0.05) + "," + heat(0.5) + "," + heat(1) +
-        ")\"></span>danger where logic runs out: the greater of the chances of a pit and of a live wumpus</span>" +
+        ")\"></span>where logic runs out: the chance " + RISK + "</span>" +
         "<span><span class=\"sw\" style=\"border:3px solid #f0a400\"></span>proved this step</span>";
       const ps = grid ? ["breeze", "stench", "glitter"] : ["draft", "stench", "bats"];
       l += "<span>perceived: " + ps.map((p) => "<span class=\"pill\" style=\"background:" + PERCEPT[p][1] + "\">" +
@@ -582,7 +636,15 @@ const WumpusDraw = (() => {
       } else if (st === "visited") {
         h += "<div class=\"why\">Safe: the player has stood here.</div>";
       } else if (st === "odds") {
-        h += "<div class=\"why\">Logic leaves this place open; the odds are exact, counted over every hazard layout that fits what was perceived.</div>";
+        const o = k.odds.get(i);
+        h += "<div class=\"why\" data-risk=\"" + pct(risk(o)) + "\">Logic leaves this place open: " + pct(risk(o)) + " " + RISK +
+          ", counted exactly over every hazard layout that fits what was perceived.";
+        if (o.because && o.because.length) {
+          h += " <span class=\"drivers\">Driven by: " + o.because.map(esc).join("; ") + ".</span>";
+        } else if (o.because) {
+          h += " <span class=\"drivers\">No percept reaches it: its odds follow from how the game deals hazards and from what was ruled out elsewhere.</span>";
+        }
+        h += "</div>";
       } else if (st === "unknown") {
         h += "<div class=\"why\">Nothing is known of this place yet.</div>";
       }
@@ -590,7 +652,7 @@ const WumpusDraw = (() => {
     }
 
     return {
-      draw: drawBoard, panel: drawPanel, legend, explain, isGrid, places,
+      draw: drawBoard, panel: drawPanel, legend, explain, isGrid, places, zoom: view.zoom, big,
       knowledge: (steps, n) => knowledge(steps, n),
     };
   }
@@ -654,6 +716,7 @@ const WumpusDraw = (() => {
       else if (e.key === "Home") { play(false); render(1); e.preventDefault(); }
       else if (e.key === "End") { play(false); render(steps.length); e.preventDefault(); }
       else if (e.key === " ") { play(!timer); e.preventDefault(); }
+      else if (WumpusView.ZOOM_KEYS[e.key] && drawing.big) { drawing.zoom(WumpusView.ZOOM_KEYS[e.key]); e.preventDefault(); }
     });
     el.legend.innerHTML = drawing.legend();
     return {render, play, current, stop: () => play(false)};
@@ -672,5 +735,5 @@ const WumpusDraw = (() => {
     ].filter((x) => x).join(" · ");
   }
 
-  return {Drawing, Replay, subtitle, outcomeText, outcomeClass, esc, pct, plural, PERCEPT};
+  return {Drawing, Replay, subtitle, outcomeText, outcomeClass, esc, pct, plural, PERCEPT, ZOOM_KEYS: WumpusView.ZOOM_KEYS, RISK, risk};
 })();

@@ -403,6 +403,10 @@
   for (const ev of ["pointerup", "pointercancel", "pointerleave"]) {
     $("board").addEventListener(ev, () => clearTimeout(press));
   }
+  // A finger that moves pans a big board: no long press then.
+  $("board").addEventListener("pointermove", (e) => {
+    if (e.pointerType !== "mouse" && e.buttons) clearTimeout(press);
+  });
   $("board").addEventListener("click", (e) => {
     if (pressed) { pressed = false; return; }
     const label = placeOf(e);
@@ -420,6 +424,7 @@
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     let done = true;
     if (key === "h") hint();
+    else if (WumpusDraw.ZOOM_KEYS[key] && game.drawing && game.drawing.big) game.drawing.zoom(WumpusDraw.ZOOM_KEYS[key]);
     else if (key === "Escape") { game.armed = null; game.aim = []; render(); }
     else if (game.rules === "grid") {
       const dir = {ArrowUp: "north", w: "north", ArrowDown: "south", s: "south", ArrowLeft: "west",

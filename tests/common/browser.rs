@@ -1,0 +1,217 @@
+//! A browser for the end-to-end tests and benchmarks of the live page: `chromedriver` on a
+//! free loopback port driving headless Chromium over the W3C WebDriver protocol through the
+//! `fantoccini` client, wrapped for synchronous callers. It must never reach past loopback.
+#![allow(dead_code)] // Each test or benchmark uses part of it.
+
+use super::http::{http, Killed};
+use serde_json::{json, Value};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A WebDriver session, through the `fantoccini` client, driven from this synchronous test on a
+/// runtime of its own.
+pub struct Browser {
+    pub runtime: tokio::runtime::Runtime,
+    pub client: fantoccini::Client,
+}
+
+impl Browser {
+    /// Waits for one WebDriver command.
+    pub fn wd<T>(
+        &self,
+        what: &str,
+        command: impl std::future::Future<Output = Result<T, fantoccini::error::CmdError>>,
+    ) -> T {
+        self.runtime
+            .block_on(command)
+            .unwrap_or_else(|e| panic!("WebDriver {what}: {e}"))
+    }
+
+    pub fn goto(&self, url: &str) {
+        self.wd("goto", self.client.goto(url));
+    }
+
+    pub fn run(&self, script: &str) -> Value {
+        self.wd("execute", self.client.execute(script, Vec::new()))
+    }
+
+    pub fn click(&self, css: &str) {
+        let e = self.wd(css, self.client.find(fantoccini::Locator::Css(css)));
+        self.wd(css, e.click());
+    }
+
+    /// Presses and releases one key (a WebDriver key code such as `\u{E013}` for up).
+    pub fn press(&self, key: &str) {
+        use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+        let value = key.chars().next().expect("a key");
+        let keys = KeyActions::new("keyboard".to_string())
+            .then(KeyAction::Down { value })
+            .then(KeyAction::Up { value });
+        self.wd("actions", self.client.perform_actions(keys));
+    }
+
+    /// Sets the window's size in CSS pixels.
+    pub fn resize(&self, width: u32, height: u32) {
+        self.wd("window size", self.client.set_window_size(width, height));
+    }
+
+    /// Waits until `script` returns true, for at most 20 seconds.
+    pub fn wait(&self, what: &str, script: &str) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(20) {
+            if self.run(script) == json!(true) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(40));
+        }
+        panic!(
+            "waited 20 s for {what}; the page: {}",
+            self.run("return document.body.innerText")
+        );
+    }
+
+    pub fn steps(&self) -> usize {
+        self.run("return Number(document.body.dataset.steps || 0)")
+            .as_u64()
+            .unwrap_or(0) as usize
+    }
+
+    pub fn over(&self) -> bool {
+        self.run("return document.body.dataset.state") == json!("over")
+    }
+
+    pub fn screenshot(&self, name: &str) {
+        let Some(dir) = std::env::var_os("WUMPUS_SCREENSHOTS") else {
+            return;
+        };
+        let png = self.wd("screenshot", self.client.screenshot());
+        std::fs::write(std::path::Path::new(&dir).join(name), png).expect("a screenshot saved");
+    }
+
+    /// Starts a new game with the form's fields set as given (ids and values).
+    pub fn new_game(&self, fields: &[(&str, &str)]) {
+        let before = self.run("return location.hash");
+        let mut script = String::from("const set = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('change')); };");
+        for (id, v) in fields {
+            script.push_str(&format!("set({id:?}, {v:?});"));
+        }
+        self.run(&script);
+        self.click("#new");
+        self.wait(
+            "the new game",
+            &format!(
+                "return location.hash !== {before} && document.body.dataset.state === 'playing' \
+                 && Number(document.body.dataset.steps) >= 1"
+            ),
+        );
+    }
+
+    /// Asks for a hint and returns the action it names.
+    pub fn hint(&self) -> String {
+        self.run("document.getElementById('hintbox').innerHTML = ''");
+        self.click("#hint");
+        self.wait(
+            "a hint",
+            "return !!document.querySelector('#hintbox .hint[data-action]')",
+        );
+        self.run("return document.querySelector('#hintbox .hint').getAttribute('data-action')")
+            .as_str()
+            .expect("an action")
+            .to_string()
+    }
+
+    /// Waits for the step after `before` (or the end).
+    pub fn wait_turn(&self, before: usize) {
+        self.wait(
+            "the next turn",
+            &format!(
+                "return Number(document.body.dataset.steps) > {before} || \
+                 document.body.dataset.state === 'over'"
+            ),
+        );
+    }
+
+    /// Reloads the page, as the browser's reload button does.
+    pub fn reload(&self) {
+        self.wd("refresh", self.client.refresh());
+    }
+
+    /// The game's id, from the address.
+    pub fn game_id(&self) -> String {
+        self.run("return location.hash.replace('#game=', '')")
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    /// The tunnels drawn on the board in `svg` (both ways and one way).
+    pub fn edges(&self, svg: &str) -> u64 {
+        self.run(&format!(
+            "return document.querySelectorAll('#{svg} line.edge').length"
+        ))
+        .as_u64()
+        .unwrap()
+    }
+
+    /// The marks of the board in `svg`: place → class.
+    pub fn marks(&self, svg: &str) -> Vec<(String, String)> {
+        let v = self.run(&format!(
+            "return Array.from(document.querySelectorAll('#{svg} text[data-cell]')).map((t) => \
+             [t.getAttribute('data-cell'), t.getAttribute('class')])"
+        ));
+        v.as_array()
+            .expect("marks")
+            .iter()
+            .map(|m| (m[0].as_str().unwrap().into(), m[1].as_str().unwrap().into()))
+            .collect()
+    }
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+pub fn start_browser(profile: &std::path::Path) -> (Killed, Browser) {
+    let port = free_port();
+    let driver = Killed(
+        Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts"),
+    );
+    let start = Instant::now();
+    while http(port, "GET", "/status", None)
+        .map_or(true, |(_, v)| v["value"]["ready"] != json!(true))
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "chromedriver is not ready"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let caps = json!({"browserName": "chrome",
+        "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--window-size=1500,1000", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync",
+            format!("--user-data-dir={}", profile.display())]}});
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime for the WebDriver client");
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let client = runtime
+        .block_on(
+            fantoccini::ClientBuilder::new(connector)
+                .capabilities(caps.as_object().expect("capabilities").clone())
+                .connect(&format!("http://127.0.0.1:{port}")),
+        )
+        .expect("a browser session");
+    (driver, Browser { runtime, client })
+}
