@@ -1,8 +1,10 @@
 //! Experiment: an upper bound on the best mean score any player can reach under the textbook's
 //! rules (`--rules aima`) on grids too large for the exact solver (`grid_bound ... headed` and
-//! the optimal agent stop at 16 cells), on square boards dealt as `wumpus` deals them, the size
-//! told. It bounds that square deal only, not the course tournament's (docs/rules.md, "The course
-//! tournament"), which dealt other sizes and pits and hid the size.
+//! the optimal agent stop at 16 cells), the size told (so it bounds a player not told it too).
+//! Two deals: square boards dealt as `wumpus` deals them, and the course tournament's
+//! (docs/rules.md, "The course tournament"; `wumpus::grid::course`): its 16 sizes, columns ×
+//! rows 4 to 7 each, in its 2,500:500 proportion, and pits only in the lower-left
+//! min(C,R) × min(C,R) block, the rest of the board never pitted but walked and charged alike.
 //!
 //! The bound is the value of a game that is easier than the real one in every respect, so no
 //! player of the real game can expect more:
@@ -19,38 +21,51 @@
 //!    game: that or less), a death −1000 less the cells entered. Every other action is free.
 //! 3. **Told everything after the last risk.** The player first walks every cell it can prove
 //!    safe: without the wumpus a cell is proven safe exactly when a visited neighbour had no
-//!    breeze (a pit added anywhere else keeps every breeze), and walking it first is optimal
-//!    here, since it holds the gold with chance at least 1/48, worth over 900, for one action.
+//!    breeze (a pit added anywhere else keeps every breeze) or the deal never pits it (the
+//!    course's cells outside its block), and walking it first is optimal here, since it holds the gold with chance at least 1/48, worth over 900, for one action.
 //!    With nothing left to prove it stops, or steps into one fringe cell at that cell's exact
 //!    chance of a pit, walks all that this proves, and may go on the same way; after surviving
 //!    its last allowed risk (the second, with `SAMPLES` `100,100`) it is shown the whole world
 //!    and wins whenever a pit-free path leads from where it has been to the gold.
 //!
-//! The outer expectation is over worlds as `wumpus` deals them (pits independent with
-//! probability 0.2 off the start, the gold uniform off the start). The value of each step
+//! The outer expectation is over worlds as the deal deals them (pits independent with
+//! probability 0.2 off the start, where the deal puts pits; the gold uniform off the start). The value of each step
 //! survived is estimated from posterior samples (the fringe cells' pits drawn exactly from their
 //! posterior by enumeration, that cell pit-free, the rest at the prior; the gold summed over
 //! every unvisited cell); each estimate is unbiased, and the maximum of unbiased estimates is
 //! biased up (Jensen), so the sampled bound is, in expectation, at or above the easier game's
-//! value. Each world's figure lies in [−n², 1000], so besides the normal upper confidence limit
-//! the example prints Hoeffding's, which holds with chance 1 − 10⁻⁶ whatever the distribution.
+//! value. Each world's figure lies in [−cells, 1000], so besides the normal upper confidence
+//! limit the example prints Hoeffding's, which holds with chance 1 − 10⁻⁶ whatever the
+//! distribution; for a mix of sizes, Hoeffding's over all its worlds at once (the mix is a sum
+//! of independent terms, a world of size s in a range of its weight × (1000 + cells) / WORLDS).
 //!
 //! `cargo run --release --example tournament_bound -- SIZE [WORLDS] [SAMPLES] [SEED] [free]`,
-//! `SIZE` one side or a range (`5..7`); `SAMPLES` the posterior draws at each level,
-//! comma-separated, one level a risk (default `100,100`); `free` charges only the gold's own
-//! walk. Prints each size's bound and, for a range, the sizes' mean. `docs/agents.md` has the
-//! figures of `-- 5..7 100000 100,100 0`.
+//! `SIZE` one side or a range (`5..7`) of the square deal, sizes alike; `CxR` one of the
+//! course's sizes, C columns and R rows; or `course`, its 16 sizes in its proportion (4×4,
+//! which it deals as the square deal does, at the exact value the optimal agent's solver
+//! found). `SAMPLES` the posterior draws at each level, comma-separated, one level a risk
+//! (default `100,100`); `free` charges only the gold's own walk. Prints each size's bound and,
+//! for several, their mix. `docs/agents.md` has the figures of `-- 5..7 100000 100,100 0` (the
+//! square deal; `solve --size 4x4..7x7`'s 276.13) and of `-- course 20000 100,100 0` (the
+//! course's; `solve --deal course`'s figure, `wumpus::agent::optimal::best_course_score`).
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use wumpus::agent::optimal::{best_textbook_score, BestScore};
+use wumpus::grid::course::COURSE_SIZES;
 
 const PIT: f64 = 0.2;
 /// z for a one-sided upper confidence limit of 1 − 1e-6.
 const Z: f64 = 4.753;
 
 struct Grid {
-    n: usize,
+    cols: usize,
+    rows: usize,
     neighbours: Vec<Vec<usize>>,
+    /// Whether the deal may put a pit in each cell (every cell but the start on the square
+    /// deal; on the course's, the cells of the lower-left min(C,R) × min(C,R) block but the
+    /// start). A cell it never pits is proven safe from the start.
+    may_pit: Vec<bool>,
     /// Fewest actions of a win with the gold in each cell, on an empty grid.
     win_cost: Vec<f64>,
     /// Each cell's distance from the start in steps.
@@ -82,22 +97,28 @@ impl Grid {
             0.0
         }
     }
+
+    fn cells(&self) -> usize {
+        self.cols * self.rows
+    }
 }
 
 impl Grid {
-    fn new(n: usize) -> Grid {
-        let cells = n * n;
+    /// A board `cols` wide and `rows` high (cell `r * cols + c`), pits dealt only in its
+    /// lower-left `block` × `block` cells (`block` the larger side: anywhere).
+    fn new(cols: usize, rows: usize, block: usize) -> Grid {
+        let cells = cols * rows;
         let mut neighbours = vec![Vec::new(); cells];
-        for r in 0..n {
-            for c in 0..n {
-                let i = r * n + c;
-                if r + 1 < n {
-                    neighbours[i].push(i + n);
+        for r in 0..rows {
+            for c in 0..cols {
+                let i = r * cols + c;
+                if r + 1 < rows {
+                    neighbours[i].push(i + cols);
                 }
                 if r > 0 {
-                    neighbours[i].push(i - n);
+                    neighbours[i].push(i - cols);
                 }
-                if c + 1 < n {
+                if c + 1 < cols {
                     neighbours[i].push(i + 1);
                 }
                 if c > 0 {
@@ -105,41 +126,58 @@ impl Grid {
                 }
             }
         }
-        let out = pose_distances(n, (0, 1));
-        let win_cost = (0..cells).map(|g| headed_win_cost(n, &out, g)).collect();
-        let home = (0..cells).map(|g| (g / n + g % n) as f64).collect();
+        let may_pit = (0..cells)
+            .map(|i| i != 0 && i / cols < block && i % cols < block)
+            .collect();
+        let out = pose_distances(cols, rows, (0, 1));
+        let win_cost = (0..cells)
+            .map(|g| headed_win_cost(cols, rows, &out, g))
+            .collect();
+        let home = (0..cells).map(|g| (g / cols + g % cols) as f64).collect();
         Grid {
-            n,
+            cols,
+            rows,
             neighbours,
+            may_pit,
             win_cost,
             home,
             charge: true,
         }
     }
+
+    /// The project's square deal: `n` × `n`, a pit anywhere but the start.
+    fn square(n: usize) -> Grid {
+        Grid::new(n, n, n)
+    }
+
+    /// The course's deal at one size: pits only in the lower-left min(C,R) block.
+    fn course(cols: usize, rows: usize) -> Grid {
+        Grid::new(cols, rows, cols.min(rows))
+    }
 }
 
 /// Headings 0 north, 1 east, 2 south, 3 west; a step forward from `cell` facing `h`.
-fn forward(n: usize, cell: usize, h: usize) -> Option<usize> {
-    let (r, c) = (cell / n, cell % n);
+fn forward(cols: usize, rows: usize, cell: usize, h: usize) -> Option<usize> {
+    let (r, c) = (cell / cols, cell % cols);
     match h {
-        0 if r + 1 < n => Some(cell + n),
-        1 if c + 1 < n => Some(cell + 1),
-        2 if r > 0 => Some(cell - n),
+        0 if r + 1 < rows => Some(cell + cols),
+        1 if c + 1 < cols => Some(cell + 1),
+        2 if r > 0 => Some(cell - cols),
         3 if c > 0 => Some(cell - 1),
         _ => None,
     }
 }
 
 /// Breadth-first distances in actions over (cell, heading) from one pose, on an empty grid.
-fn pose_distances(n: usize, from: (usize, usize)) -> Vec<u32> {
-    let mut dist = vec![u32::MAX; n * n * 4];
+fn pose_distances(cols: usize, rows: usize, from: (usize, usize)) -> Vec<u32> {
+    let mut dist = vec![u32::MAX; cols * rows * 4];
     let mut queue = std::collections::VecDeque::new();
     dist[from.0 * 4 + from.1] = 0;
     queue.push_back(from);
     while let Some((cell, h)) = queue.pop_front() {
         let d = dist[cell * 4 + h];
         let mut next = vec![(cell, (h + 1) % 4), (cell, (h + 3) % 4)];
-        if let Some(to) = forward(n, cell, h) {
+        if let Some(to) = forward(cols, rows, cell, h) {
             next.push((to, h));
         }
         for (c2, h2) in next {
@@ -154,10 +192,10 @@ fn pose_distances(n: usize, from: (usize, usize)) -> Vec<u32> {
 
 /// The fewest actions of any win with the gold in `gold`: from `0,0` facing east to the gold
 /// (`out`: the distances from that start), grab, back to `0,0` (any heading), climb.
-fn headed_win_cost(n: usize, out: &[u32], gold: usize) -> f64 {
+fn headed_win_cost(cols: usize, rows: usize, out: &[u32], gold: usize) -> f64 {
     (0..4)
         .map(|h| {
-            let back = pose_distances(n, (gold, h));
+            let back = pose_distances(cols, rows, (gold, h));
             let home = (0..4).map(|h2| back[h2]).min().unwrap();
             out[gold * 4 + h] + home + 2
         })
@@ -182,8 +220,9 @@ struct Belief {
 }
 
 impl Belief {
-    /// Walks from `start` (cells known pit-free, entered now) over everything the breezes prove
-    /// safe: a visited cell without breeze proves its neighbours safe.
+    /// Walks from `start` (cells known pit-free, entered now) over everything proven safe: a
+    /// visited cell without breeze proves its neighbours safe, and a cell the deal never pits
+    /// is safe next to any visited one.
     fn explore(&mut self, grid: &Grid, pits: &[bool], start: &[usize]) {
         let mut stack: Vec<usize> = Vec::new();
         for &s in start {
@@ -194,12 +233,10 @@ impl Belief {
         }
         while let Some(v) = stack.pop() {
             self.breezy[v] = grid.neighbours[v].iter().any(|&u| pits[u]);
-            if !self.breezy[v] {
-                for &u in &grid.neighbours[v] {
-                    if !self.visited[u] {
-                        self.visited[u] = true;
-                        stack.push(u);
-                    }
+            for &u in &grid.neighbours[v] {
+                if !self.visited[u] && (!self.breezy[v] || !grid.may_pit[u]) {
+                    self.visited[u] = true;
+                    stack.push(u);
                 }
             }
         }
@@ -211,8 +248,8 @@ impl Belief {
             .collect()
     }
 
-    /// Unvisited cells next to a visited one: every such cell has only breezy visited
-    /// neighbours (a calm one would have proven it safe, and it would be visited).
+    /// Unvisited cells next to a visited one: every such cell may hold a pit and has only
+    /// breezy visited neighbours (else it would be proven safe, and visited).
     fn fringe(&self, grid: &Grid) -> Vec<usize> {
         (0..self.visited.len())
             .filter(|&i| !self.visited[i] && grid.neighbours[i].iter().any(|&u| self.visited[u]))
@@ -287,9 +324,15 @@ impl Belief {
     }
 
     /// Draws the unvisited cells' pits from the posterior (visited cells have none).
-    fn sample(&self, components: &[Component], rng: &mut ChaCha8Rng, pits: &mut [bool]) {
+    fn sample(
+        &self,
+        grid: &Grid,
+        components: &[Component],
+        rng: &mut ChaCha8Rng,
+        pits: &mut [bool],
+    ) {
         for (i, p) in pits.iter_mut().enumerate() {
-            *p = !self.visited[i] && rng.random_bool(PIT);
+            *p = !self.visited[i] && grid.may_pit[i] && rng.random_bool(PIT);
         }
         for comp in components {
             let x = rng.random::<f64>() * comp.cumulative.last().unwrap();
@@ -370,7 +413,7 @@ fn stuck_value(
         }
         let mut sum = 0.0;
         for _ in 0..count {
-            b.sample(&components, rng, &mut pits);
+            b.sample(grid, &components, rng, &mut pits);
             let x = rng.random::<f64>() * total;
             let a = safe[cumulative.partition_point(|&c| c <= x).min(safe.len() - 1)];
             for (k, &cell) in comp.cells.iter().enumerate() {
@@ -436,8 +479,10 @@ fn world_bound(
     samples: &[usize],
     stats: &mut Stats,
 ) -> f64 {
-    let cells = grid.n * grid.n;
-    let pits: Vec<bool> = (0..cells).map(|i| i != 0 && rng.random_bool(PIT)).collect();
+    let cells = grid.cells();
+    let pits: Vec<bool> = (0..cells)
+        .map(|i| grid.may_pit[i] && rng.random_bool(PIT))
+        .collect();
     let gold = rng.random_range(1..cells);
     let mut b = Belief {
         visited: vec![false; cells],
@@ -468,24 +513,20 @@ struct Estimate {
     se: f64,
 }
 
+/// The bound on `grid` from `worlds` worlds, world `i` dealt from seed `first_seed + i`.
 fn bound(
-    n: usize,
+    grid: &Grid,
     worlds: usize,
     risks: usize,
     samples: &[usize],
-    seed: u64,
-    charge: bool,
+    first_seed: u64,
 ) -> (Estimate, Stats) {
-    let grid = Grid {
-        charge,
-        ..Grid::new(n)
-    };
     let results: Vec<(f64, Stats)> = (0..worlds)
         .into_par_iter()
         .map(|i| {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(i as u64));
+            let mut rng = ChaCha8Rng::seed_from_u64(first_seed.wrapping_add(i as u64));
             let mut stats = Stats::default();
-            let b = world_bound(&grid, &mut rng, risks, samples, &mut stats);
+            let b = world_bound(grid, &mut rng, risks, samples, &mut stats);
             (b, stats)
         })
         .collect();
@@ -507,16 +548,72 @@ fn bound(
     )
 }
 
+/// One size of a run: its board, its share of the deal, and its exact value where the optimal
+/// agent's solver knows it (then nothing is sampled).
+struct Size {
+    grid: Grid,
+    weight: f64,
+    exact: Option<f64>,
+    /// The seed of its first world.
+    first_seed: u64,
+}
+
+/// The sizes `arg` names: `N` or `A..B` (the square deal, sizes alike, every size's world `i`
+/// from seed `seed + i`), `CxR` (one of the course's sizes, columns × rows) or `course` (its 16
+/// sizes in its proportion; 4×4, which it deals as the square deal does, at its exact value).
+/// A course size's worlds come from seeds of their own, so that the sizes' figures are
+/// independent and one size run alone gives the figure it has in the whole.
+fn sizes(arg: &str, worlds: usize, seed: u64) -> Vec<Size> {
+    let square = |n: usize| Size {
+        grid: Grid::square(n),
+        weight: 1.0,
+        exact: None,
+        first_seed: seed,
+    };
+    let total: u32 = COURSE_SIZES.iter().map(|s| s.2).sum();
+    let course = |k: usize| {
+        let (cols, rows, count) = COURSE_SIZES[k];
+        Size {
+            grid: Grid::course(cols, rows),
+            weight: f64::from(count) / f64::from(total),
+            exact: None,
+            first_seed: seed.wrapping_add((k * worlds) as u64),
+        }
+    };
+    if arg == "course" {
+        return (0..COURSE_SIZES.len())
+            .map(|k| {
+                let mut size = course(k);
+                let (cols, rows) = (size.grid.cols, size.grid.rows);
+                // A square course size is dealt as the square deal is, its value solved where
+                // the solver reaches.
+                if cols == rows {
+                    if let Some(BestScore::Exact(v)) = best_textbook_score(rows, cols, PIT) {
+                        size.exact = Some(v);
+                    }
+                }
+                size
+            })
+            .collect();
+    }
+    if let Some((c, r)) = arg.split_once('x') {
+        let (cols, rows) = (c.parse().expect("SIZE"), r.parse().expect("SIZE"));
+        let k = COURSE_SIZES
+            .iter()
+            .position(|s| (s.0, s.1) == (cols, rows))
+            .expect("CxR: one of the course's sizes");
+        return vec![course(k)];
+    }
+    if let Some((a, b)) = arg.split_once("..") {
+        return (a.parse().expect("SIZE")..=b.parse().expect("SIZE"))
+            .map(square)
+            .collect();
+    }
+    vec![square(arg.parse().expect("SIZE"))]
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let sizes: Vec<usize> = match args.get(1).map(String::as_str) {
-        Some(s) if s.contains("..") => {
-            let (a, b) = s.split_once("..").unwrap();
-            (a.parse().expect("SIZE")..=b.parse().expect("SIZE")).collect()
-        }
-        Some(s) => vec![s.parse().expect("SIZE")],
-        None => (4..=7).collect(),
-    };
     let worlds: usize = args.get(2).map_or(100_000, |a| a.parse().expect("WORLDS"));
     // SAMPLES: posterior draws at each level, comma-separated, one a risk: told everything
     // after the last (`100,100`: after the second).
@@ -527,18 +624,34 @@ fn main() {
     let seed: u64 = args.get(4).map_or(0, |a| a.parse().expect("SEED"));
     // `free`: charge only the gold's own walk, not every first entry into a cell.
     let charge = args.get(5).is_none_or(|a| a != "free");
-    let mut mixed_mean = 0.0;
-    let mut mixed_var = 0.0;
-    for &n in &sizes {
+    let mut sizes = sizes(args.get(1).map_or("4..7", String::as_str), worlds, seed);
+    let weights: f64 = sizes.iter().map(|s| s.weight).sum();
+    // The mix: Σ w·mean over the sizes (weights summing to 1), its variance, and for
+    // Hoeffding Σ w²·range²/worlds over the sampled sizes.
+    let (mut mix_mean, mut mix_var, mut mix_spread) = (0.0, 0.0, 0.0);
+    for size in &mut sizes {
+        size.grid.charge = charge;
+        let w = size.weight / weights;
+        let (cols, rows) = (size.grid.cols, size.grid.rows);
+        let label = if cols == rows {
+            format!("{cols}x{rows}")
+        } else {
+            format!("{cols}x{rows} (columns x rows)")
+        };
+        if let Some(v) = size.exact {
+            println!("{label}: exact {v:.2} (the optimal agent's solver; nothing sampled)");
+            mix_mean += w * v;
+            continue;
+        }
         let started = std::time::Instant::now();
-        let (e, stats) = bound(n, worlds, risks, &samples, seed, charge);
-        // Hoeffding: each world's value lies in [−n², 1000], so the mean of `worlds` of them
-        // exceeds its expectation by more than this with chance under 1e-6, whatever their
-        // distribution.
-        let range = 1000.0 + (n * n) as f64;
+        let (e, stats) = bound(&size.grid, worlds, risks, &samples, size.first_seed);
+        // Hoeffding: each world's value lies in [−cells, 1000], so the mean of `worlds` of
+        // them exceeds its expectation by more than this with chance under 1e-6, whatever
+        // their distribution.
+        let range = 1000.0 + size.grid.cells() as f64;
         let hoeffding = range * ((1e6f64).ln() / (2.0 * worlds as f64)).sqrt();
         println!(
-            "{n}x{n}: bound {:.2} ± {:.2} (upper limits {:.2} normal, {:.2} Hoeffding); gold found \
+            "{label}: bound {:.2} ± {:.2} (upper limits {:.2} normal, {:.2} Hoeffding); gold found \
              safely in {:.1}%, a risk worth taking in {:.1}%; largest fringe component {}; {:.1} s",
             e.mean,
             e.se,
@@ -549,14 +662,25 @@ fn main() {
             stats.largest,
             started.elapsed().as_secs_f64()
         );
-        mixed_mean += e.mean / sizes.len() as f64;
-        mixed_var += e.se * e.se / (sizes.len() * sizes.len()) as f64;
+        mix_mean += w * e.mean;
+        mix_var += w * w * e.se * e.se;
+        mix_spread += w * w * range * range / worlds as f64;
     }
     if sizes.len() > 1 {
-        let se = mixed_var.sqrt();
+        let se = mix_var.sqrt();
+        // Hoeffding over every sampled world at once: the mix is a sum of independent terms,
+        // world i of size s in a range of w_s·range_s/worlds.
+        let hoeffding = ((1e6f64).ln() / 2.0 * mix_spread).sqrt();
+        let how = if sizes.iter().all(|s| s.weight == 1.0) {
+            "sizes alike"
+        } else {
+            "the course's proportions"
+        };
         println!(
-            "mixed (sizes alike): bound {mixed_mean:.2} ± {se:.2} (upper limit {:.2})",
-            mixed_mean + Z * se
+            "mix ({how}): bound {mix_mean:.2} ± {se:.2} (upper limits {:.2} normal, {:.2} \
+             Hoeffding)",
+            mix_mean + Z * se,
+            mix_mean + hoeffding
         );
     }
 }
@@ -567,7 +691,7 @@ mod tests {
 
     #[test]
     fn a_win_costs_the_walk_there_and_back_turns_counted() {
-        let grid = Grid::new(4);
+        let grid = Grid::square(4);
         // Forward, grab, turn about (2), forward, climb.
         assert_eq!(grid.win_cost[1], 6.0);
         // Turn left, forward, grab, turn about (2), forward, climb.
@@ -577,10 +701,45 @@ mod tests {
     }
 
     #[test]
+    fn a_cell_the_course_never_pits_is_proven_safe_next_to_a_breeze() {
+        // 5 columns, 4 rows: pits only in columns 0 to 3. One pit at row 1, column 3 (cell 8)
+        // makes both neighbours of row 0, column 4 (cell 4) breezy; that cell, off the block,
+        // is safe all the same, and the square deal's rule would leave it unvisited.
+        let mut pits = vec![false; 20];
+        pits[8] = true;
+        let walk = |grid: &Grid| {
+            assert_eq!(grid.may_pit.iter().filter(|&&m| m).count(), 15);
+            let mut b = Belief {
+                visited: vec![false; 20],
+                breezy: vec![false; 20],
+            };
+            b.explore(grid, &pits, &[0]);
+            b
+        };
+        let course = walk(&Grid::course(5, 4));
+        assert_eq!(course.unvisited(), vec![8]);
+        assert!(course.fringe(&Grid::course(5, 4)).iter().all(|&f| f == 8));
+        let breezes_only = Grid {
+            may_pit: (0..20).map(|i| i != 0).collect(),
+            ..Grid::course(5, 4)
+        };
+        let mut b = Belief {
+            visited: vec![false; 20],
+            breezy: vec![false; 20],
+        };
+        b.explore(&breezes_only, &pits, &[0]);
+        assert_eq!(b.unvisited(), vec![4, 8]);
+        // A win in the far corner of 7 columns by 4 rows: 6 forward, turn left, 3 forward (10);
+        // grab; turn left, 6 forward, turn left, 3 forward (11); climb.
+        let wide = Grid::course(7, 4);
+        assert_eq!(wide.win_cost[3 * 7 + 6], 10.0 + 1.0 + 11.0 + 1.0);
+    }
+
+    #[test]
     fn the_bound_is_above_the_exact_optimum_where_that_is_known() {
         // The textbook game's exact optimum on 3x3 (examples/grid_bound.rs ... headed, and the
         // optimal agent's solver): a bound under it would be no bound.
-        let (e, _) = bound(3, 20_000, 1, &[40, 40], 11, true);
+        let (e, _) = bound(&Grid::square(3), 20_000, 1, &[40, 40], 11);
         assert!(
             e.mean + 4.0 * e.se >= 434.41,
             "bound {:.2} ± {:.2} under the exact optimum 434.41",

@@ -142,6 +142,71 @@ fn files_and_a_deal_are_not_given_together() {
     );
 }
 
+/// `solve`'s "best possible mean score" line, if it prints one.
+fn best_possible(args: &[&str]) -> Option<String> {
+    let run = wumpus(args, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run.stdout
+        .lines()
+        .find(|l| l.starts_with("best possible mean score"))
+        .map(str::to_string)
+}
+
+#[test]
+fn solve_bounds_the_course_deal_dealt_or_read_from_its_files() {
+    // The course's deal under the textbook's rules: the bound of examples/tournament_bound.rs
+    // on that deal (its sizes in its proportion, pits only in the lower-left block).
+    let course = "at most 335.89 for any player on this deal (an upper bound";
+    let dealt = best_possible(&[
+        "solve", "--rules", "aima", "--deal", "course", "--worlds", "20",
+    ])
+    .expect("the course's deal is bounded");
+    assert!(dealt.contains(course), "{dealt}");
+
+    // A folder of course files is on that deal too.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("TournamentWorld6x4_0.txt"), NOT_SQUARE).unwrap();
+    std::fs::write(
+        dir.path().join("TournamentWorld4x4_0.txt"),
+        "4\t4\r\n2\t2\r\n3\t1\r\n1\r\n1\t2\r\n",
+    )
+    .unwrap();
+    let folder = dir.path().to_str().unwrap();
+    let files = best_possible(&["solve", "--rules", "aima", "--files", folder])
+        .expect("course files are bounded");
+    assert!(files.contains(course), "{files}");
+
+    // One file in the project's own format, of no known deal: nothing is claimed.
+    std::fs::write(
+        dir.path().join("own.txt"),
+        "SIZE 4 4\nWUMPUS 1 1\nGOLD 2 2\n",
+    )
+    .unwrap();
+    assert_eq!(
+        best_possible(&["solve", "--rules", "aima", "--files", folder]),
+        None
+    );
+    // Nor under other rules, or another pit probability.
+    assert_eq!(
+        best_possible(&["solve", "--deal", "course", "--worlds", "20"]),
+        None
+    );
+    assert_eq!(
+        best_possible(&[
+            "solve",
+            "--rules",
+            "aima",
+            "--deal",
+            "course",
+            "--pit-prob",
+            "0.3",
+            "--worlds",
+            "20",
+        ]),
+        None
+    );
+}
+
 #[test]
 fn the_size_is_hidden_for_the_course_and_told_on_request() {
     let header = |extra: &[&str]| {

@@ -41,7 +41,7 @@ pub enum GridPrior {
         /// The largest size.
         largest: (usize, usize),
     },
-    /// The course tournament's deal ([`super::course`]): its 16 sizes in the 2,500:500
+    /// The course tournament's deal (`crate::grid::course`): its 16 sizes in the 2,500:500
     /// proportion, pits only in the lower-left min(rows, cols) square block.
     Course,
 }

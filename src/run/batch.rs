@@ -92,19 +92,33 @@ pub fn solve<S: Session>(
 
 /// [`solve`] on files: game `i` is played on `files[i]` (a world file, or a cave's hazards,
 /// whose later random events are drawn from seed `base + i`), and its record is named by the
-/// file. `batch.worlds` must be the number of files.
+/// file. `batch.worlds` must be the number of files. On the grid, when every file is one of
+/// the course tournament's world files, the summary's setup says `deal: "course"` (what no
+/// player can beat is then known: [`Summary::best_mean_score`]).
 pub fn solve_files<S: Files>(
     setup: &S::Setup,
     files: &[std::path::PathBuf],
     agents: &dyn AgentFactory<S>,
     batch: &Batch,
-    id: BatchId,
+    mut id: BatchId,
     sink: &mut dyn BatchSink,
 ) -> Result<Summary, RunError> {
+    if S::RULES.on_grid() && all_course_files(files) {
+        id.setup.insert("deal".into(), "course".into());
+    }
     solve_games(agents, batch, id, sink, |i, seed| {
         let path = &files[i as usize];
         let session = S::load(setup, path, seed)?;
         Ok((session, Some(path.display().to_string())))
+    })
+}
+
+/// True when every file is one of the course tournament's world files (by its first line;
+/// [`crate::grid::course`]). A file that cannot be read is not one; the batch says why.
+fn all_course_files(files: &[std::path::PathBuf]) -> bool {
+    files.iter().all(|f| {
+        crate::files::read_text(f)
+            .is_ok_and(|text| crate::grid::course::looks_like_course_world(&text))
     })
 }
 

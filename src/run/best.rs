@@ -13,8 +13,15 @@ impl Summary {
     /// The best mean score any player can expect in this batch's setting, where it is known
     /// exactly or bounded.
     pub fn best_mean_score(&self) -> Option<BestScore> {
-        let size = self.setup.get("size")?.as_str()?;
         let pit_prob = self.setup.get("pit_prob")?.as_f64()?;
+        let says =
+            |key: &str, value: &str| self.setup.get(key).and_then(|v| v.as_str()) == Some(value);
+        // The course's deal, dealt (`--deal course`) or read from its world files (a batch
+        // over files has no size; `deal` says they are all the course's).
+        if self.rules == RuleSet::Aima && (says("size", "course") || says("deal", "course")) {
+            return optimal::best_course_score(pit_prob);
+        }
+        let size = self.setup.get("size")?.as_str()?;
         if self.rules == RuleSet::Aima {
             // A range of square sizes (`4x4..7x7`) deals each alike.
             if let Some((low, high)) = size.split_once("..") {

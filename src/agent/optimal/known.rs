@@ -1,8 +1,9 @@
 //! What is known of the best mean score any player can expect on the grid: the exact values
 //! the optimal agent's solver found ([`super::OptimalSolver::game_value`]), and under the
 //! textbook's rules on grids too large to solve, the upper bounds of
-//! `examples/tournament_bound.rs`. `solve` prints them beside a batch's figures
-//! (`crate::run::best`); the solver's tests check the tabled values against it.
+//! `examples/tournament_bound.rs` (on the square deal, and on the course tournament's). `solve`
+//! prints them beside a batch's figures (`crate::run::best`); the solver's tests check the
+//! tabled values against it.
 
 use crate::grid::Scoring;
 
@@ -114,3 +115,19 @@ pub(super) const TEXTBOOK_VALUES: [(usize, usize, BestScore); 8] = [
     (6, 6, BestScore::AtMost(247.64)),
     (7, 7, BestScore::AtMost(208.27)),
 ];
+
+/// The best mean score any player can expect under the textbook's rules on the course
+/// tournament's deal (`--deal course`, or its world files; docs/rules.md, "The course
+/// tournament") at pit probability 0.2, the size told or not: an upper bound. `None` at other
+/// pit probabilities.
+pub fn best_course_score(pit_prob: f64) -> Option<BestScore> {
+    (pit_prob == 0.2).then_some(BestScore::AtMost(COURSE_BOUND))
+}
+
+/// The upper limit, holding with probability 1 − 10⁻⁶, of the bound on the course's deal
+/// mixed in its proportions (4×4 a quarter of the worlds, at its exact value 345.57; each of
+/// the 15 other sizes a twentieth, sampled): `cargo run --release --example tournament_bound
+/// -- course 20000 100,100 0`, Hoeffding's limit over all its worlds at once (332.17 + 3.71,
+/// rounded up; `docs/agents.md` has the sizes' figures). A player not told the size can do no
+/// better than one told it.
+pub(super) const COURSE_BOUND: f64 = 335.89;

@@ -42,7 +42,9 @@ mod known;
 mod model;
 mod solver;
 pub use agent::OptimalAgent;
-pub use known::{best_mean_score, best_textbook_range, best_textbook_score, BestScore};
+pub use known::{
+    best_course_score, best_mean_score, best_textbook_range, best_textbook_score, BestScore,
+};
 pub use solver::OptimalSolver;
 
 /// The most cells the optimal agent solves: 4x4 takes 20 s and 0.44 GiB under AIMA's scoring,
@@ -341,6 +343,17 @@ mod tests {
                 assert!(v < free, "{rows}x{cols}");
             }
         }
+    }
+
+    #[test]
+    fn the_course_deal_has_a_bound_not_an_exact_value() {
+        let Some(BestScore::AtMost(course)) = best_course_score(0.2) else {
+            panic!("a bound on the course's deal");
+        };
+        // Its sizes' bounds run from about 210 (7x7) to about 400 (4 columns or rows, pits
+        // only in the 4x4 block), a quarter of its worlds 4x4 at 345.57 (docs/agents.md).
+        assert!((300.0..400.0).contains(&course), "{course}");
+        assert_eq!(best_course_score(0.3), None);
     }
 
     #[test]
