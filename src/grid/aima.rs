@@ -259,7 +259,7 @@ impl Session for AimaSession {
         if self.ending().is_some() {
             return self.shown(Turn {
                 percepts: Default::default(),
-                messages: Vec::new(),
+                messages: super::game::Messages::new(),
             });
         }
         let turn = match action {
@@ -434,7 +434,7 @@ mod tests {
         assert_eq!(s.start().facing, Direction::East);
         let shown = s.act(&TurnLeft);
         assert_eq!(shown.facing, Direction::North);
-        assert_eq!(shown.turn.messages, [Message::TurnLeft]);
+        assert_eq!(shown.turn.messages[..], [Message::TurnLeft]);
         assert_eq!(at(&s), "0,0");
         assert_eq!(s.act(&TurnRight).facing, Direction::East);
         assert_eq!(s.act(&TurnRight).facing, Direction::South);
@@ -513,7 +513,7 @@ mod tests {
         s.act(&TurnLeft);
         assert_eq!(s.ending(), Some(Ending::Unfinished));
         assert_eq!(s.score(), Some(-1001));
-        assert_eq!(s.act(&Forward).turn.messages, [], "nothing after the end");
+        assert_eq!(s.act(&Forward).turn.messages[..], [], "nothing after the end");
     }
 
     #[test]

@@ -208,8 +208,11 @@ pub struct Turn {
     /// What the player senses now.
     pub percepts: Percepts,
     /// What the game says, in order.
-    pub messages: Vec<Message>,
+    pub messages: Messages,
 }
+
+/// What the game says after one action: a few lines, kept inline (no allocation an action).
+pub type Messages = smallvec::SmallVec<[Message; 4]>;
 
 /// A game of grid Wumpus World in progress (or over).
 #[derive(Clone, Debug)]
@@ -242,7 +245,7 @@ impl GridGame {
 
     /// What the player is told before the first action.
     pub fn start(&self) -> Turn {
-        let mut messages = Vec::new();
+        let mut messages = Messages::new();
         self.describe_cell(&mut messages);
         if messages.is_empty() {
             messages.push(Message::Dark);
@@ -289,11 +292,11 @@ impl GridGame {
         if self.outcome.is_some() {
             return Turn {
                 percepts: Percepts::default(),
-                messages: Vec::new(),
+                messages: Messages::new(),
             };
         }
         self.moves += 1;
-        let mut messages = Vec::new();
+        let mut messages = Messages::new();
         let (mut bump, mut scream) = (false, false);
         match action {
             Action::Move(dir) => match self.world.topology().follow(self.player, Link::Step(dir)) {
@@ -362,18 +365,18 @@ impl GridGame {
         if self.outcome.is_some() {
             return Turn {
                 percepts: Percepts::default(),
-                messages: Vec::new(),
+                messages: Messages::new(),
             };
         }
         self.moves += 1;
         Turn {
             percepts: self.percepts(false, false),
-            messages: vec![message],
+            messages: smallvec::smallvec![message],
         }
     }
 
     /// The player steps into the current cell: hazards strike, then the senses report.
-    fn enter(&mut self, messages: &mut Vec<Message>) {
+    fn enter(&mut self, messages: &mut Messages) {
         let here = self.player;
         if here == self.world.wumpus() && self.wumpus_alive {
             messages.push(Message::LiveWumpusHere);
@@ -390,7 +393,7 @@ impl GridGame {
     }
 
     /// The sensations of the current cell, in the seed's order.
-    fn describe_cell(&self, messages: &mut Vec<Message>) {
+    fn describe_cell(&self, messages: &mut Messages) {
         let p = self.percepts(false, false);
         if p.breeze {
             messages.push(Message::Breeze);
@@ -494,7 +497,7 @@ mod tests {
         let mut g = example();
         g.act(Action::Move(North));
         let t = g.act(Action::Move(North));
-        assert_eq!(t.messages, [Message::LiveWumpusHere, Message::Eaten]);
+        assert_eq!(t.messages[..], [Message::LiveWumpusHere, Message::Eaten]);
         assert_eq!(g.outcome(), Some(Outcome::Eaten));
         assert_eq!(g.score(Scoring::Standard), Some(0));
         assert_eq!(g.score(Scoring::Aima), Some(-1002));
@@ -507,15 +510,15 @@ mod tests {
         let mut g = example();
         g.act(Action::Move(East));
         let t = g.act(Action::Move(East));
-        assert_eq!(t.messages, [Message::FallIntoPit]);
+        assert_eq!(t.messages[..], [Message::FallIntoPit]);
         assert_eq!(g.outcome(), Some(Outcome::FellIntoPit));
     }
 
     #[test]
     fn second_shot_is_out_of_arrows_and_still_a_move() {
         let mut g = example();
-        assert_eq!(g.act(Action::Fire(East)).messages, [Message::ShootArrow]);
-        assert_eq!(g.act(Action::Fire(North)).messages, [Message::OutOfArrows]);
+        assert_eq!(g.act(Action::Fire(East)).messages[..], [Message::ShootArrow]);
+        assert_eq!(g.act(Action::Fire(North)).messages[..], [Message::OutOfArrows]);
         assert_eq!(g.moves(), 2);
         g.act(Action::Climb);
         assert_eq!(g.score(Scoring::Standard), Some(100 - 3 - 10));
@@ -535,15 +538,15 @@ mod tests {
         let topo = Arc::new(Topology::grid(2, 2).unwrap());
         let world = GridWorld::new(topo, &[], (1, 1), (0, 1)).unwrap();
         let mut g = GridGame::new(world);
-        assert_eq!(g.act(Action::Grab).messages, [Message::PickUpNothing]);
+        assert_eq!(g.act(Action::Grab).messages[..], [Message::PickUpNothing]);
         let t = g.act(Action::Move(East));
         assert!(t.percepts.glint && t.percepts.stench);
-        assert_eq!(t.messages, [Message::Stench, Message::Glint]);
-        assert_eq!(g.act(Action::Grab).messages, [Message::PickUpGold]);
+        assert_eq!(t.messages[..], [Message::Stench, Message::Glint]);
+        assert_eq!(g.act(Action::Grab).messages[..], [Message::PickUpGold]);
         assert!(!g.act(Action::Grab).percepts.glint);
-        assert_eq!(g.act(Action::Climb).messages, [Message::CannotClimb]);
+        assert_eq!(g.act(Action::Climb).messages[..], [Message::CannotClimb]);
         g.act(Action::Move(West));
-        assert_eq!(g.act(Action::Climb).messages, [Message::ClimbOut]);
+        assert_eq!(g.act(Action::Climb).messages[..], [Message::ClimbOut]);
         assert_eq!(g.outcome(), Some(Outcome::Won));
         assert_eq!(g.score(Scoring::Standard), Some(1000 - 7));
         assert_eq!(g.score(Scoring::Aima), Some(1000 - 7));
