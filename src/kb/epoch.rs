@@ -47,6 +47,9 @@ impl KnowledgeBase {
         {
             return Err(KbError::BadEvent(decl.name.clone()));
         }
+        if let Some(explainer) = &mut self.explainer {
+            explainer.happen(event, at)?;
+        }
         let places = grounding.topology.len();
         let old = self.current.clone();
         for &pred in &decl.changes {
@@ -113,6 +116,9 @@ impl KnowledgeBase {
                 expected: old.topology.len(),
                 found: topology.len(),
             });
+        }
+        if let Some(explainer) = &mut self.explainer {
+            explainer.set_topology(topology.clone())?;
         }
         self.grounding = Arc::new(Grounding {
             rules: old.rules.clone(),

@@ -1,6 +1,13 @@
 //! Explanations: the observations a conclusion rests on, as a subset-minimal unsatisfiable
-//! core of the observations' selectors (the solver's failed assumptions, then minimised one by
-//! one).
+//! core of the observations' selectors, in the explainer (see `KnowledgeBase::explainer`).
+//!
+//! Which minimal set, when several would do: the one that keeps the oldest observations. It is
+//! what deleting observations newest first finds, and what the solver's failed core, then
+//! minimised one by one, nearly always found before (its propagation reaches the oldest first).
+//! It depends on the observations alone, never on what the solver met before, and it stands as
+//! observations are added: the first `k` observations that rule a conclusion out still do, and
+//! a set is only ever compared with older ones. So it is found from the solver's cores in a few
+//! calls (`oldest_core`).
 //!
 //! Only a knowledge base built with `Proofs::Explained` explains; an explanation must never
 //! name an observation the conclusion can do without.
@@ -8,65 +15,186 @@
 use varisat::Lit;
 
 use super::ground::GroundLit;
-use super::sat::Sat;
-use super::{KbError, KnowledgeBase, Proofs};
+use super::{KbError, KnowledgeBase};
 
 impl KnowledgeBase {
     /// The observations (as indices into [`KnowledgeBase::observations`]) that make `conj`
     /// impossible: a set from which no observation can be dropped (empty when the rules alone
-    /// rule it out). `None` when `conj` is possible.
+    /// rule it out), the one keeping the oldest observations (see the module documentation).
+    /// `None` when `conj` is possible.
     pub fn explain(&mut self, conj: &[GroundLit]) -> Result<Option<Vec<usize>>, KbError> {
-        if self.proofs != Proofs::Explained {
+        #[cfg(test)]
+        if self.proofs == super::Proofs::Explained && self.explainer.is_none() {
+            return self.explain_as_before(conj);
+        }
+        if self.explainer.is_none() {
             return Err(KbError::NotExplaining);
         }
         if self.possible(conj)? {
             return Ok(None);
         }
-        // In explained mode only the rules fix atoms, so a fixed atom needs no observation.
-        match self.question(conj) {
+        let explainer = self.explainer.as_mut().expect("checked above");
+        // In the explainer only the rules fix atoms, so a fixed atom needs no observation.
+        match explainer.question(conj) {
             None => Ok(Some(Vec::new())),
-            Some(lits) => Ok(Some(self.minimal_core(&lits))),
+            Some(lits) => Ok(explainer.oldest_core(&lits)),
         }
     }
 
-    /// A subset-minimal set of observations that, with the rules and `extra`, is unsatisfiable.
-    pub(super) fn minimal_core(&mut self, extra: &[Lit]) -> Vec<usize> {
-        let solve = |sat: &mut Sat, selectors: &[Lit]| {
-            let mut a = selectors.to_vec();
-            a.extend_from_slice(extra);
-            if sat.solve(&a, false) {
-                None
+    /// The set of observations that, with the rules and `extra`, is unsatisfiable, from which
+    /// none can be dropped, and that keeps the oldest: the one deleting observations newest
+    /// first finds. `None` when the rules, every observation and `extra` are satisfiable.
+    ///
+    /// Found as that deletion would find it, a step at a time: with `kept` the observations
+    /// kept so far, the next one kept is the newest of the shortest run of first observations
+    /// that, with `kept`, is unsatisfiable. A solve over a run gives a failed core, and the
+    /// newest observation in it bounds the run from above; a solve without that observation
+    /// either gives a smaller core or shows it is needed. Each call is over a run of the
+    /// first observations, so the set found depends on the observations alone.
+    pub(super) fn oldest_core(&mut self, extra: &[Lit]) -> Option<Vec<usize>> {
+        let found = self.oldest_core_from_cores(extra, true)?;
+        // A failed core that is not one (see sat.rs) could only make the set found fail to be
+        // unsatisfiable; each observation kept was shown needed by a solve. So one solve
+        // checks the set, and without the cores' help the same deletion finds it anyway.
+        if self.core_of(&found, 0, extra).is_some() {
+            return Some(found);
+        }
+        self.oldest_core_from_cores(extra, false)
+    }
+
+    /// [`KnowledgeBase::oldest_core`], guided by the solver's failed cores when `trust` is
+    /// set, or dropping one observation at a time.
+    fn oldest_core_from_cores(&mut self, extra: &[Lit], trust: bool) -> Option<Vec<usize>> {
+        let mut kept: Vec<usize> = Vec::new();
+        // Invariant: `kept`, the first `upper` observations and `extra` are unsatisfiable;
+        // `core` is the failed core of a solve over them.
+        let mut upper = self.selectors.len();
+        let mut core = self.core_of(&kept, upper, extra)?;
+        loop {
+            let newest = if trust {
+                core.iter()
+                    .filter_map(|s| self.selectors.binary_search(s).ok())
+                    .filter(|&i| i < upper)
+                    .max()
             } else {
-                Some(sat.failed_core())
-            }
-        };
-        let Some(core) = solve(&mut self.sat, &self.selectors) else {
-            return Vec::new();
-        };
-        let mut keep: Vec<Lit> = self
-            .selectors
-            .iter()
-            .copied()
-            .filter(|s| core.contains(s))
-            .collect();
-        // Deletion-based minimisation: drop each observation the rest can do without.
-        let mut i = 0;
-        while i < keep.len() {
-            let mut trial = keep.clone();
-            trial.remove(i);
-            match solve(&mut self.sat, &trial) {
-                Some(smaller) => {
-                    keep = trial.into_iter().filter(|s| smaller.contains(s)).collect();
+                upper.checked_sub(1)
+            };
+            let Some(newest) = newest else {
+                // `kept` and `extra` fail without any other observation.
+                kept.sort_unstable();
+                return Some(kept);
+            };
+            // `kept` and the first `newest + 1` observations fail (the core is among them).
+            upper = newest;
+            match self.core_of(&kept, upper, extra) {
+                Some(smaller) => core = smaller,
+                None => {
+                    // Without it they hold: it is kept, and `core` still fails within `kept`
+                    // and the first `upper` observations.
+                    kept.push(newest);
                 }
-                None => i += 1,
             }
         }
-        let mut ids: Vec<usize> = keep
-            .iter()
-            .filter_map(|s| self.selectors.iter().position(|t| t == s))
-            .collect();
-        ids.sort_unstable();
-        ids
+    }
+
+    /// The failed core (selectors and `extra`'s literals) of a solve assuming the observations
+    /// `kept`, the first `upper` observations and `extra`; `None` when that is satisfiable.
+    fn core_of(&mut self, kept: &[usize], upper: usize, extra: &[Lit]) -> Option<Vec<Lit>> {
+        let mut assumptions: Vec<Lit> = kept.iter().map(|&i| self.selectors[i]).collect();
+        assumptions.extend_from_slice(&self.selectors[..upper]);
+        assumptions.extend_from_slice(extra);
+        if self.sat.solve(&assumptions, false) {
+            return None;
+        }
+        let mut core = self.sat.failed_core();
+        core.sort_unstable();
+        Some(core)
+    }
+}
+
+/// The explanations as they were found before the explainer: one knowledge base answering
+/// questions and explaining under the observations' selectors, its failed core minimised one
+/// observation at a time (oldest first). Kept as the reference the tests compare with.
+#[cfg(test)]
+pub(crate) mod reference {
+    use std::cell::Cell;
+
+    use varisat::Lit;
+
+    use super::super::ground::GroundLit;
+    use super::super::sat::Sat;
+    use super::super::{KbError, KnowledgeBase};
+
+    thread_local! {
+        static ON: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// True while knowledge bases built in explained mode on this thread are the reference.
+    pub(crate) fn on() -> bool {
+        ON.with(Cell::get)
+    }
+
+    /// Runs `f` with knowledge bases in explained mode built as the reference.
+    pub(crate) fn with<T>(f: impl FnOnce() -> T) -> T {
+        ON.with(|on| on.set(true));
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+        ON.with(|on| on.set(false));
+        result.unwrap_or_else(|e| std::panic::resume_unwind(e))
+    }
+
+    impl KnowledgeBase {
+        pub(super) fn explain_as_before(
+            &mut self,
+            conj: &[GroundLit],
+        ) -> Result<Option<Vec<usize>>, KbError> {
+            if self.possible(conj)? {
+                return Ok(None);
+            }
+            match self.question(conj) {
+                None => Ok(Some(Vec::new())),
+                Some(lits) => Ok(Some(self.minimal_core(&lits))),
+            }
+        }
+
+        /// A subset-minimal set of observations that, with the rules and `extra`, is
+        /// unsatisfiable.
+        fn minimal_core(&mut self, extra: &[Lit]) -> Vec<usize> {
+            let solve = |sat: &mut Sat, selectors: &[Lit]| {
+                let mut a = selectors.to_vec();
+                a.extend_from_slice(extra);
+                if sat.solve(&a, false) {
+                    None
+                } else {
+                    Some(sat.failed_core())
+                }
+            };
+            let Some(core) = solve(&mut self.sat, &self.selectors) else {
+                return Vec::new();
+            };
+            let mut keep: Vec<Lit> = self
+                .selectors
+                .iter()
+                .copied()
+                .filter(|s| core.contains(s))
+                .collect();
+            let mut i = 0;
+            while i < keep.len() {
+                let mut trial = keep.clone();
+                trial.remove(i);
+                match solve(&mut self.sat, &trial) {
+                    Some(smaller) => {
+                        keep = trial.into_iter().filter(|s| smaller.contains(s)).collect();
+                    }
+                    None => i += 1,
+                }
+            }
+            let mut ids: Vec<usize> = keep
+                .iter()
+                .filter_map(|s| self.selectors.iter().position(|t| t == s))
+                .collect();
+            ids.sort_unstable();
+            ids
+        }
     }
 }
 

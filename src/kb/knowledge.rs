@@ -72,6 +72,12 @@ pub struct KnowledgeBase {
     pub(super) atom_watches: rustc_hash::FxHashMap<Atom, Vec<(u32, u64)>>,
     /// Watches that fired and are not yet taken by [`KnowledgeBase::take_changed`].
     pub(super) fired: Vec<u32>,
+    /// In [`Proofs::Explained`] mode, the knowledge base that explains: told the same
+    /// observations and events, each observation guarded by a selector. This one answers
+    /// questions as in [`Proofs::Fast`] mode (unit observations fix atoms, so the solver sees
+    /// only what is genuinely uncertain); the explainer is asked only for explanations
+    /// (explain.rs), and never holds an explainer itself.
+    pub(super) explainer: Option<Box<KnowledgeBase>>,
 }
 
 impl KnowledgeBase {
@@ -105,7 +111,27 @@ impl KnowledgeBase {
         KnowledgeBase::on(grounding, proofs, Sat::whole())
     }
 
+    /// A knowledge base solved by `sat`; in explained mode `sat` solves the explainer's
+    /// clauses (where the selectors are), and the questions get a solver of their own.
     pub(super) fn on(grounding: Arc<Grounding>, proofs: Proofs, sat: Sat) -> KnowledgeBase {
+        #[cfg(test)]
+        if proofs == Proofs::Explained && super::explain::reference::on() {
+            return KnowledgeBase::bare(grounding, proofs, sat);
+        }
+        match proofs {
+            Proofs::Fast => KnowledgeBase::bare(grounding, Proofs::Fast, sat),
+            Proofs::Explained => {
+                let explainer = KnowledgeBase::bare(grounding.clone(), Proofs::Explained, sat);
+                let mut kb = KnowledgeBase::bare(grounding, Proofs::Fast, Sat::growing());
+                kb.explainer = Some(Box::new(explainer));
+                kb
+            }
+        }
+    }
+
+    /// A knowledge base without an explainer: in [`Proofs::Explained`] mode, the explainer
+    /// itself (or, in tests, the reference that answers questions under the selectors too).
+    pub(super) fn bare(grounding: Arc<Grounding>, proofs: Proofs, sat: Sat) -> KnowledgeBase {
         let rules = grounding.rules.clone();
         let places = grounding.topology.len();
         let atoms = rules
@@ -150,6 +176,7 @@ impl KnowledgeBase {
             odds_cache: None,
             atom_watches: rustc_hash::FxHashMap::default(),
             fired: Vec::new(),
+            explainer: None,
         };
         for i in 0..kb.counters.len() {
             kb.start_counter(i);
@@ -383,6 +410,9 @@ impl KnowledgeBase {
         if !self.told.insert(obs) {
             return Ok(());
         }
+        if let Some(explainer) = &mut self.explainer {
+            explainer.tell(pred, place, present)?;
+        }
         self.observations.push(obs);
         let selector = match self.proofs {
             Proofs::Explained => {
@@ -429,25 +459,29 @@ impl KnowledgeBase {
             self.consistent_at = Some(self.sat.now());
             return Ok(());
         }
-        let why = match self.proofs {
+        let explainer = match &mut self.explainer {
+            Some(explainer) => explainer,
+            None => self,
+        };
+        let why = match explainer.proofs {
             Proofs::Explained => {
-                let core = self.minimal_core(&[]);
+                let core = explainer.oldest_core(&[]).unwrap_or_default();
                 if core.is_empty() {
                     "the rules alone cannot all hold, whatever is observed".to_string()
                 } else {
                     let words: Vec<String> = core
                         .iter()
-                        .map(|&i| self.describe(&self.observations[i]))
+                        .map(|&i| explainer.describe(&explainer.observations[i]))
                         .collect();
                     format!("these cannot all hold: {}", words.join("; "))
                 }
             }
-            Proofs::Fast if self.observations.is_empty() => {
+            Proofs::Fast if explainer.observations.is_empty() => {
                 "the rules alone cannot all hold, whatever is observed".to_string()
             }
             Proofs::Fast => format!(
                 "the {} observations of this game cannot all hold",
-                self.observations.len()
+                explainer.observations.len()
             ),
         };
         Err(KbError::Contradiction(why))
