@@ -120,6 +120,11 @@ impl KnowledgeBase {
         if let Some(explainer) = &mut self.explainer {
             explainer.set_topology(topology.clone())?;
         }
+        if let Some(relevance) = &mut self.relevance {
+            // Observations told from now on are grounded on the new graph; a knowledge base
+            // told them again would ground the earlier ones on it too.
+            relevance.valid = false;
+        }
         self.grounding = Arc::new(Grounding {
             rules: old.rules.clone(),
             topology,

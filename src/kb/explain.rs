@@ -15,7 +15,8 @@
 use varisat::Lit;
 
 use super::ground::GroundLit;
-use super::{KbError, KnowledgeBase};
+use super::sat::Sat;
+use super::{KbError, KnowledgeBase, Proofs};
 
 impl KnowledgeBase {
     /// The observations (as indices into [`KnowledgeBase::observations`]) that make `conj`
@@ -37,8 +38,36 @@ impl KnowledgeBase {
         // In the explainer only the rules fix atoms, so a fixed atom needs no observation.
         match explainer.question(conj) {
             None => Ok(Some(Vec::new())),
-            Some(lits) => Ok(explainer.oldest_core(&lits)),
+            Some(lits) => Ok(explainer.explanation(conj, &lits)),
         }
+    }
+
+    /// The explanation of `conj` (as `lits`, its solver literals here): searched among the
+    /// observations that can bear on it, told to a knowledge base of their own, when
+    /// relevance.rs can show those suffice, else among all.
+    fn explanation(&mut self, conj: &[GroundLit], lits: &[Lit]) -> Option<Vec<usize>> {
+        if let Some(relevant) = self.relevant_to(conj) {
+            if let Some(found) = self.explanation_among(&relevant, conj) {
+                return Some(found);
+            }
+        }
+        self.oldest_core(lits)
+    }
+
+    /// [`KnowledgeBase::oldest_core`] of `conj` on a knowledge base told only the
+    /// observations `among`, as indices here; `None` when they do not rule `conj` out.
+    fn explanation_among(&self, among: &[usize], conj: &[GroundLit]) -> Option<Vec<usize>> {
+        let mut part = KnowledgeBase::bare(self.grounding.clone(), Proofs::Explained, Sat::whole());
+        part.relevance = None;
+        for &i in among {
+            let o = self.observations[i];
+            part.tell(o.pred, o.place, o.present).ok()?;
+        }
+        let found = match part.question(conj) {
+            None => Vec::new(),
+            Some(lits) => part.oldest_core(&lits)?,
+        };
+        Some(found.into_iter().map(|i| among[i]).collect())
     }
 
     /// The set of observations that, with the rules and `extra`, is unsatisfiable, from which

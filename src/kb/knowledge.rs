@@ -13,6 +13,7 @@ use varisat::Lit;
 use super::counter::Counter;
 use super::ground::{Atom, GroundClause, GroundLit};
 use super::odds;
+use super::relevance::Relevance;
 use super::rules::{PredId, PredKind, Rules};
 use super::sat::Sat;
 use super::{Grounding, KbError, Observation, Proofs};
@@ -78,6 +79,9 @@ pub struct KnowledgeBase {
     /// only what is genuinely uncertain); the explainer is asked only for explanations
     /// (explain.rs), and never holds an explainer itself.
     pub(super) explainer: Option<Box<KnowledgeBase>>,
+    /// In the explainer, its clauses by atom, to find the observations an explanation can
+    /// name (relevance.rs).
+    pub(super) relevance: Option<Relevance>,
 }
 
 impl KnowledgeBase {
@@ -177,7 +181,11 @@ impl KnowledgeBase {
             atom_watches: rustc_hash::FxHashMap::default(),
             fired: Vec::new(),
             explainer: None,
+            relevance: None,
         };
+        if proofs == Proofs::Explained {
+            kb.relevance = Some(Relevance::new(&grounding.facts, &kb.counted));
+        }
         for i in 0..kb.counters.len() {
             kb.start_counter(i);
         }
@@ -426,6 +434,12 @@ impl KnowledgeBase {
         if present || rule.iff {
             let clauses = grounding.percept(pred, place, present)?;
             let remap = self.time > 0;
+            let index = self.observations.len() - 1;
+            if let Some(relevance) = self.relevance.as_mut().filter(|_| !remap) {
+                for clause in clauses.iter() {
+                    relevance.add(Some(index), clause, &self.counted);
+                }
+            }
             for clause in clauses.iter() {
                 if remap {
                     let mapped: GroundClause = clause

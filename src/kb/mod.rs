@@ -46,6 +46,7 @@ mod epoch;
 mod explain;
 mod grounding;
 mod knowledge;
+mod relevance;
 mod watch;
 
 use counter::Bit;
