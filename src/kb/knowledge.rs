@@ -218,7 +218,10 @@ impl KnowledgeBase {
     /// True once the knowledge base solves one component at a time (see sat.rs).
     #[cfg(test)]
     pub(crate) fn is_split(&self) -> bool {
-        self.sat.is_split()
+        match &self.explainer {
+            Some(explainer) => explainer.sat.is_split(),
+            None => self.sat.is_split(),
+        }
     }
 
     /// Solver variables allocated so far.

@@ -44,6 +44,8 @@ mod dimacs;
 mod drivers;
 mod epoch;
 mod explain;
+#[cfg(test)]
+pub(crate) use explain::reference;
 mod grounding;
 mod knowledge;
 mod relevance;
