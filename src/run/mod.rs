@@ -14,7 +14,7 @@ pub mod shard;
 pub mod tally;
 
 pub use batch::{solve, solve_files, Batch, BatchSink, Quiet};
-pub use event::StepEvent;
+pub use event::{Label, StepEvent};
 pub use shard::{Shard, ShardError};
 pub use tally::{merge, BatchId, GameRecord, MergeError, Summary, Tally};
 
@@ -91,6 +91,7 @@ pub fn play_to_end<S: Session>(
     let mut last: Option<S::Action> = None;
     let mut actions = 0u32;
     let mut agent_time = Duration::ZERO;
+    let mut names = event::Labels::default();
     let ending = loop {
         if let Some(ending) = session.ending() {
             break ending;
@@ -118,6 +119,7 @@ pub fn play_to_end<S: Session>(
                 &knowledge,
                 &decision,
                 places_on.as_deref(),
+                &mut names,
             );
             if watch(session, event) == Flow::Stop {
                 return Ok(None);
