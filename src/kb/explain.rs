@@ -233,8 +233,8 @@ mod tests {
     use super::super::rules::{parse_rules, GRID_RULES};
     use super::super::sat::Sat;
     use super::super::{Grounding, KnowledgeBase, Observation, Proofs};
-    use crate::topology::{Place, Topology};
     use super::reference;
+    use crate::topology::{Place, Topology};
     use std::sync::Arc;
 
     /// Explained mode on one solver per component answers as on one solver, and each of its

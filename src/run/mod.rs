@@ -10,6 +10,8 @@
 pub mod batch;
 pub mod best;
 pub mod event;
+#[cfg(test)]
+mod same_explanations;
 pub mod shard;
 pub mod tally;
 
