@@ -42,16 +42,9 @@ fn follow_hints<S: Roster>(setup: &S::Setup, kind: AgentKind, games: u64) -> Vec
             // What `hint_event` does, keeping the decision to play it.
             let decision = agent.decide();
             let knowledge = agent.knowledge();
-            let places_on = agent.places_on();
+            names.agent_grid(agent.places_on());
             let event = step_event(
-                &session,
-                steps,
-                &shown,
-                &learned,
-                &knowledge,
-                &decision,
-                places_on.as_deref(),
-                &mut names,
+                &session, steps, &shown, &learned, &knowledge, &decision, &mut names,
             );
             times.push(t.elapsed());
             assert!(!event.action.is_empty());

@@ -6,7 +6,7 @@
 
 use crate::agent::{Agent, Conclusion, Decision, Fact, Knowledge, Rule};
 use crate::game::{Ending, Hidden, Percept, RuleSet, Session};
-use crate::topology::{Place, Shape, Topology};
+use crate::topology::{Place, Topology};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -197,11 +197,13 @@ impl Serialize for Label {
 }
 
 /// Places named as a player names them, each named once: the game's places, and an agent's
-/// places on its own grid ([`Agent::places_on`]) while that grid stays the same.
+/// places, on the grid it numbers them on ([`Agent::places_on`]) while that grid stays the
+/// same.
 #[derive(Clone, Debug, Default)]
 pub struct Labels {
     game: Vec<Option<Label>>,
-    model: Option<(Shape, usize)>,
+    /// The agent's own grid, when it is not the game's.
+    model: Option<Arc<Topology>>,
     on_model: Vec<Option<Label>>,
 }
 
@@ -220,24 +222,31 @@ impl Labels {
         cached(&mut self.game, place, || session.label(place))
     }
 
-    /// The name of an agent's `place`: on `model`, the grid it numbers its places on, or in
-    /// `session` when that is `None`.
-    pub fn on<S: Session>(&mut self, model: Option<&Topology>, session: &S, place: Place) -> Label {
-        let Some(model) = model else {
-            return self.of(session, place);
+    /// Names the agent's places from now on on `model`, the grid it numbers them on
+    /// ([`Agent::places_on`]; `None`: the game's own places).
+    pub fn agent_grid(&mut self, model: Option<Arc<Topology>>) {
+        let same = match (&self.model, &model) {
+            (Some(a), Some(b)) => a.shape() == b.shape() && a.len() == b.len(),
+            (a, b) => a.is_none() && b.is_none(),
         };
-        let key = (model.shape().clone(), model.len());
-        if self.model.as_ref() != Some(&key) {
-            self.model = Some(key);
+        if !same {
             self.on_model.clear();
         }
-        cached(&mut self.on_model, place, || model.label(place))
+        self.model = model;
+    }
+
+    /// The name of an agent's `place` (see [`Labels::agent_grid`]).
+    pub fn agent<S: Session>(&mut self, session: &S, place: Place) -> Label {
+        match &self.model {
+            Some(model) => cached(&mut self.on_model, place, || model.label(place)),
+            None => self.of(session, place),
+        }
     }
 }
 
 /// The event of step `step`: `session` has just shown `shown`, the agent proved `learned`,
-/// knows `knowledge`, and chose `decision`; the agent numbers its places on `places_on` when
-/// that is not the game's grid ([`Agent::places_on`]); places are named through `names`.
+/// knows `knowledge`, and chose `decision`; places are named through `names`, told the grid
+/// the agent numbers its places on when that is not the game's ([`Labels::agent_grid`]).
 pub fn step_event<S: Session>(
     session: &S,
     step: usize,
@@ -245,14 +254,13 @@ pub fn step_event<S: Session>(
     learned: &[Conclusion],
     knowledge: &Knowledge,
     decision: &Decision<S::Action>,
-    places_on: Option<&Topology>,
     names: &mut Labels,
 ) -> StepEvent {
     let names = std::cell::RefCell::new(names);
     let label = |p: Place| names.borrow_mut().of(session, p).to_string();
     // What the agent says of a place is named on its own grid; where the player is, the game
     // says.
-    let agent_named = |p: Place| names.borrow_mut().on(places_on, session, p);
+    let agent_named = |p: Place| names.borrow_mut().agent(session, p);
     let agent_label = |p: Place| agent_named(p).to_string();
     let labels = |ps: &[Place]| ps.iter().map(|&p| agent_named(p)).collect::<Vec<_>>();
     let obs = session.observation(shown);
@@ -340,17 +348,10 @@ pub fn hint_event<S: Session>(
 ) -> StepEvent {
     let decision = agent.decide();
     let knowledge = agent.knowledge();
-    let places_on = agent.places_on();
     let mut names = Labels::default();
+    names.agent_grid(agent.places_on());
     step_event(
-        session,
-        step,
-        shown,
-        learned,
-        &knowledge,
-        &decision,
-        places_on.as_deref(),
-        &mut names,
+        session, step, shown, learned, &knowledge, &decision, &mut names,
     )
 }
 

@@ -112,16 +112,9 @@ pub fn play_to_end<S: Session>(
         if let Some(watch) = watch.as_mut() {
             let knowledge = agent.knowledge();
             let step = actions as usize;
-            let places_on = agent.places_on();
+            names.agent_grid(agent.places_on());
             let event = event::step_event(
-                session,
-                step,
-                &shown,
-                &learned,
-                &knowledge,
-                &decision,
-                places_on.as_deref(),
-                &mut names,
+                session, step, &shown, &learned, &knowledge, &decision, &mut names,
             );
             if watch(session, event) == Flow::Stop {
                 return Ok(None);
