@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use wumpus::agent::{AgentKind, AgentOptions, Dice, Roster};
 use wumpus::cave::{self, ClassicSession, ClassicSetup, MazeSession, MazeSetup, Variant};
 use wumpus::grid::{GridSession, GridSetup, Scoring};
-use wumpus::run::event::step_event;
+use wumpus::run::event::{step_event, Labels};
 
 /// Plays `games` games dealt from seeds `0..games` by following hints; returns each turn's
 /// answer time (observe + hint).
@@ -33,6 +33,7 @@ fn follow_hints<S: Roster>(setup: &S::Setup, kind: AgentKind, games: u64) -> Vec
         let mut agent = agents.make(&session.briefing(), Dice(0)).expect("an agent");
         let mut shown = session.start();
         let mut last: Option<S::Action> = None;
+        let mut names = Labels::default();
         let mut steps = 0;
         while session.ending().is_none() && steps < session.action_limit() as usize {
             steps += 1;
@@ -41,15 +42,9 @@ fn follow_hints<S: Roster>(setup: &S::Setup, kind: AgentKind, games: u64) -> Vec
             // What `hint_event` does, keeping the decision to play it.
             let decision = agent.decide();
             let knowledge = agent.knowledge();
-            let places_on = agent.places_on();
+            names.agent_grid(agent.places_on());
             let event = step_event(
-                &session,
-                steps,
-                &shown,
-                &learned,
-                &knowledge,
-                &decision,
-                places_on.as_deref(),
+                &session, steps, &shown, &learned, &knowledge, &decision, &mut names,
             );
             times.push(t.elapsed());
             assert!(!event.action.is_empty());

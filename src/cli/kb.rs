@@ -84,7 +84,8 @@ impl OnGame for KbArgs {
                 game.agent
             )));
         };
-        let list = |v: &[String]| v.join(" ");
+        let list =
+            |v: &[wumpus::run::Label]| v.iter().map(|l| &**l).collect::<Vec<&str>>().join(" ");
         let mut text = format!("c game: {title}\n");
         text.push_str(&format!(
             "c step {} at {}; wumpus alive: {}\n",

@@ -4,18 +4,18 @@
 use wumpus::agent::optimal::BestScore;
 use wumpus::game::Board;
 use wumpus::run::event::{ChoiceView, OddsView};
-use wumpus::run::{GameRecord, StepEvent, Summary};
+use wumpus::run::{GameRecord, Label, StepEvent, Summary};
 
 /// A chance as a percentage for people: `37%`, `<1%`, `0%`, `100%`.
 pub fn percent(p: f64) -> String {
     wumpus::agent::percent(p)
 }
 
-fn list(items: &[String]) -> String {
+fn list<T: std::ops::Deref<Target = str>>(items: &[T]) -> String {
     if items.is_empty() {
         "none".to_string()
     } else {
-        items.join(", ")
+        items.iter().map(|i| &**i).collect::<Vec<&str>>().join(", ")
     }
 }
 
@@ -258,7 +258,7 @@ pub fn hint_text(e: &StepEvent, board: &Board, colour: bool) -> String {
 /// `s` proven safe, `P` proven pit, `W` proven wumpus, `?` unknown.
 pub fn knowledge_map(e: &StepEvent, board: &Board) -> String {
     let (rows, cols) = (board.rows.unwrap_or(0), board.cols.unwrap_or(0));
-    let has = |set: &[String], label: &str| set.iter().any(|p| p == label);
+    let has = |set: &[Label], label: &str| set.iter().any(|p| &**p == label);
     let mut out = String::new();
     for row in (0..rows).rev() {
         out.push_str(&format!("{row:>4} "));

@@ -19,6 +19,10 @@ impl KnowledgeBase {
     /// rest"). In explained mode the observations' selectors are added as unit clauses too.
     pub fn to_dimacs(&self) -> String {
         use std::fmt::Write;
+        if let Some(explainer) = &self.explainer {
+            // The explainer holds the formula with the observations' selectors.
+            return explainer.to_dimacs();
+        }
         let mut out = String::new();
         let _ = writeln!(out, "c wumpus knowledge base");
         let rules = self.rules();

@@ -47,6 +47,9 @@ impl KnowledgeBase {
         {
             return Err(KbError::BadEvent(decl.name.clone()));
         }
+        if let Some(explainer) = &mut self.explainer {
+            explainer.happen(event, at)?;
+        }
         let places = grounding.topology.len();
         let old = self.current.clone();
         for &pred in &decl.changes {
@@ -113,6 +116,14 @@ impl KnowledgeBase {
                 expected: old.topology.len(),
                 found: topology.len(),
             });
+        }
+        if let Some(explainer) = &mut self.explainer {
+            explainer.set_topology(topology.clone())?;
+        }
+        if let Some(relevance) = &mut self.relevance {
+            // Observations told from now on are grounded on the new graph; a knowledge base
+            // told them again would ground the earlier ones on it too.
+            relevance.valid = false;
         }
         self.grounding = Arc::new(Grounding {
             rules: old.rules.clone(),

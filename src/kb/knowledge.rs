@@ -13,6 +13,7 @@ use varisat::Lit;
 use super::counter::Counter;
 use super::ground::{Atom, GroundClause, GroundLit};
 use super::odds;
+use super::relevance::Relevance;
 use super::rules::{PredId, PredKind, Rules};
 use super::sat::Sat;
 use super::{Grounding, KbError, Observation, Proofs};
@@ -72,6 +73,15 @@ pub struct KnowledgeBase {
     pub(super) atom_watches: rustc_hash::FxHashMap<Atom, Vec<(u32, u64)>>,
     /// Watches that fired and are not yet taken by [`KnowledgeBase::take_changed`].
     pub(super) fired: Vec<u32>,
+    /// In [`Proofs::Explained`] mode, the knowledge base that explains: told the same
+    /// observations and events, each observation guarded by a selector. This one answers
+    /// questions as in [`Proofs::Fast`] mode (unit observations fix atoms, so the solver sees
+    /// only what is genuinely uncertain); the explainer is asked only for explanations
+    /// (explain.rs), and never holds an explainer itself.
+    pub(super) explainer: Option<Box<KnowledgeBase>>,
+    /// In the explainer, its clauses by atom, to find the observations an explanation can
+    /// name (relevance.rs).
+    pub(super) relevance: Option<Relevance>,
 }
 
 impl KnowledgeBase {
@@ -105,7 +115,27 @@ impl KnowledgeBase {
         KnowledgeBase::on(grounding, proofs, Sat::whole())
     }
 
+    /// A knowledge base solved by `sat`; in explained mode `sat` solves the explainer's
+    /// clauses (where the selectors are), and the questions get a solver of their own.
     pub(super) fn on(grounding: Arc<Grounding>, proofs: Proofs, sat: Sat) -> KnowledgeBase {
+        #[cfg(test)]
+        if proofs == Proofs::Explained && super::explain::reference::on() {
+            return KnowledgeBase::bare(grounding, proofs, sat);
+        }
+        match proofs {
+            Proofs::Fast => KnowledgeBase::bare(grounding, Proofs::Fast, sat),
+            Proofs::Explained => {
+                let explainer = KnowledgeBase::bare(grounding.clone(), Proofs::Explained, sat);
+                let mut kb = KnowledgeBase::bare(grounding, Proofs::Fast, Sat::growing());
+                kb.explainer = Some(Box::new(explainer));
+                kb
+            }
+        }
+    }
+
+    /// A knowledge base without an explainer: in [`Proofs::Explained`] mode, the explainer
+    /// itself (or, in tests, the reference that answers questions under the selectors too).
+    pub(super) fn bare(grounding: Arc<Grounding>, proofs: Proofs, sat: Sat) -> KnowledgeBase {
         let rules = grounding.rules.clone();
         let places = grounding.topology.len();
         let atoms = rules
@@ -150,7 +180,12 @@ impl KnowledgeBase {
             odds_cache: None,
             atom_watches: rustc_hash::FxHashMap::default(),
             fired: Vec::new(),
+            explainer: None,
+            relevance: None,
         };
+        if proofs == Proofs::Explained {
+            kb.relevance = Some(Relevance::new(&grounding.facts, &kb.counted));
+        }
         for i in 0..kb.counters.len() {
             kb.start_counter(i);
         }
@@ -183,7 +218,10 @@ impl KnowledgeBase {
     /// True once the knowledge base solves one component at a time (see sat.rs).
     #[cfg(test)]
     pub(crate) fn is_split(&self) -> bool {
-        self.sat.is_split()
+        match &self.explainer {
+            Some(explainer) => explainer.sat.is_split(),
+            None => self.sat.is_split(),
+        }
     }
 
     /// Solver variables allocated so far.
@@ -383,6 +421,9 @@ impl KnowledgeBase {
         if !self.told.insert(obs) {
             return Ok(());
         }
+        if let Some(explainer) = &mut self.explainer {
+            explainer.tell(pred, place, present)?;
+        }
         self.observations.push(obs);
         let selector = match self.proofs {
             Proofs::Explained => {
@@ -396,6 +437,12 @@ impl KnowledgeBase {
         if present || rule.iff {
             let clauses = grounding.percept(pred, place, present)?;
             let remap = self.time > 0;
+            let index = self.observations.len() - 1;
+            if let Some(relevance) = self.relevance.as_mut().filter(|_| !remap) {
+                for clause in clauses.iter() {
+                    relevance.add(Some(index), clause, &self.counted);
+                }
+            }
             for clause in clauses.iter() {
                 if remap {
                     let mapped: GroundClause = clause
@@ -429,25 +476,29 @@ impl KnowledgeBase {
             self.consistent_at = Some(self.sat.now());
             return Ok(());
         }
-        let why = match self.proofs {
+        let explainer = match &mut self.explainer {
+            Some(explainer) => explainer,
+            None => self,
+        };
+        let why = match explainer.proofs {
             Proofs::Explained => {
-                let core = self.minimal_core(&[]);
+                let core = explainer.oldest_core(&[]).unwrap_or_default();
                 if core.is_empty() {
                     "the rules alone cannot all hold, whatever is observed".to_string()
                 } else {
                     let words: Vec<String> = core
                         .iter()
-                        .map(|&i| self.describe(&self.observations[i]))
+                        .map(|&i| explainer.describe(&explainer.observations[i]))
                         .collect();
                     format!("these cannot all hold: {}", words.join("; "))
                 }
             }
-            Proofs::Fast if self.observations.is_empty() => {
+            Proofs::Fast if explainer.observations.is_empty() => {
                 "the rules alone cannot all hold, whatever is observed".to_string()
             }
             Proofs::Fast => format!(
                 "the {} observations of this game cannot all hold",
-                self.observations.len()
+                explainer.observations.len()
             ),
         };
         Err(KbError::Contradiction(why))

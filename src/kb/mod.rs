@@ -22,17 +22,18 @@
 //! On a map that is only partly known, the topology can grow ([`KnowledgeBase::set_topology`]):
 //! later groundings read the new graph, earlier clauses stand.
 //!
-//! In [`Proofs::Explained`] mode each observation is guarded by a selector variable and passed
-//! as an assumption, so [`KnowledgeBase::explain`] can name the observations a conclusion rests
-//! on (the solver's failed assumptions, then minimised one by one: with one solver per
-//! component, the failing component's assumptions, each trial solving only that component).
-//! [`Proofs::Fast`] adds observations as plain clauses, which is quicker when no one asks why.
+//! [`Proofs::Fast`] adds observations as plain clauses. [`Proofs::Explained`] answers questions
+//! the same way, and keeps beside it an explainer told the same observations, each guarded by
+//! a selector variable and passed as an assumption, so [`KnowledgeBase::explain`] can name the
+//! observations a conclusion rests on: the minimal set keeping the oldest observations
+//! (explain.rs), searched among the observations that can bear on it (relevance.rs).
 //!
 //! The files, one concept each: `knowledge.rs` ([`KnowledgeBase`]: atoms, telling, asking),
 //! `grounding.rs` ([`Grounding`], shared by a batch), `counter.rs` (cardinalities),
 //! `epoch.rs` (events and a growing map), `watch.rs` (what changed since), `explain.rs`
-//! (minimal explanations), `drivers.rs` (the observations behind a place's odds), `dimacs.rs`
-//! (the export); `sat.rs` is the only door to varisat.
+//! (minimal explanations), `relevance.rs` (which observations an explanation can name),
+//! `drivers.rs` (the observations behind a place's odds), `dimacs.rs` (the export); `sat.rs` is
+//! the only door to varisat.
 
 pub mod ground;
 pub mod odds;
@@ -44,8 +45,11 @@ mod dimacs;
 mod drivers;
 mod epoch;
 mod explain;
+#[cfg(test)]
+pub(crate) use explain::reference;
 mod grounding;
 mod knowledge;
+mod relevance;
 mod watch;
 
 use counter::Bit;

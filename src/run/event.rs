@@ -8,6 +8,7 @@ use crate::agent::{Agent, Conclusion, Decision, Fact, Knowledge, Rule};
 use crate::game::{Ending, Hidden, Percept, RuleSet, Session};
 use crate::topology::{Place, Topology};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// One step of a game: the moment the agent decided.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -33,15 +34,15 @@ pub struct StepEvent {
     /// What became proven this step, with the observations each rests on.
     pub learned: Vec<Proof>,
     /// Places the player has stood in.
-    pub visited: Vec<String>,
+    pub visited: Vec<Label>,
     /// Places proven free of every hazard (visited ones included).
-    pub proven_safe: Vec<String>,
+    pub proven_safe: Vec<Label>,
     /// Places proven to hold a pit.
-    pub proven_pit: Vec<String>,
+    pub proven_pit: Vec<Label>,
     /// Places proven to hold a live wumpus.
-    pub proven_wumpus: Vec<String>,
+    pub proven_wumpus: Vec<Label>,
     /// Places proven to hold bats.
-    pub proven_bats: Vec<String>,
+    pub proven_bats: Vec<Label>,
     /// The exact odds where logic leaves a hazard open.
     pub odds: Vec<OddsView>,
     /// Where the player may be (the maze, when it is not certain).
@@ -164,9 +165,88 @@ pub struct TraceEnd {
     pub hidden: Hidden,
 }
 
+/// A place's name as a player names it ([`Session::label`]), shared: the lists of an event
+/// (every place visited and proven so far) name the same places at every step of a game.
+/// It serialises as the string.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Label(Arc<str>);
+
+impl std::ops::Deref for Label {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Label {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for Label {
+    fn from(name: &str) -> Label {
+        Label(name.into())
+    }
+}
+
+impl Serialize for Label {
+    fn serialize<Z: serde::Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+/// Places named as a player names them, each named once: the game's places, and an agent's
+/// places, on the grid it numbers them on ([`Agent::places_on`]) while that grid stays the
+/// same.
+#[derive(Clone, Debug, Default)]
+pub struct Labels {
+    game: Vec<Option<Label>>,
+    /// The agent's own grid, when it is not the game's.
+    model: Option<Arc<Topology>>,
+    on_model: Vec<Option<Label>>,
+}
+
+/// The name of `place` from `cache`, named by `name` the first time.
+fn cached(cache: &mut Vec<Option<Label>>, place: Place, name: impl FnOnce() -> String) -> Label {
+    let i = place.index();
+    if i >= cache.len() {
+        cache.resize(i + 1, None);
+    }
+    cache[i].get_or_insert_with(|| Label(name().into())).clone()
+}
+
+impl Labels {
+    /// The name of `place` in `session`.
+    pub fn of<S: Session>(&mut self, session: &S, place: Place) -> Label {
+        cached(&mut self.game, place, || session.label(place))
+    }
+
+    /// Names the agent's places from now on on `model`, the grid it numbers them on
+    /// ([`Agent::places_on`]; `None`: the game's own places).
+    pub fn agent_grid(&mut self, model: Option<Arc<Topology>>) {
+        let same = match (&self.model, &model) {
+            (Some(a), Some(b)) => a.shape() == b.shape() && a.len() == b.len(),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if !same {
+            self.on_model.clear();
+        }
+        self.model = model;
+    }
+
+    /// The name of an agent's `place` (see [`Labels::agent_grid`]).
+    pub fn agent<S: Session>(&mut self, session: &S, place: Place) -> Label {
+        match &self.model {
+            Some(model) => cached(&mut self.on_model, place, || model.label(place)),
+            None => self.of(session, place),
+        }
+    }
+}
+
 /// The event of step `step`: `session` has just shown `shown`, the agent proved `learned`,
-/// knows `knowledge`, and chose `decision`; the agent numbers its places on `places_on` when
-/// that is not the game's grid ([`Agent::places_on`]).
+/// knows `knowledge`, and chose `decision`; places are named through `names`, told the grid
+/// the agent numbers its places on when that is not the game's ([`Labels::agent_grid`]).
 pub fn step_event<S: Session>(
     session: &S,
     step: usize,
@@ -174,16 +254,15 @@ pub fn step_event<S: Session>(
     learned: &[Conclusion],
     knowledge: &Knowledge,
     decision: &Decision<S::Action>,
-    places_on: Option<&Topology>,
+    names: &mut Labels,
 ) -> StepEvent {
-    let label = |p: Place| session.label(p);
+    let names = std::cell::RefCell::new(names);
+    let label = |p: Place| names.borrow_mut().of(session, p).to_string();
     // What the agent says of a place is named on its own grid; where the player is, the game
     // says.
-    let agent_label = |p: Place| match places_on {
-        Some(model) => model.label(p),
-        None => session.label(p),
-    };
-    let labels = |ps: &[Place]| ps.iter().map(|&p| agent_label(p)).collect::<Vec<_>>();
+    let agent_named = |p: Place| names.borrow_mut().agent(session, p);
+    let agent_label = |p: Place| agent_named(p).to_string();
+    let labels = |ps: &[Place]| ps.iter().map(|&p| agent_named(p)).collect::<Vec<_>>();
     let obs = session.observation(shown);
     StepEvent {
         step,
@@ -269,15 +348,10 @@ pub fn hint_event<S: Session>(
 ) -> StepEvent {
     let decision = agent.decide();
     let knowledge = agent.knowledge();
-    let places_on = agent.places_on();
+    let mut names = Labels::default();
+    names.agent_grid(agent.places_on());
     step_event(
-        session,
-        step,
-        shown,
-        learned,
-        &knowledge,
-        &decision,
-        places_on.as_deref(),
+        session, step, shown, learned, &knowledge, &decision, &mut names,
     )
 }
 

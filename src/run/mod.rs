@@ -10,11 +10,13 @@
 pub mod batch;
 pub mod best;
 pub mod event;
+#[cfg(test)]
+mod same_explanations;
 pub mod shard;
 pub mod tally;
 
 pub use batch::{solve, solve_files, Batch, BatchSink, Quiet};
-pub use event::StepEvent;
+pub use event::{Label, StepEvent};
 pub use shard::{Shard, ShardError};
 pub use tally::{merge, BatchId, GameRecord, MergeError, Summary, Tally};
 
@@ -91,6 +93,7 @@ pub fn play_to_end<S: Session>(
     let mut last: Option<S::Action> = None;
     let mut actions = 0u32;
     let mut agent_time = Duration::ZERO;
+    let mut names = event::Labels::default();
     let ending = loop {
         if let Some(ending) = session.ending() {
             break ending;
@@ -109,15 +112,9 @@ pub fn play_to_end<S: Session>(
         if let Some(watch) = watch.as_mut() {
             let knowledge = agent.knowledge();
             let step = actions as usize;
-            let places_on = agent.places_on();
+            names.agent_grid(agent.places_on());
             let event = event::step_event(
-                session,
-                step,
-                &shown,
-                &learned,
-                &knowledge,
-                &decision,
-                places_on.as_deref(),
+                session, step, &shown, &learned, &knowledge, &decision, &mut names,
             );
             if watch(session, event) == Flow::Stop {
                 return Ok(None);

@@ -463,18 +463,19 @@ impl<S: Playable> Live<S> {
         let board = session.board();
         // Every step, the last ones in full (up to `WATCH_FULL_BYTES`, and always the last),
         // the earlier ones compacted as they fall out of that budget.
+        // A step is made a JSON value only once it is compacted or kept in full: on a big board
+        // each full step lists thousands of places.
         let mut steps: Vec<Value> = Vec::new();
-        let (mut first_full, mut full_bytes, mut sizes) = (0, 0, Vec::new());
+        let mut full: std::collections::VecDeque<(StepEvent, usize)> = Default::default();
+        let (mut first_full, mut full_bytes) = (0, 0);
         let mut record = |_: &S, e: StepEvent| {
-            let v = json!(e);
-            let size = v.to_string().len();
-            steps.push(v);
-            sizes.push(size);
+            let size = json_len(&e);
+            full.push_back((e, size));
             full_bytes += size;
-            while full_bytes > WATCH_FULL_BYTES && first_full + 1 < steps.len() {
-                full_bytes -= sizes[first_full];
-                let old = std::mem::take(&mut steps[first_full]);
-                steps[first_full] = compact_watched(old);
+            while full_bytes > WATCH_FULL_BYTES && full.len() > 1 {
+                let (old, size) = full.pop_front().expect("more than one");
+                full_bytes -= size;
+                steps.push(compact_watched(json!(without_lists(old))));
                 first_full += 1;
             }
             Flow::Go
@@ -487,6 +488,7 @@ impl<S: Playable> Live<S> {
             Some(&mut record),
         )
         .map_err(|e| failed(&e))?;
+        steps.extend(full.into_iter().map(|(e, _)| json!(e)));
         if let Some(d) = &done {
             let before = steps.last().cloned();
             steps.push(final_step(&session, steps.len() + 1, &d.last, before));
@@ -505,6 +507,37 @@ impl<S: Playable> Live<S> {
         self.watched = Some(watched.clone());
         Ok(watched)
     }
+}
+
+/// The length of `e` in JSON, without writing it out.
+fn json_len(e: &StepEvent) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    serde_json::to_writer(&mut count, e).map_or(0, |()| count.0)
+}
+
+/// `e` without the lists that [`compact_watched`] drops anyway (the places visited and
+/// proven, the odds, the choices), so that its JSON value is small to make.
+fn without_lists(mut e: StepEvent) -> StepEvent {
+    e.visited.clear();
+    e.proven_safe.clear();
+    e.proven_pit.clear();
+    e.proven_bats.clear();
+    e.odds.clear();
+    e.whereabouts.clear();
+    e.proven_ways.clear();
+    e.choices.clear();
+    e.entries.clear();
+    e
 }
 
 /// Why the hint agent stopped reasoning, in a player's words.

@@ -62,7 +62,7 @@ pub(super) fn odds_because(kb: &KnowledgeBase, e: &StepEvent) -> Map<String, Val
     let stood: HashSet<Place> = e
         .visited
         .iter()
-        .filter_map(|l| place_of.get(l))
+        .filter_map(|l| place_of.get(&**l))
         .copied()
         .collect();
     let mut out = Map::new();
