@@ -513,7 +513,11 @@ mod tests {
         s.act(&TurnLeft);
         assert_eq!(s.ending(), Some(Ending::Unfinished));
         assert_eq!(s.score(), Some(-1001));
-        assert_eq!(s.act(&Forward).turn.messages[..], [], "nothing after the end");
+        assert_eq!(
+            s.act(&Forward).turn.messages[..],
+            [],
+            "nothing after the end"
+        );
     }
 
     #[test]

@@ -517,8 +517,14 @@ mod tests {
     #[test]
     fn second_shot_is_out_of_arrows_and_still_a_move() {
         let mut g = example();
-        assert_eq!(g.act(Action::Fire(East)).messages[..], [Message::ShootArrow]);
-        assert_eq!(g.act(Action::Fire(North)).messages[..], [Message::OutOfArrows]);
+        assert_eq!(
+            g.act(Action::Fire(East)).messages[..],
+            [Message::ShootArrow]
+        );
+        assert_eq!(
+            g.act(Action::Fire(North)).messages[..],
+            [Message::OutOfArrows]
+        );
         assert_eq!(g.moves(), 2);
         g.act(Action::Climb);
         assert_eq!(g.score(Scoring::Standard), Some(100 - 3 - 10));
