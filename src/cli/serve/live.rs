@@ -24,7 +24,8 @@ use wumpus::run::event::{hint_event, trace_end, TraceStart};
 use wumpus::run::{play_to_end, Flow, StepEvent};
 
 use super::steps::{
-    compact, compact_watched, final_step, hidden_action, odds_because, with_because,
+    compact, compact_watched, final_step, hidden_action, json_len, odds_because, with_because,
+    without_lists,
 };
 
 /// Requests a game holds in its queue before it answers 429.
@@ -507,37 +508,6 @@ impl<S: Playable> Live<S> {
         self.watched = Some(watched.clone());
         Ok(watched)
     }
-}
-
-/// The length of `e` in JSON, without writing it out.
-fn json_len(e: &StepEvent) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len();
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    serde_json::to_writer(&mut count, e).map_or(0, |()| count.0)
-}
-
-/// `e` without the lists that [`compact_watched`] drops anyway (the places visited and
-/// proven, the odds, the choices), so that its JSON value is small to make.
-fn without_lists(mut e: StepEvent) -> StepEvent {
-    e.visited.clear();
-    e.proven_safe.clear();
-    e.proven_pit.clear();
-    e.proven_bats.clear();
-    e.odds.clear();
-    e.whereabouts.clear();
-    e.proven_ways.clear();
-    e.choices.clear();
-    e.entries.clear();
-    e
 }
 
 /// Why the hint agent stopped reasoning, in a player's words.

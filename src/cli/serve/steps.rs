@@ -236,3 +236,34 @@ pub(super) fn compact_watched(v: Value) -> Value {
     }
     small
 }
+
+/// The length of `e` in JSON, without writing it out.
+pub(super) fn json_len(e: &StepEvent) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    serde_json::to_writer(&mut count, e).map_or(0, |()| count.0)
+}
+
+/// `e` without the lists that [`compact_watched`] drops anyway (the places visited and
+/// proven, the odds, the choices), so that its JSON value is small to make.
+pub(super) fn without_lists(mut e: StepEvent) -> StepEvent {
+    e.visited.clear();
+    e.proven_safe.clear();
+    e.proven_pit.clear();
+    e.proven_bats.clear();
+    e.odds.clear();
+    e.whereabouts.clear();
+    e.proven_ways.clear();
+    e.choices.clear();
+    e.entries.clear();
+    e
+}
