@@ -7,9 +7,10 @@
 //! the real board: a cell proven safe is safe, or lies beyond a wall, where stepping is a bump
 //! and nothing worse. A bump where the model has a cell fixes that side of the board; the
 //! agent then rebuilds itself on the smaller model and takes in everything it did and
-//! perceived again, so its knowledge is the same as if it had started there. Each cell's prior
-//! chance of a pit weighs the sizes still possible by the prior ([`GridPrior::pit_chances`]);
-//! cells that cannot exist on any of them get chance 0 and leave the model.
+//! perceived again, so its knowledge is the same as if it had started there. The look-ahead's
+//! odds are the exact mixture over the sizes still possible (`lookahead::sizes`); besides, each
+//! cell's marginal chance of a pit over those sizes ([`GridPrior::pit_chances`]) is kept as the
+//! look-ahead's per-cell prior, which the mixture supersedes whenever sizes are given.
 //!
 //! It must never learn the size from anything but its own moves and bumps: the rebuilt agent is
 //! made from what the briefing said and the agent's own history, never from the world.
