@@ -151,6 +151,7 @@ struct StepPrinter<'a> {
     json: bool,
     waiting: bool,
     input: std::io::Lines<std::io::StdinLock<'static>>,
+    line: Vec<u8>,
     failure: Option<std::io::Error>,
 }
 
@@ -161,14 +162,20 @@ impl<'a> StepPrinter<'a> {
             json,
             waiting: step,
             input: std::io::stdin().lock().lines(),
+            line: Vec::new(),
             failure: None,
         }
     }
 
     fn step(&mut self, e: &StepEvent) -> Flow {
         let written = if self.json {
-            match serde_json::to_string(e) {
-                Ok(line) => writeln!(self.out, "{line}"),
+            // One buffer for every line: a line on a big board is tens of kilobytes.
+            self.line.clear();
+            match serde_json::to_writer(&mut self.line, e) {
+                Ok(()) => {
+                    self.line.push(b'\n');
+                    self.out.write_all(&self.line)
+                }
                 Err(err) => Err(std::io::Error::other(err)),
             }
         } else {

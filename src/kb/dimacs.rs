@@ -29,7 +29,7 @@ impl KnowledgeBase {
         let mut next = self.sat.var_count();
         let mut units: Vec<isize> = Vec::new();
         for (pred, slots) in self.atoms.iter().enumerate() {
-            for (slot, state) in slots.iter().enumerate() {
+            for (slot, state) in slots.iter() {
                 if state.lit.is_none() && state.fixed.is_none() {
                     continue;
                 }

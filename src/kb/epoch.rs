@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::counter::Counter;
 use super::ground::{Atom, Ground};
-use super::knowledge::AtomState;
+use super::knowledge::AtomSlots;
 use super::rules::{EventId, PredId};
 use super::{Grounding, KbError, KnowledgeBase};
 use crate::topology::{Place, Topology};
@@ -54,12 +54,7 @@ impl KnowledgeBase {
         let old = self.current.clone();
         for &pred in &decl.changes {
             let id = self.atoms.len();
-            let slots = if rules.predicates[pred].per_place {
-                places
-            } else {
-                1
-            };
-            self.atoms.push(vec![AtomState::default(); slots]);
+            self.atoms.push(AtomSlots::default());
             self.mentioned.push(Vec::new());
             self.fixed_true.push(Vec::new());
             self.unfixed.push(Vec::new());

@@ -32,6 +32,52 @@ pub(super) struct AtomState {
     pub(super) fixed_at: u64,
 }
 
+/// The states of one predicate's atoms, by slot (a place's index, or 0), held for the span of
+/// slots touched so far: an explanation builds a knowledge base on a few observations of a
+/// board that may have thousands of places, and must not pay for every place.
+#[derive(Clone, Debug, Default)]
+pub(super) struct AtomSlots {
+    /// The first slot held.
+    start: usize,
+    states: Vec<AtomState>,
+}
+
+impl AtomSlots {
+    /// The state of `slot`: the default where nothing was held.
+    pub(super) fn get(&self, slot: usize) -> AtomState {
+        slot.checked_sub(self.start)
+            .and_then(|i| self.states.get(i))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The state of `slot`, held from now on.
+    pub(super) fn get_mut(&mut self, slot: usize) -> &mut AtomState {
+        if self.states.is_empty() {
+            self.start = slot;
+        } else if slot < self.start {
+            let grow = self.start - slot;
+            self.states
+                .splice(0..0, std::iter::repeat_n(AtomState::default(), grow));
+            self.start = slot;
+        }
+        let i = slot - self.start;
+        if i >= self.states.len() {
+            self.states.resize(i + 1, AtomState::default());
+        }
+        &mut self.states[i]
+    }
+
+    /// Every slot held, with its state.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (usize, &AtomState)> {
+        let start = self.start;
+        self.states
+            .iter()
+            .enumerate()
+            .map(move |(i, s)| (start + i, s))
+    }
+}
+
 /// Clauses grouped by the component (representative variable) they belong to.
 pub(super) type ComponentClauses = HashMap<usize, Arc<odds::SharedClauses>>;
 
@@ -40,7 +86,7 @@ pub struct KnowledgeBase {
     pub(super) grounding: Arc<Grounding>,
     pub(super) proofs: Proofs,
     pub(super) sat: Sat,
-    pub(super) atoms: Vec<Vec<AtomState>>,
+    pub(super) atoms: Vec<AtomSlots>,
     pub(super) mentioned: Vec<Vec<Option<Place>>>,
     /// Per predicate, the mentioned atoms fixed true.
     pub(super) fixed_true: Vec<Vec<Option<Place>>>,
@@ -138,15 +184,7 @@ impl KnowledgeBase {
     pub(super) fn bare(grounding: Arc<Grounding>, proofs: Proofs, sat: Sat) -> KnowledgeBase {
         let rules = grounding.rules.clone();
         let places = grounding.topology.len();
-        let atoms = rules
-            .predicates
-            .iter()
-            .map(|p| match (p.kind, p.per_place) {
-                (PredKind::Hidden, true) => vec![AtomState::default(); places],
-                (PredKind::Hidden, false) => vec![AtomState::default()],
-                (PredKind::Percept, _) => Vec::new(),
-            })
-            .collect();
+        let atoms = vec![AtomSlots::default(); rules.predicates.len()];
         let mut counted = vec![false; rules.predicates.len()];
         let counters = rules
             .cardinalities
@@ -245,11 +283,11 @@ impl KnowledgeBase {
     }
 
     pub(super) fn state(&self, atom: Atom) -> AtomState {
-        self.atoms[atom.pred][atom.place.map_or(0, |p| p.index())]
+        self.atoms[atom.pred].get(atom.place.map_or(0, |p| p.index()))
     }
 
     pub(super) fn state_mut(&mut self, atom: Atom) -> &mut AtomState {
-        let state = &mut self.atoms[atom.pred][atom.place.map_or(0, |p| p.index())];
+        let state = self.atoms[atom.pred].get_mut(atom.place.map_or(0, |p| p.index()));
         if state.lit.is_none() && state.fixed.is_none() {
             self.mentioned[atom.pred].push(atom.place);
             self.unfixed[atom.pred].push(atom.place);
@@ -265,7 +303,8 @@ impl KnowledgeBase {
     pub fn true_in_model(&mut self, pred: PredId) -> Vec<Option<Place>> {
         let pred = self.current[pred];
         let atoms = &self.atoms[pred];
-        self.unfixed[pred].retain(|&place| atoms[place.map_or(0, |p| p.index())].fixed.is_none());
+        self.unfixed[pred]
+            .retain(|&place| atoms.get(place.map_or(0, |p| p.index())).fixed.is_none());
         let open = self.unfixed[pred]
             .iter()
             .copied()

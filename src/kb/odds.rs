@@ -179,7 +179,7 @@ impl KnowledgeBase {
                     continue;
                 }
                 if let Some(w) = prior.per_atom(self.base_pred(pred)) {
-                    for state in slots {
+                    for (_, state) in slots.iter() {
                         if let Some(l) = state.lit {
                             weights[l.index()] = w;
                         }

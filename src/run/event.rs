@@ -9,6 +9,7 @@ use crate::game::{Ending, Hidden, Percept, RuleSet, Session};
 use crate::topology::{Place, Topology};
 use serde::Serialize;
 use std::sync::Arc;
+use ustr::Ustr;
 
 /// One step of a game: the moment the agent decided.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -165,34 +166,36 @@ pub struct TraceEnd {
     pub hidden: Hidden,
 }
 
-/// A place's name as a player names it ([`Session::label`]), shared: the lists of an event
-/// (every place visited and proven so far) name the same places at every step of a game.
+/// A place's name as a player names it ([`Session::label`]), interned: the lists of an event
+/// (every place visited and proven so far) name the same places at every step of a game, so
+/// a step's lists copy a word a place and never a name. The names live as long as the
+/// process, and there are only as many as places were ever named (a 64x64 grid has 4,096).
 /// It serialises as the string.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Label(Arc<str>);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Label(Ustr);
 
 impl std::ops::Deref for Label {
     type Target = str;
     fn deref(&self) -> &str {
-        &self.0
+        self.0.as_str()
     }
 }
 
 impl std::fmt::Display for Label {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.0.as_str())
     }
 }
 
 impl From<&str> for Label {
     fn from(name: &str) -> Label {
-        Label(name.into())
+        Label(Ustr::from(name))
     }
 }
 
 impl Serialize for Label {
     fn serialize<Z: serde::Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
-        serializer.serialize_str(&self.0)
+        serializer.serialize_str(self.0.as_str())
     }
 }
 
@@ -213,7 +216,7 @@ fn cached(cache: &mut Vec<Option<Label>>, place: Place, name: impl FnOnce() -> S
     if i >= cache.len() {
         cache.resize(i + 1, None);
     }
-    cache[i].get_or_insert_with(|| Label(name().into())).clone()
+    *cache[i].get_or_insert_with(|| Label::from(name().as_str()))
 }
 
 impl Labels {
@@ -242,6 +245,34 @@ impl Labels {
             None => self.of(session, place),
         }
     }
+
+    /// The names of an agent's `places`, in order: one step's list of every place visited
+    /// or proven so far, thousands long on a big board, so it is one pass over the cache.
+    pub fn agent_list<S: Session>(&mut self, session: &S, places: &[Place]) -> Vec<Label> {
+        let Labels {
+            game,
+            model,
+            on_model,
+        } = self;
+        let cache = if model.is_some() { on_model } else { game };
+        if let Some(last) = places.iter().map(|p| p.index()).max() {
+            if last >= cache.len() {
+                cache.resize(last + 1, None);
+            }
+        }
+        places
+            .iter()
+            .map(|&p| {
+                *cache[p.index()].get_or_insert_with(|| {
+                    let name = match model {
+                        Some(model) => model.label(p),
+                        None => session.label(p),
+                    };
+                    Label::from(name.as_str())
+                })
+            })
+            .collect()
+    }
 }
 
 /// The event of step `step`: `session` has just shown `shown`, the agent proved `learned`,
@@ -262,7 +293,7 @@ pub fn step_event<S: Session>(
     // says.
     let agent_named = |p: Place| names.borrow_mut().agent(session, p);
     let agent_label = |p: Place| agent_named(p).to_string();
-    let labels = |ps: &[Place]| ps.iter().map(|&p| agent_named(p)).collect::<Vec<_>>();
+    let labels = |ps: &[Place]| names.borrow_mut().agent_list(session, ps);
     let obs = session.observation(shown);
     StepEvent {
         step,
