@@ -254,7 +254,7 @@ impl Server {
     }
 
     /// Asks game `id` for `job`.
-    async fn ask(&self, id: &str, job: Job) -> Result<Value, ApiError> {
+    async fn ask(&self, id: &str, job: Job) -> Result<live::Answer, ApiError> {
         let to = self.actor(id)?;
         let acting = matches!(job, Job::Act(..));
         let answer = live::ask(&to, job).await;
@@ -423,7 +423,7 @@ async fn act(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
     body: Result<Json<Act>, JsonRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<live::Answer>, ApiError> {
     let Json(req) = body.map_err(rejected)?;
     if req.action.len() > 200 {
         return Err(bad("an action is a few words"));
@@ -437,21 +437,21 @@ async fn act(
 async fn view(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<live::Answer>, ApiError> {
     server.ask(&id, Job::View).await.map(Json)
 }
 
 async fn hint(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<live::Answer>, ApiError> {
     server.ask(&id, Job::Hint).await.map(Json)
 }
 
 async fn watch(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<live::Answer>, ApiError> {
     server.ask(&id, Job::Watch).await.map(Json)
 }
 

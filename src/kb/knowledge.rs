@@ -32,49 +32,47 @@ pub(super) struct AtomState {
     pub(super) fixed_at: u64,
 }
 
-/// The states of one predicate's atoms, by slot (a place's index, or 0), held for the span of
-/// slots touched so far: an explanation builds a knowledge base on a few observations of a
-/// board that may have thousands of places, and must not pay for every place.
+/// The states of one predicate's atoms, by slot (a place's index, or 0), in blocks of
+/// [`SLOT_BLOCK`] allocated when first touched: an explanation builds a knowledge base on a
+/// few observations of a board that may have thousands of places, and must not pay for every
+/// place.
 #[derive(Clone, Debug, Default)]
 pub(super) struct AtomSlots {
-    /// The first slot held.
-    start: usize,
-    states: Vec<AtomState>,
+    blocks: Vec<Option<Box<[AtomState; SLOT_BLOCK]>>>,
 }
+
+/// Atoms to a block of [`AtomSlots`].
+const SLOT_BLOCK: usize = 64;
 
 impl AtomSlots {
     /// The state of `slot`: the default where nothing was held.
     pub(super) fn get(&self, slot: usize) -> AtomState {
-        slot.checked_sub(self.start)
-            .and_then(|i| self.states.get(i))
-            .copied()
-            .unwrap_or_default()
+        match self.blocks.get(slot / SLOT_BLOCK) {
+            Some(Some(block)) => block[slot % SLOT_BLOCK],
+            _ => AtomState::default(),
+        }
     }
 
     /// The state of `slot`, held from now on.
     pub(super) fn get_mut(&mut self, slot: usize) -> &mut AtomState {
-        if self.states.is_empty() {
-            self.start = slot;
-        } else if slot < self.start {
-            let grow = self.start - slot;
-            self.states
-                .splice(0..0, std::iter::repeat_n(AtomState::default(), grow));
-            self.start = slot;
+        let b = slot / SLOT_BLOCK;
+        if b >= self.blocks.len() {
+            self.blocks.resize(b + 1, None);
         }
-        let i = slot - self.start;
-        if i >= self.states.len() {
-            self.states.resize(i + 1, AtomState::default());
-        }
-        &mut self.states[i]
+        let block =
+            self.blocks[b].get_or_insert_with(|| Box::new([AtomState::default(); SLOT_BLOCK]));
+        &mut block[slot % SLOT_BLOCK]
     }
 
     /// Every slot held, with its state.
     pub(super) fn iter(&self) -> impl Iterator<Item = (usize, &AtomState)> {
-        let start = self.start;
-        self.states
-            .iter()
-            .enumerate()
-            .map(move |(i, s)| (start + i, s))
+        self.blocks.iter().enumerate().flat_map(|(b, block)| {
+            block
+                .iter()
+                .flat_map(|states| states.iter())
+                .enumerate()
+                .map(move |(i, s)| (b * SLOT_BLOCK + i, s))
+        })
     }
 }
 

@@ -5,7 +5,7 @@
 //! It must never be handed anything but the agent's own last action and what the game showed.
 
 use super::odds::death_chance;
-use super::{CellView, GridAgent};
+use super::GridAgent;
 use crate::agent::{Agent, AgentError, Choice, Conclusion, Decision, Insight, Knowledge, Rule};
 use crate::grid::{Action, GridSession, Turn};
 use crate::kb::KnowledgeBase;
@@ -64,15 +64,10 @@ impl Agent<GridSession> for GridAgent {
     }
 
     fn knowledge(&mut self) -> Knowledge {
-        let safe = self.proven_safe();
         Knowledge {
             at: Some(self.position()),
-            visited: safe
-                .iter()
-                .copied()
-                .filter(|&p| self.view(p) == CellView::Visited)
-                .collect(),
-            safe,
+            visited: self.visited(),
+            safe: self.proven_safe(),
             pit: self.proven_pits(),
             wumpus: self.proven_wumpus().into_iter().collect(),
             bats: Vec::new(),

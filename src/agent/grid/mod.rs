@@ -27,6 +27,7 @@ use crate::topology::{Direction, Link, Place, Topology};
 use std::collections::VecDeque;
 use std::sync::{Arc, OnceLock};
 
+mod cell_list;
 mod decide;
 mod headed;
 mod hidden;
@@ -35,6 +36,7 @@ pub mod lookahead;
 mod observe;
 pub mod odds;
 mod risk;
+use cell_list::CellList;
 pub use headed::HeadedAgent;
 use lookahead::{Lookahead, Sight};
 use risk::Gamble;
@@ -204,9 +206,11 @@ pub struct GridAgent {
     /// Cells proven safe (visited or announced), in cell order: proven safety never ends, and
     /// every safe cell is visited or announced in the turn it became safe, so this is what a
     /// scan of every cell would find, at the cost of the cells found.
-    safe_cells: std::collections::BTreeSet<Place>,
-    /// Cells proven to hold a pit, in cell order.
-    pit_cells: std::collections::BTreeSet<Place>,
+    safe_cells: CellList,
+    /// Cells proven to hold a pit.
+    pit_cells: CellList,
+    /// Cells visited.
+    visited_cells: CellList,
     wumpus_at: Option<Place>,
     plan: VecDeque<Action>,
     plan_goal: Option<(Rule, Place, String)>,
@@ -283,8 +287,9 @@ impl GridAgent {
             to_examine: std::collections::BTreeSet::new(),
             fired: Vec::new(),
             searcher: planner::Searcher::new(),
-            safe_cells: std::collections::BTreeSet::from([Place::new(0)]),
-            pit_cells: std::collections::BTreeSet::new(),
+            safe_cells: CellList::of(Place::new(0)),
+            pit_cells: CellList::default(),
+            visited_cells: CellList::default(),
             wumpus_at: None,
             plan: VecDeque::new(),
             plan_goal: None,
@@ -455,13 +460,18 @@ impl GridAgent {
     }
 
     /// Every cell proven safe so far (visited ones included), in cell order.
-    pub fn proven_safe(&self) -> Vec<Place> {
-        self.safe_cells.iter().copied().collect()
+    pub fn proven_safe(&mut self) -> Vec<Place> {
+        self.safe_cells.sorted().to_vec()
+    }
+
+    /// Every cell visited so far, in cell order.
+    pub fn visited(&mut self) -> Vec<Place> {
+        self.visited_cells.sorted().to_vec()
     }
 
     /// Every cell proven to hold a pit (with explanations on; else those found incidentally).
-    pub fn proven_pits(&self) -> Vec<Place> {
-        self.pit_cells.iter().copied().collect()
+    pub fn proven_pits(&mut self) -> Vec<Place> {
+        self.pit_cells.sorted().to_vec()
     }
 
     /// The cell proven to hold the live wumpus, if any.

@@ -78,6 +78,7 @@ impl GridAgent {
                 l.visit(s, here.index(), percepts.breeze, percepts.stench);
             }
             self.safe_cells.insert(here);
+            self.visited_cells.insert(here);
             self.in_frontier[here.index()] = false;
             let w = self.words;
             self.kb.tell(w.visited, Some(here), true)?;

@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
+use std::sync::Arc;
 use tokio::sync::oneshot;
 use wumpus::agent::{Agent, AgentError, AgentFactory, Conclusion, Dice};
 use wumpus::game::Command;
@@ -50,10 +51,14 @@ pub enum Job {
     Watch,
 }
 
+/// A job's answer, shared: the watched game is kept to answer a second Watch, and it is
+/// megabytes on a big board.
+pub type Answer = Arc<Value>;
+
 /// A job and where to send its answer.
 pub struct Request {
     job: Job,
-    reply: oneshot::Sender<Result<Value, ApiError>>,
+    reply: oneshot::Sender<Result<Answer, ApiError>>,
 }
 
 /// A request's failure: its HTTP status and a message for people.
@@ -94,7 +99,7 @@ impl IntoResponse for ApiError {
 }
 
 /// Sends `job` to the game behind `to` and waits for its answer.
-pub async fn ask(to: &SyncSender<Request>, job: Job) -> Result<Value, ApiError> {
+pub async fn ask(to: &SyncSender<Request>, job: Job) -> Result<Answer, ApiError> {
     let (reply, answer) = oneshot::channel();
     match to.try_send(Request { job, reply }) {
         Ok(()) => {}
@@ -124,7 +129,7 @@ pub struct Spawn {
     pub requests: Receiver<Request>,
 }
 
-type First = oneshot::Receiver<Result<Value, ApiError>>;
+type First = oneshot::Receiver<Result<Answer, ApiError>>;
 
 impl OnGame for Spawn {
     type Out = First;
@@ -141,7 +146,7 @@ impl OnGame for Spawn {
                     catch_unwind(AssertUnwindSafe(|| Live::start(id, game, played, pristine)));
                 match started {
                     Ok(Ok(mut live)) => {
-                        let _ = first.send(Ok(live.view()));
+                        let _ = first.send(Ok(Arc::new(live.view())));
                         live.serve(requests);
                     }
                     Ok(Err(e)) => {
@@ -230,7 +235,7 @@ struct Live<S: Playable> {
     start: TraceStart,
     seed: Option<u64>,
     said: Vec<String>,
-    watched: Option<Value>,
+    watched: Option<Answer>,
 }
 
 impl<S: Playable> Live<S> {
@@ -299,11 +304,11 @@ impl<S: Playable> Live<S> {
         }
     }
 
-    fn answer(&mut self, job: Job) -> Result<Value, ApiError> {
+    fn answer(&mut self, job: Job) -> Result<Answer, ApiError> {
         match job {
-            Job::View => Ok(self.view()),
-            Job::Act(text, step) => self.act(&text, step),
-            Job::Hint => self.hint(),
+            Job::View => Ok(Arc::new(self.view())),
+            Job::Act(text, step) => self.act(&text, step).map(Arc::new),
+            Job::Hint => self.hint().map(Arc::new),
             Job::Watch => self.watch(),
         }
     }
@@ -446,7 +451,7 @@ impl<S: Playable> Live<S> {
     }
 
     /// The agent's own game on this world from its start, as `trace --html` shows it.
-    fn watch(&mut self) -> Result<Value, ApiError> {
+    fn watch(&mut self) -> Result<Answer, ApiError> {
         if let Some(w) = &self.watched {
             return Ok(w.clone());
         }
@@ -469,8 +474,8 @@ impl<S: Playable> Live<S> {
         let mut steps: Vec<Value> = Vec::new();
         let mut full: std::collections::VecDeque<(StepEvent, usize)> = Default::default();
         let (mut first_full, mut full_bytes) = (0, 0);
-        let mut record = |_: &S, e: StepEvent| {
-            let size = json_len(&e);
+        let mut record = |_: &S, mut e: StepEvent| {
+            let size = json_len(&mut e);
             full.push_back((e, size));
             full_bytes += size;
             while full_bytes > WATCH_FULL_BYTES && full.len() > 1 {
@@ -498,13 +503,13 @@ impl<S: Playable> Live<S> {
             Some(d) => trace_end(&session, d.steps, Some(&d.last)),
             None => trace_end(&session, steps.len(), None),
         };
-        let watched = json!({
+        let watched = Arc::new(json!({
             "start": self.start,
             "board": board,
             "steps": steps,
             "end": end,
             "compacted": first_full,
-        });
+        }));
         self.watched = Some(watched.clone());
         Ok(watched)
     }

@@ -196,49 +196,53 @@ pub(super) fn final_step<S: Playable>(
     v
 }
 
-/// An earlier step, only what the drawing reads of it: where the player stood and perceived
-/// what, the tunnels seen from there (the maze's map as discovered), what it proved (for
-/// explanations), and the wumpus it had proven (to draw it dead).
-pub(super) fn compact(v: Value) -> Value {
-    let keep = [
-        "step",
-        "at",
-        "percepts",
-        "exits",
-        "learned",
-        "proven_wumpus",
-        "wumpus_alive",
-    ];
+/// What [`compact`] keeps of a step.
+const DRAWN: [&str; 7] = [
+    "step",
+    "at",
+    "percepts",
+    "exits",
+    "learned",
+    "proven_wumpus",
+    "wumpus_alive",
+];
+
+/// What [`compact_watched`] keeps besides.
+const TOLD: [&str; 7] = [
+    "moves", "arrows", "facing", "messages", "action", "rule", "reason",
+];
+
+/// `v`'s fields named in `keep`.
+fn keep_only(v: Value, keep: &[&[&str]]) -> Value {
     match v {
         Value::Object(map) => Value::Object(
             map.into_iter()
-                .filter(|(k, _)| keep.contains(&k.as_str()))
+                .filter(|(k, _)| keep.iter().any(|names| names.contains(&k.as_str())))
                 .collect(),
         ),
         v => v,
     }
 }
 
+/// An earlier step, only what the drawing reads of it: where the player stood and perceived
+/// what, the tunnels seen from there (the maze's map as discovered), what it proved (for
+/// explanations), and the wumpus it had proven (to draw it dead).
+pub(super) fn compact(v: Value) -> Value {
+    keep_only(v, &[&DRAWN])
+}
+
 /// An earlier step of the watched game: what [`compact`] keeps, with the agent's action and
 /// its reason, the counts and what the game said (all small); the page fills in the rest
 /// (the places visited, and proven from what was learned).
 pub(super) fn compact_watched(v: Value) -> Value {
-    let keep = [
-        "moves", "arrows", "facing", "messages", "action", "rule", "reason",
-    ];
-    let mut small = compact(v.clone());
-    if let (Value::Object(small), Value::Object(full)) = (&mut small, v) {
-        for (k, x) in full {
-            if keep.contains(&k.as_str()) {
-                small.insert(k, x);
-            }
-        }
-    }
-    small
+    keep_only(v, &[&DRAWN, &TOLD])
 }
 
-/// The length of `e` in JSON, without writing it out.
-pub(super) fn json_len(e: &StepEvent) -> usize {
+/// The length of `e` in JSON, without writing it out. Its lists of places, thousands long on
+/// a big board, are counted from their names' lengths: a place's name needs no escaping
+/// (coordinates, room numbers, cave names), and if one did the count would be a few bytes
+/// short, which a budget allows.
+pub(super) fn json_len(e: &mut StepEvent) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -249,8 +253,34 @@ pub(super) fn json_len(e: &StepEvent) -> usize {
             Ok(())
         }
     }
+    let lists = [
+        &mut e.visited,
+        &mut e.proven_safe,
+        &mut e.proven_pit,
+        &mut e.proven_wumpus,
+        &mut e.proven_bats,
+    ]
+    .map(std::mem::take);
     let mut count = Count(0);
-    serde_json::to_writer(&mut count, e).map_or(0, |()| count.0)
+    let rest = serde_json::to_writer(&mut count, &*e).map_or(0, |()| count.0);
+    // Each list was counted as `[]`; with its names it is `["a","b"]`.
+    let names: usize = lists
+        .iter()
+        .map(|l| {
+            l.iter()
+                .map(|name| name.len() + 3)
+                .sum::<usize>()
+                .saturating_sub(1)
+        })
+        .sum();
+    [
+        e.visited,
+        e.proven_safe,
+        e.proven_pit,
+        e.proven_wumpus,
+        e.proven_bats,
+    ] = lists;
+    rest + names
 }
 
 /// `e` without the lists that [`compact_watched`] drops anyway (the places visited and
@@ -266,4 +296,47 @@ pub(super) fn without_lists(mut e: StepEvent) -> StepEvent {
     e.choices.clear();
     e.entries.clear();
     e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_len;
+    use wumpus::agent::{AgentKind, AgentOptions, Dice, Roster};
+    use wumpus::game::Session;
+    use wumpus::grid::{GridSession, GridSetup, Scoring};
+    use wumpus::run::{play_to_end, Flow, StepEvent};
+
+    #[test]
+    fn the_counted_length_is_the_length_of_the_json() {
+        let setup = GridSetup::new(8, 8, 0.1, Scoring::Standard).unwrap();
+        let options = AgentOptions {
+            explain: true,
+            map_known: false,
+            kb: None,
+            depth: None,
+            rollouts: None,
+        };
+        let agents = GridSession::prepare(AgentKind::Risk, &setup, &options).unwrap();
+        let mut steps = 0;
+        for seed in 0..5 {
+            let mut session = GridSession::deal(&setup, seed).unwrap();
+            let mut agent = agents.make(&session.briefing(), Dice(seed)).unwrap();
+            let mut check = |_: &GridSession, mut e: StepEvent| {
+                let json = serde_json::to_string(&e).unwrap();
+                assert_eq!(json_len(&mut e), json.len());
+                assert_eq!(serde_json::to_string(&e).unwrap(), json, "lists put back");
+                steps += 1;
+                Flow::Go
+            };
+            play_to_end(
+                &mut session,
+                Some(seed),
+                agent.as_mut(),
+                &|| false,
+                Some(&mut check),
+            )
+            .unwrap();
+        }
+        assert!(steps > 20);
+    }
 }
