@@ -218,18 +218,44 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
 
     // A grid world won by following hints, with keys and buttons.
     b.new_game(&[("rules", "grid"), ("world", "seed-example.txt")]);
-    let mut turns = 0;
+    let (mut turns, mut walks) = (0, 0);
     while !b.over() {
         turns += 1;
         assert!(turns < 60, "the hinted game goes on too long");
         let action = b.hint();
         if ["north", "south", "east", "west"].contains(&action.as_str()) {
-            // The hint's target is ringed on the board.
+            // The hint's target is ringed on the board, and the walk it plans there is drawn
+            // from the player's place to the ring.
             assert_eq!(
                 b.run("return document.querySelectorAll('#board .hinttarget').length"),
                 json!(1),
                 "the hint's target marked"
             );
+            let walk = b.run(
+                "const line = document.querySelector('#board .hintroute');\
+                 const ring = document.querySelector('#board .hinttarget');\
+                 return line ? [line.getAttribute('data-route').split(' '),\
+                   ring.getAttribute('data-target'), line.getAttribute('points').split(' ').length] : null;",
+            );
+            let walk = walk.as_array().expect("the hint's route drawn");
+            let places: Vec<&str> = walk[0]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_str().unwrap())
+                .collect();
+            assert_eq!(
+                places.last(),
+                walk[1].as_str().as_ref(),
+                "the route ends at the ring"
+            );
+            assert_eq!(walk[2], json!(places.len()), "a point for each place");
+            if places.len() > 2 {
+                if walks == 0 {
+                    b.screenshot("live-route.png");
+                }
+                walks += 1;
+            }
         }
         if turns == 5 {
             b.screenshot("live-grid.png");
@@ -237,6 +263,7 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         play_grid(&b, &action);
     }
     assert_eq!(b.run("return document.body.dataset.outcome"), json!("won"));
+    assert!(walks > 0, "some hint plans a walk of more than one step");
     let outcome = b.run("return document.getElementById('outcome').textContent");
     assert!(outcome.as_str().unwrap().contains("won"), "{outcome}");
     assert!(b

@@ -161,6 +161,9 @@ pub struct Knowledge {
     /// What is proven of each way on from where the player stands, in words, for an agent
     /// that knows the ways by tunnel and not by place (the maze without its map).
     pub ways: Vec<String>,
+    /// The walk the agent has planned, from where it stands through each place its decided
+    /// action and the actions planned after it step into; empty when it plans no walk.
+    pub route: Vec<Place>,
 }
 
 /// The odds of each hazard at one place.

@@ -227,6 +227,10 @@ fn choices_text(choices: &[ChoiceView], depth: Option<u32>) -> String {
 /// player's percepts prove, drawn on `board`.
 pub fn hint_text(e: &StepEvent, board: &Board, colour: bool) -> String {
     let mut s = format!("Hint: {} -- {}.\n", e.action, e.reason);
+    if e.route.len() > 2 {
+        let walk: Vec<&str> = e.route.iter().map(|p| &**p).collect();
+        s.push_str(&format!("  the walk: {}\n", walk.join(" -> ")));
+    }
     s.push_str(&choices_text(&e.choices, e.depth));
     s.push_str(&whereabouts_text(e, "you may be in"));
     s.push_str("What your percepts prove so far:\n");

@@ -55,6 +55,9 @@ pub struct StepEvent {
     pub wumpus_alive: bool,
     /// The choices the agent weighed.
     pub choices: Vec<ChoiceView>,
+    /// The walk the agent plans, from where it stands to the place it heads for, when it
+    /// plans one (the grid agents).
+    pub route: Vec<Label>,
     /// How deep the search behind the choice went, in the agent's actions.
     pub depth: Option<u32>,
     /// The action chosen, in the player's words.
@@ -361,6 +364,7 @@ pub fn step_event<S: Session>(
                 chosen: c.chosen,
             })
             .collect(),
+        route: labels(&knowledge.route),
         depth: decision.depth,
         action: session.action_text(&decision.action),
         rule: decision.reason.rule,

@@ -207,6 +207,26 @@ impl GridAgent {
         self.next_planned()
     }
 
+    /// The walk planned: from the agent's cell through each cell its decided action and the
+    /// plan after it step into; empty when neither moves it.
+    pub(super) fn planned_route(&self) -> Vec<Place> {
+        let mut route = vec![self.position];
+        let decided = self.pending.iter().map(|c| &c.action);
+        for action in decided.chain(self.plan.iter()) {
+            if let Action::Move(d) = action {
+                let at = *route.last().expect("starts with the agent's cell");
+                match self.topology.follow(at, Link::Step(*d)) {
+                    Some(next) => route.push(next),
+                    None => break,
+                }
+            }
+        }
+        if route.len() == 1 {
+            route.clear();
+        }
+        route
+    }
+
     /// The plan's next action, with the steps still to go in its reason.
     pub(super) fn next_planned(&mut self) -> Chosen {
         let to_go = self

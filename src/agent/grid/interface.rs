@@ -75,6 +75,7 @@ impl Agent<GridSession> for GridAgent {
             whereabouts: Vec::new(),
             wumpus_alive: self.wumpus_alive(),
             ways: Vec::new(),
+            route: self.planned_route(),
         }
     }
 

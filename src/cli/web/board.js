@@ -332,9 +332,10 @@ const WumpusDraw = (() => {
       return WumpusView.frame(svg, token, defs, view);
     }
 
-    // `target`: a place to ring (the live page's hint names it).
-    function drawBoard(svg, steps, n, hidden, showTruth, picked, target) {
-      view.redraw = () => drawBoard(svg, steps, n, hidden, showTruth, picked, target);
+    // `target`: a place to ring (the live page's hint names it); `route`: the places of the
+    // walk the hint plans there, from the player's place, to draw as a line.
+    function drawBoard(svg, steps, n, hidden, showTruth, picked, target, route) {
+      view.redraw = () => drawBoard(svg, steps, n, hidden, showTruth, picked, target, route);
       const f = frame(svg);
       const k = knowledge(steps, n);
       const s = k.s;
@@ -486,6 +487,12 @@ const WumpusDraw = (() => {
           : "<circle class=\"hinttarget\" cx=\"" + x.toFixed(1) + "\" cy=\"" + y.toFixed(1) + "\" r=\"" + h.toFixed(1) + "\"") +
           " data-target=\"" + esc(places[i].label) + "\"><title>the hint's target</title>" + (isGrid ? "</rect>" : "</circle>");
       }
+      const walk = (route || []).flatMap((l) => indices(l)).filter((i) => !hiddenPlace(i));
+      if (walk.length > 1) {
+        ring = "<polyline class=\"hintroute\" data-route=\"" + esc(route.join(" ")) + "\" points=\"" +
+          walk.map((i) => pos[i][0].toFixed(1) + "," + pos[i][1].toFixed(1)).join(" ") +
+          "\"><title>the hint's route: " + esc(route.join(", ")) + "</title></polyline>" + ring;
+      }
       put("target", "all", ring);
       // The move into this step.
       if (prev && prev.at !== null && s.at !== null && prev.at !== s.at) {
@@ -608,7 +615,9 @@ const WumpusDraw = (() => {
         sw(FILL.unknown, "unknown ?") +
         "<span><span class=\"sw\" style=\"background:linear-gradient(90deg," + heat(0.05) + "," + heat(0.5) + "," + heat(1) +
         ")\"></span>where logic runs out: the chance " + RISK + "</span>" +
-        "<span><span class=\"sw\" style=\"border:3px solid #f0a400\"></span>proved this step</span>";
+        "<span><span class=\"sw\" style=\"border:3px solid #f0a400\"></span>proved this step</span>" +
+        "<span><span class=\"sw\" style=\"border:3px dashed #c99a00\"></span>the hint's target, and a gold line: " +
+        "the walk it plans there</span>";
       const ps = grid ? ["breeze", "stench", "glitter"] : ["draft", "stench", "bats"];
       l += "<span>perceived: " + ps.map((p) => "<span class=\"pill\" style=\"background:" + PERCEPT[p][1] + "\">" +
         (grid ? PERCEPT[p][0] : PERCEPT[p][2]) + "</span>" + (grid ? "" : p)).join(" ") + "</span>";

@@ -126,7 +126,7 @@
     Object.assign(game, {id: view.id, rules: view.start.rules, start: view.start,
       drawing: WumpusDraw.Drawing(view.board, view.start.rules), steps: view.steps,
       end: view.end, picked: null, aim: [], armed: null, replay: null, hintError: view.hint_error,
-      queue: [], target: null});
+      queue: [], target: null, route: []});
     // The form shows this game's rule set, so that New game starts another of its kind.
     if ($("rules").value !== game.rules) {
       $("rules").value = game.rules;
@@ -160,7 +160,7 @@
     const n = game.steps.length, over = game.end !== null;
     if (n) {
       game.drawing.draw($("board"), game.steps, n, over ? game.end.hidden : null, over, game.picked,
-        over ? null : game.target);
+        over ? null : game.target, over ? null : game.route);
       $("now").innerHTML = game.drawing.panel(game.steps, n, {action: false, messages: false});
       $("playerstatus").textContent = playerStatus(game.steps[n - 1]);
     }
@@ -223,6 +223,7 @@
       game.end = r.end;
       game.hintError = r.hint_error;
       game.target = null;
+      game.route = [];
       $("hintbox").innerHTML = "";
       status("");
     } catch (e) {
@@ -274,7 +275,9 @@
           game.drawing.panel([s], 1, {}).split("<h2>Choices weighed</h2>")[1].split("<details>")[0] + "</details>";
       }
       $("hintbox").innerHTML = h;
-      game.target = hintTarget(s);
+      // Where the hint heads: the end of the walk it plans, or the place its action is about.
+      game.route = s.route || [];
+      game.target = game.route.length ? game.route[game.route.length - 1] : hintTarget(s);
       render();
     } catch (e) {
       $("hintbox").innerHTML = "<div class=\"warn\">" + esc(e.message) + "</div>";
