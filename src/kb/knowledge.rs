@@ -601,6 +601,24 @@ pub(super) mod tests {
     use super::super::rules::{parse_rules, GRID_RULES};
     use super::*;
 
+    #[test]
+    fn atom_slots_hold_only_the_blocks_touched_and_list_them_in_slot_order() {
+        let mut slots = AtomSlots::default();
+        assert!(slots.get(4_000).fixed.is_none());
+        slots.get_mut(4_000).fixed = Some(true);
+        slots.get_mut(3).fixed = Some(false);
+        assert_eq!(slots.get(4_000).fixed, Some(true));
+        assert_eq!(slots.get(3).fixed, Some(false));
+        assert!(slots.get(4_001).fixed.is_none() && slots.get(64).fixed.is_none());
+        assert_eq!(slots.blocks.iter().filter(|b| b.is_some()).count(), 2);
+        let held: Vec<(usize, Option<bool>)> = slots
+            .iter()
+            .filter(|(_, s)| s.fixed.is_some())
+            .map(|(i, s)| (i, s.fixed))
+            .collect();
+        assert_eq!(held, [(3, Some(false)), (4_000, Some(true))]);
+    }
+
     pub(in crate::kb) fn grid_kb(rows: usize, cols: usize, proofs: Proofs) -> KnowledgeBase {
         let topo = Arc::new(Topology::grid(rows, cols).unwrap());
         let start = topo.cell(0, 0);

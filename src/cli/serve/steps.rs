@@ -311,10 +311,7 @@ mod tests {
         let setup = GridSetup::new(8, 8, 0.1, Scoring::Standard).unwrap();
         let options = AgentOptions {
             explain: true,
-            map_known: false,
-            kb: None,
-            depth: None,
-            rollouts: None,
+            ..AgentOptions::default()
         };
         let agents = GridSession::prepare(AgentKind::Risk, &setup, &options).unwrap();
         let mut steps = 0;
