@@ -10,6 +10,7 @@ use clap::Parser;
 /// mimalloc: the knowledge bases an explanation builds and drops, and a trace's lists, are
 /// many short-lived allocations, and it serves them faster than the system's allocator
 /// (docs/trace-json.md has the figures).
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
