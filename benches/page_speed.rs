@@ -10,8 +10,7 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use common::browser::{start_browser, Browser};
-use common::http::start_server;
+use common::browser::{Browser, LivePage};
 use serde_json::{json, Value};
 
 /// Games started (one a seed).
@@ -124,16 +123,8 @@ fn main() {
     if !common::can_run(&["chromium", "chromedriver"], "the page_speed benchmark") {
         return;
     }
-    let worlds = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("worlds");
-    let (_server, port) = start_server(&worlds, &[]);
-    let profile = tempfile::tempdir().expect("a browser profile");
-    let (_driver, b) = start_browser(profile.path());
-    b.resize(1400, 900);
-    b.goto(&format!("http://127.0.0.1:{port}/"));
-    b.wait(
-        "the first game",
-        "return document.body.dataset.state === 'playing'",
-    );
+    let page = LivePage::open(Some((1400, 900)));
+    let b = page.browser;
     let starts: Vec<f64> = (1..=STARTS).map(|seed| start(&b, seed)).collect();
     let mut seed = STARTS;
     let mut moves = |b: &Browser, count: usize| {

@@ -15,7 +15,7 @@
 
 mod common;
 
-use common::browser::{start_browser, Browser};
+use common::browser::{Browser, LivePage};
 use common::http::{http, start_server};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -182,16 +182,11 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     ) {
         return;
     }
-    let worlds = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("worlds");
-    let (_server, port) = start_server(&worlds, &[]);
+    let page = LivePage::open(None);
+    let port = page.port;
+    let b = page.browser;
     let url = format!("http://127.0.0.1:{port}/");
-    let profile = tempfile::tempdir().unwrap();
-    let (_driver, b) = start_browser(profile.path());
-    b.goto(&url);
-    b.wait(
-        "the first game",
-        "return document.body.dataset.state === 'playing'",
-    );
+    let worlds = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("worlds");
 
     // The page states the goal, the player's state, and not the command line; the size field
     // says the page's own limit; live regions for what changes; no favicon request.
@@ -861,16 +856,8 @@ fn big_boards_follow_the_player_and_odds_name_their_observations() {
     ) {
         return;
     }
-    let worlds = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("worlds");
-    let (_server, port) = start_server(&worlds, &[]);
-    let profile = tempfile::tempdir().unwrap();
-    let (_driver, b) = start_browser(profile.path());
-    b.resize(1400, 900);
-    b.goto(&format!("http://127.0.0.1:{port}/"));
-    b.wait(
-        "the first game",
-        "return document.body.dataset.state === 'playing'",
-    );
+    let page = LivePage::open(Some((1400, 900)));
+    let b = page.browser;
 
     // At 32x32 and 64x64 the board is seen through a window, every label inside its cell and
     // clear of its mark, and the player in view as it moves.

@@ -7,14 +7,12 @@
 
 use crate::game::{options, to_json, Game};
 use crate::offer::Offered;
-use crate::setup::Options;
+use crate::setup::{on_rules, Options};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use wumpus::agent::{AgentKind, Dice};
-use wumpus::cave::{ClassicSession, MazeSession};
 use wumpus::game::RuleSet;
-use wumpus::grid::{AimaSession, GridSession};
 use wumpus::run::event::{trace_end, TraceStart};
 use wumpus::run::{play_to_end, Batch, BatchId, Flow, Quiet, StepEvent, Summary};
 
@@ -138,34 +136,6 @@ fn solve_batch<S: Offered>(
         None => wumpus::run::solve::<S>(&setup, agents.as_ref(), &batch, id, &mut Quiet),
     };
     summary.map_err(run_error)
-}
-
-/// Runs `$body` with `S` the session type of `$options`' rule set and `$setup` its setup.
-macro_rules! on_rules {
-    ($options:expr, $setup:ident, $S:ident => $body:expr) => {
-        match $options.rule_set()? {
-            RuleSet::Grid => {
-                type $S = GridSession;
-                let $setup = $options.grid_setup()?;
-                $body
-            }
-            RuleSet::Aima => {
-                type $S = AimaSession;
-                let $setup = $options.grid_setup()?;
-                $body
-            }
-            RuleSet::Cave => {
-                type $S = ClassicSession;
-                let $setup = $options.cave_setup()?;
-                $body
-            }
-            RuleSet::Maze => {
-                type $S = MazeSession;
-                let $setup = $options.maze_setup()?;
-                $body
-            }
-        }
-    };
 }
 
 /// The JSON lines `wumpus trace --json` prints for the same game: a start line, one line a

@@ -8,7 +8,7 @@
 //! never see the session.
 
 use crate::offer::Offered;
-use crate::setup::Options;
+use crate::setup::{on_rules, Options};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::path::Path;
@@ -434,20 +434,8 @@ impl Game {
             rules, size, deal, pit_prob, scoring, map, variant, map_known, agent, depth,
         );
         let world = world.as_deref().map(Path::new);
-        let game = match options.rule_set()? {
-            RuleSet::Grid => {
-                AnyGame::Grid(Live::new(options.grid_setup()?, &options, seed, world)?)
-            }
-            RuleSet::Aima => {
-                AnyGame::Aima(Live::new(options.grid_setup()?, &options, seed, world)?)
-            }
-            RuleSet::Cave => {
-                AnyGame::Cave(Live::new(options.cave_setup()?, &options, seed, world)?)
-            }
-            RuleSet::Maze => {
-                AnyGame::Maze(Live::new(options.maze_setup()?, &options, seed, world)?)
-            }
-        };
+        let game = on_rules!(options, setup, S =>
+            AnyGame(Live::<S>::new(setup, &options, seed, world)?));
         Ok(Game { game, options })
     }
 

@@ -208,3 +208,44 @@ impl Options {
         }
     }
 }
+
+/// Runs `$body` with `$S` the session type of `$options`' rule set and `$setup` its setup:
+/// the one table from a rule set to its session and setup. With `=> Enum(body)`, the body's
+/// value is wrapped in `Enum`'s variant of that rule set (`Grid`, `Aima`, `Cave`, `Maze`).
+macro_rules! on_rules {
+    ($options:expr, $setup:ident, $S:ident => $Enum:ident($body:expr)) => {
+        on_rules!(@table $options, $setup, $S, $body,
+            $Enum::Grid, $Enum::Aima, $Enum::Cave, $Enum::Maze)
+    };
+    ($options:expr, $setup:ident, $S:ident => $body:expr) => {
+        on_rules!(@table $options, $setup, $S, $body,
+            std::convert::identity, std::convert::identity,
+            std::convert::identity, std::convert::identity)
+    };
+    (@table $options:expr, $setup:ident, $S:ident, $body:expr,
+        $grid:path, $aima:path, $cave:path, $maze:path) => {
+        match $options.rule_set()? {
+            wumpus::game::RuleSet::Grid => {
+                type $S = wumpus::grid::GridSession;
+                let $setup = $options.grid_setup()?;
+                $grid($body)
+            }
+            wumpus::game::RuleSet::Aima => {
+                type $S = wumpus::grid::AimaSession;
+                let $setup = $options.grid_setup()?;
+                $aima($body)
+            }
+            wumpus::game::RuleSet::Cave => {
+                type $S = wumpus::cave::ClassicSession;
+                let $setup = $options.cave_setup()?;
+                $cave($body)
+            }
+            wumpus::game::RuleSet::Maze => {
+                type $S = wumpus::cave::MazeSession;
+                let $setup = $options.maze_setup()?;
+                $maze($body)
+            }
+        }
+    };
+}
+pub(crate) use on_rules;

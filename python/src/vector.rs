@@ -10,14 +10,14 @@
 
 use crate::game::Core;
 use crate::offer::Offered;
-use crate::setup::Options;
+use crate::setup::{on_rules, Options};
 use numpy::{PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use wumpus::agent::{Agent, AgentFactory, AgentKind, Dice};
 use wumpus::cave::{ClassicSession, MazeSession};
-use wumpus::game::{GameError, RuleSet, Session};
+use wumpus::game::{GameError, Session};
 use wumpus::grid::{AimaSession, GridSession};
 
 /// One world of the vector: its game, and whether it ended on the last call.
@@ -344,12 +344,8 @@ impl Worlds {
         let o = crate::game::options(
             rules, size, deal, pit_prob, scoring, map, variant, map_known, None, None,
         );
-        let many = match o.rule_set()? {
-            RuleSet::Grid => AnyMany::Grid(Many::new(o.grid_setup()?, n, max_steps, mask, &o)?),
-            RuleSet::Aima => AnyMany::Aima(Many::new(o.grid_setup()?, n, max_steps, mask, &o)?),
-            RuleSet::Cave => AnyMany::Cave(Many::new(o.cave_setup()?, n, max_steps, mask, &o)?),
-            RuleSet::Maze => AnyMany::Maze(Many::new(o.maze_setup()?, n, max_steps, mask, &o)?),
-        };
+        let many = on_rules!(o, setup, S =>
+            AnyMany(Many::<S>::new(setup, n, max_steps, mask, &o)?));
         Ok(Worlds { many })
     }
 

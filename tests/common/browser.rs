@@ -175,6 +175,42 @@ pub fn free_port() -> u16 {
         .port()
 }
 
+/// The live page served from the project's `worlds/` folder, open in a fresh headless browser
+/// at `width` by `height` (the browser's default size when `None`) once its first game plays.
+/// The server, the driver and the profile last as long as it does.
+pub struct LivePage {
+    pub browser: Browser,
+    /// The server's port.
+    pub port: u16,
+    _server: Killed,
+    _driver: Killed,
+    _profile: tempfile::TempDir,
+}
+
+impl LivePage {
+    pub fn open(size: Option<(u32, u32)>) -> LivePage {
+        let worlds = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("worlds");
+        let (server, port) = super::http::start_server(&worlds, &[]);
+        let profile = tempfile::tempdir().expect("a browser profile");
+        let (driver, browser) = start_browser(profile.path());
+        if let Some((width, height)) = size {
+            browser.resize(width, height);
+        }
+        browser.goto(&format!("http://127.0.0.1:{port}/"));
+        browser.wait(
+            "the first game",
+            "return document.body.dataset.state === 'playing'",
+        );
+        LivePage {
+            browser,
+            port,
+            _server: server,
+            _driver: driver,
+            _profile: profile,
+        }
+    }
+}
+
 pub fn start_browser(profile: &std::path::Path) -> (Killed, Browser) {
     let port = free_port();
     let driver = Killed(
