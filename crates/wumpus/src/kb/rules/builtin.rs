@@ -10,10 +10,10 @@ use super::ast::{PredId, PredKind, Rules};
 use super::RuleError;
 
 /// The built-in rules of the grid Wumpus World (`kb/grid.kb`).
-pub const GRID_RULES: &str = include_str!("../../../kb/grid.kb");
+pub const GRID_RULES: &str = include_str!("../../../../../kb/grid.kb");
 
 /// The built-in rules of the classic cave (`kb/cave.kb`).
-pub const CAVE_RULES: &str = include_str!("../../../kb/cave.kb");
+pub const CAVE_RULES: &str = include_str!("../../../../../kb/cave.kb");
 
 /// Names of the predicates in a rule set, for checking that a rule file offers what an agent
 /// needs.

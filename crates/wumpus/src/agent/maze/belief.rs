@@ -531,7 +531,7 @@ mod tests {
     use crate::cave::map::parse_map;
 
     fn caves() -> CaveMap {
-        parse_map(include_str!("../../../worlds/caves.dat")).unwrap()
+        parse_map(include_str!("../../../../../worlds/caves.dat")).unwrap()
     }
 
     #[test]

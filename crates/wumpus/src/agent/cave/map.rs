@@ -255,7 +255,7 @@ mod tests {
 
     #[test]
     fn standing_in_rooms_reveals_tunnels_both_ways() {
-        let map = parse_map(include_str!("../../../worlds/cave-waterslide.txt")).unwrap();
+        let map = parse_map(include_str!("../../../../../worlds/cave-waterslide.txt")).unwrap();
         let mut k = MapKnowledge::unknown(map.len(), 1);
         assert!(!k.complete(p(0)));
         let r = p(1); // room 2: outs 1, 3, 5; ins 1, 3, 17
@@ -278,7 +278,7 @@ mod tests {
 
     #[test]
     fn the_whole_map_is_complete_everywhere() {
-        let map = parse_map(include_str!("../../../worlds/cave-standard.txt")).unwrap();
+        let map = parse_map(include_str!("../../../../../worlds/cave-standard.txt")).unwrap();
         let k = MapKnowledge::known(&map);
         assert!(map
             .rooms()
@@ -291,9 +291,9 @@ mod tests {
 
     #[test]
     fn a_one_way_tunnel_is_seen_only_once_a_room_shows_it() {
-        let standard = parse_map(include_str!("../../../worlds/cave-standard.txt")).unwrap();
+        let standard = parse_map(include_str!("../../../../../worlds/cave-standard.txt")).unwrap();
         assert!(!MapKnowledge::known(&standard).one_way_seen());
-        let slide = parse_map(include_str!("../../../worlds/cave-waterslide.txt")).unwrap();
+        let slide = parse_map(include_str!("../../../../../worlds/cave-waterslide.txt")).unwrap();
         assert!(MapKnowledge::known(&slide).one_way_seen());
         // Discovering: nothing is seen until the hunter stands in a room that shows it.
         let mut k = MapKnowledge::unknown(standard.len(), 1);

@@ -329,14 +329,14 @@ mod tests {
         Arc::new(parse_map(text).unwrap())
     }
 
-    const STANDARD_TEXT: &str = include_str!("../../../worlds/cave-standard.txt");
+    const STANDARD_TEXT: &str = include_str!("../../../../../worlds/cave-standard.txt");
 
     fn standard() -> Arc<CaveMap> {
         map(STANDARD_TEXT)
     }
 
     fn waterslide() -> Arc<CaveMap> {
-        map(include_str!("../../../worlds/cave-waterslide.txt"))
+        map(include_str!("../../../../../worlds/cave-waterslide.txt"))
     }
 
     /// Two separate caves: rooms 1–3 each joined to the other two and to themselves, and rooms

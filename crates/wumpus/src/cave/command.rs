@@ -363,7 +363,7 @@ mod tests {
 
     #[test]
     fn classic_actions_use_the_maps_numbers() {
-        let map = parse_map(include_str!("../../worlds/cave-standard.txt")).unwrap();
+        let map = parse_map(include_str!("../../../../worlds/cave-standard.txt")).unwrap();
         assert_eq!(
             classic_action(&C::MoveTo(1), &map),
             Some(Ok(Action::Move(Place::new(0))))
@@ -381,7 +381,7 @@ mod tests {
             Some(Err(CommandError::NoSuchRoom { room: 0, .. }))
         ));
         assert_eq!(classic_action(&C::Help, &map), None);
-        let caves = parse_map(include_str!("../../worlds/caves.dat")).unwrap();
+        let caves = parse_map(include_str!("../../../../worlds/caves.dat")).unwrap();
         assert_eq!(
             classic_action(&C::MoveTo(0), &caves),
             Some(Ok(Action::Move(Place::new(0))))

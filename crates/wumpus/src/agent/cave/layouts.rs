@@ -561,7 +561,7 @@ mod tests {
 
     #[test]
     fn nothing_observed_gives_the_deal_odds() {
-        let map = parse_map(include_str!("../../../worlds/cave-standard.txt")).unwrap();
+        let map = parse_map(include_str!("../../../../../worlds/cave-standard.txt")).unwrap();
         let k = MapKnowledge::known(&map);
         let e = Evidence::new(20, p(0));
         let o = Odds::compute(&e, &k).unwrap();
@@ -578,7 +578,7 @@ mod tests {
 
     #[test]
     fn a_stench_and_a_miss_then_a_wake() {
-        let map = parse_map(include_str!("../../../worlds/cave-standard.txt")).unwrap();
+        let map = parse_map(include_str!("../../../../../worlds/cave-standard.txt")).unwrap();
         let k = MapKnowledge::known(&map);
         let mut e = Evidence::new(20, p(0));
         // Room 1 (index 0) joins 2, 5, 8: the wumpus is in one of them.
@@ -606,7 +606,7 @@ mod tests {
     #[test]
     fn layouts_are_drawn_with_their_posterior_chance() {
         use rand::SeedableRng;
-        let map = parse_map(include_str!("../../../worlds/cave-risk.txt")).unwrap();
+        let map = parse_map(include_str!("../../../../../worlds/cave-risk.txt")).unwrap();
         let k = MapKnowledge::known(&map);
         let mut e = Evidence::new(20, p(5));
         let near: Vec<Place> = map.topology().linked(p(5));

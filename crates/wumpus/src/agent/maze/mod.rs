@@ -38,7 +38,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, OnceLock};
 
 /// The built-in rules of the maze (`kb/maze.kb`).
-pub const MAZE_RULES: &str = include_str!("../../../kb/maze.kb");
+pub const MAZE_RULES: &str = include_str!("../../../../../kb/maze.kb");
 
 /// The maze rules, parsed once.
 pub fn maze_rules() -> Arc<Rules> {

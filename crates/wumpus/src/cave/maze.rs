@@ -398,7 +398,7 @@ mod tests {
     const LOST: &str = "The Lost Caverns of the Wyrm";
 
     fn caves() -> Arc<CaveMap> {
-        Arc::new(parse_map(include_str!("../../worlds/caves.dat")).unwrap())
+        Arc::new(parse_map(include_str!("../../../../worlds/caves.dat")).unwrap())
     }
 
     fn p(i: usize) -> Place {

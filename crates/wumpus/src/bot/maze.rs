@@ -314,7 +314,7 @@ mod tests {
     use crate::cave::MazeGame;
 
     fn caves() -> Arc<CaveMap> {
-        Arc::new(parse_map(include_str!("../../worlds/caves.dat")).unwrap())
+        Arc::new(parse_map(include_str!("../../../../worlds/caves.dat")).unwrap())
     }
 
     /// A grenade through tunnel 1, always (so every game ends: grenades run out).

@@ -1,10 +1,10 @@
 use super::*;
 
-pub(crate) const STANDARD: &str = include_str!("../../../worlds/cave-standard.txt");
-const MOBIUS: &str = include_str!("../../../worlds/cave-mobius.txt");
-const WATERSLIDE: &str = include_str!("../../../worlds/cave-waterslide.txt");
-const RISK: &str = include_str!("../../../worlds/cave-risk.txt");
-const CAVES_DAT: &str = include_str!("../../../worlds/caves.dat");
+pub(crate) const STANDARD: &str = include_str!("../../../../../worlds/cave-standard.txt");
+const MOBIUS: &str = include_str!("../../../../../worlds/cave-mobius.txt");
+const WATERSLIDE: &str = include_str!("../../../../../worlds/cave-waterslide.txt");
+const RISK: &str = include_str!("../../../../../worlds/cave-risk.txt");
+const CAVES_DAT: &str = include_str!("../../../../../worlds/caves.dat");
 
 fn kind(text: &str) -> (Option<usize>, MapErrorKind) {
     let e = parse_map(text).unwrap_err();

@@ -302,11 +302,11 @@ mod tests {
     use crate::rng::seeded;
 
     fn standard() -> CaveMap {
-        parse_map(include_str!("../../../worlds/cave-standard.txt")).unwrap()
+        parse_map(include_str!("../../../../../worlds/cave-standard.txt")).unwrap()
     }
 
     fn caves() -> CaveMap {
-        parse_map(include_str!("../../../worlds/caves.dat")).unwrap()
+        parse_map(include_str!("../../../../../worlds/caves.dat")).unwrap()
     }
 
     fn p(i: usize) -> Place {

@@ -349,10 +349,10 @@ mod tests {
     #[test]
     fn a_blind_arrow_never_comes_back_and_its_model_covers_every_real_flight() {
         let maps = [
-            include_str!("../../../worlds/cave-standard.txt"),
-            include_str!("../../../worlds/cave-waterslide.txt"),
-            include_str!("../../../worlds/cave-mobius.txt"),
-            include_str!("../../../worlds/cave-risk.txt"),
+            include_str!("../../../../../worlds/cave-standard.txt"),
+            include_str!("../../../../../worlds/cave-waterslide.txt"),
+            include_str!("../../../../../worlds/cave-mobius.txt"),
+            include_str!("../../../../../worlds/cave-risk.txt"),
         ];
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let mut shots = 0;
@@ -391,7 +391,7 @@ mod tests {
 
     #[test]
     fn nothing_is_aimed_blind_on_a_known_map() {
-        let map = parse_map(include_str!("../../../worlds/cave-standard.txt")).unwrap();
+        let map = parse_map(include_str!("../../../../../worlds/cave-standard.txt")).unwrap();
         let k = MapKnowledge::known(&map);
         let wumpus = vec![1.0 / 20.0; 20];
         assert_eq!(
@@ -403,9 +403,9 @@ mod tests {
     #[test]
     fn a_known_path_flies_on_only_where_it_cannot_come_back() {
         let maps = [
-            include_str!("../../../worlds/cave-standard.txt"),
-            include_str!("../../../worlds/cave-waterslide.txt"),
-            include_str!("../../../worlds/cave-risk.txt"),
+            include_str!("../../../../../worlds/cave-standard.txt"),
+            include_str!("../../../../../worlds/cave-waterslide.txt"),
+            include_str!("../../../../../worlds/cave-risk.txt"),
         ];
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let (mut tails, mut stops) = (0, 0);
