@@ -24,7 +24,7 @@ use wumpus::topology::Topology;
 /// One grid game on `world` with a fresh agent from `agents`.
 fn grid_game(world: GridWorld, agents: &dyn AgentFactory<GridSession>) -> GameRecord {
     let mut session = GridSession::new(world, Scoring::Standard, 0.2);
-    let mut agent = agents.make(&session.briefing(), Dice(0)).unwrap();
+    let mut agent = agents.make(&session.briefing(), Dice::for_game(0)).unwrap();
     wumpus::run::play(&mut session, None, agent.as_mut(), &|| false, None)
         .unwrap()
         .unwrap()

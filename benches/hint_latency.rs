@@ -30,7 +30,9 @@ fn follow_hints<S: Roster>(setup: &S::Setup, kind: AgentKind, games: u64) -> Vec
     let mut times = Vec::new();
     for seed in 0..games {
         let mut session = S::deal(setup, seed).expect("a game is dealt");
-        let mut agent = agents.make(&session.briefing(), Dice(0)).expect("an agent");
+        let mut agent = agents
+            .make(&session.briefing(), Dice::for_game(0))
+            .expect("an agent");
         let mut shown = session.start();
         let mut last: Option<S::Action> = None;
         let mut names = Labels::default();

@@ -50,7 +50,7 @@ fn timed(b: &Browser, trigger: &str) -> f64 {
 fn start(b: &Browser, seed: u64) -> f64 {
     b.run(&format!(
         "const set = (id, v) => {{ const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('change')); }};\
-         set('rules', 'grid'); set('size', '64x64'); set('pitprob', '0.05'); set('seed', '{seed}'); set('world', '');"
+         set('rules', 'grid'); set('opt-size', '64x64'); set('opt-pit_prob', '0.05'); set('seed', '{seed}'); set('world', '');"
     ));
     timed(b, "document.getElementById('new').click();")
 }

@@ -114,7 +114,9 @@ fn play_aima(
         ..AgentOptions::default()
     };
     let agents = AimaSession::prepare(kind, &setup, &options).unwrap();
-    let mut agent = agents.make(&session.briefing(), Dice(seed)).unwrap();
+    let mut agent = agents
+        .make(&session.briefing(), Dice::for_game(seed))
+        .unwrap();
     wumpus::run::play(&mut session, Some(seed), agent.as_mut(), &|| false, None)
         .unwrap()
         .expect("not stopped")

@@ -80,7 +80,7 @@ fn library_game(map: &Arc<cave::CaveMap>, map_known: bool, seed: u64) -> (Ending
     let mut agent = agents
         .make(
             &ClassicSession::deal(&setup, seed).unwrap().briefing(),
-            Dice(seed),
+            Dice::for_game(seed),
         )
         .unwrap();
     let mut session = ClassicSession::deal(&setup, seed).unwrap();
@@ -187,7 +187,7 @@ fn host_stream(map: &Arc<cave::CaveMap>, first_seed: u64) -> Vec<String> {
     let mut lines = Vec::new();
     for seed in first_seed..first_seed + 3 {
         let mut game = ClassicGame::new(map.clone(), Variant::Event, seed).unwrap();
-        let mut player = RandomAgent::for_game(seed);
+        let mut player = RandomAgent::new(wumpus::rng::Dice::for_game(seed));
         lines.push(format!("game {}", map.len()));
         lines.push(game.status().protocol_line());
         for _ in 0..40 {
@@ -425,7 +425,9 @@ fn library_maze(
         .map(|seed| {
             let mut session = MazeSession::deal(&setup, seed).unwrap();
             assert_eq!(session.action_limit(), MAZE_ACTION_LIMIT);
-            let mut agent = agents.make(&session.briefing(), Dice(seed)).unwrap();
+            let mut agent = agents
+                .make(&session.briefing(), Dice::for_game(seed))
+                .unwrap();
             let r = play(&mut session, Some(seed), agent.as_mut(), &|| false, None)
                 .unwrap()
                 .expect("a game nobody stops ends");

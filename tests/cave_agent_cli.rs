@@ -166,7 +166,7 @@ fn trace_shows_proofs_odds_and_reasons_to_the_end() {
     let agents =
         ClassicSession::prepare(AgentKind::Logic, &setup, &AgentOptions::default()).unwrap();
     let mut game = ClassicSession::deal(&setup, 3).unwrap();
-    let mut agent = agents.make(&game.briefing(), Dice(3)).unwrap();
+    let mut agent = agents.make(&game.briefing(), Dice::for_game(3)).unwrap();
     let record = wumpus::run::play(&mut game, Some(3), agent.as_mut(), &|| false, None)
         .unwrap()
         .unwrap();
@@ -264,7 +264,7 @@ fn solve_and_trace_the_maze() {
     let mut wins = 0;
     for seed in 5..35 {
         let mut game = MazeSession::deal(&setup, seed).unwrap();
-        let mut agent = agents.make(&game.briefing(), Dice(seed)).unwrap();
+        let mut agent = agents.make(&game.briefing(), Dice::for_game(seed)).unwrap();
         let record = wumpus::run::play(&mut game, Some(seed), agent.as_mut(), &|| false, None)
             .unwrap()
             .unwrap();

@@ -582,7 +582,7 @@ fn solve_reports_the_random_agent_and_matches_the_library() {
         use wumpus::agent::Agent;
         use wumpus::game::Session;
         let mut game = wumpus::cave::ClassicSession::deal(&setup, seed).unwrap();
-        let mut agent = wumpus::agent::random::RandomAgent::for_game(seed);
+        let mut agent = wumpus::agent::random::RandomAgent::new(wumpus::rng::Dice::for_game(seed));
         let mut shown = game.start();
         let mut last = None;
         while game.ending().is_none() {

@@ -473,7 +473,7 @@ fn check_rules(text: String) {
             let Ok(agents) = GridSession::prepare(agent, &game.setup(), &options) else {
                 continue;
             };
-            let Ok(mut player) = agents.make(&game.briefing(), Dice(0)) else {
+            let Ok(mut player) = agents.make(&game.briefing(), Dice::for_game(0)) else {
                 continue;
             };
             // Each step traced, as `trace` shows it (the agent's knowledge asked every step).
@@ -541,7 +541,7 @@ fn host_streams() -> &'static [String] {
                 for seed in first..first + 3 {
                     let seed = seed + 100 * m as u64;
                     let mut game = ClassicGame::new(map.clone(), Variant::Event, seed).unwrap();
-                    let mut player = RandomAgent::for_game(seed);
+                    let mut player = RandomAgent::new(wumpus::rng::Dice::for_game(seed));
                     lines.push(format!("game {}", map.len()));
                     lines.push(game.status().protocol_line());
                     for _ in 0..60 {
@@ -852,7 +852,7 @@ fn check_maze_host_stream(text: String) {
             .map_err(|e| format!("the maze agent: {e}"))?;
         let mut session = BotSession::new(|caves: usize| -> Result<_, String> {
             let agent = agents
-                .make(&wumpus::bot::host_briefing(caves), Dice(0))
+                .make(&wumpus::bot::host_briefing(caves), Dice::for_game(0))
                 .map_err(|e| e.to_string())?;
             maze::MazeBot::new(map.clone(), caves, agent)
         });

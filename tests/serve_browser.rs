@@ -203,13 +203,13 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         b.run("return ['log', 'hintbox', 'outcome'].every((id) => document.getElementById(id).getAttribute('aria-live') === 'polite') && !!document.querySelector('link[rel=icon]')"),
         json!(true)
     );
-    b.run("document.getElementById('size').value = '1x1'");
+    b.run("document.getElementById('opt-size').value = '1x1'");
     b.click("#new");
     b.wait(
         "the size refused",
         "return document.getElementById('status').textContent.includes('from 2x2 to 64x64')",
     );
-    b.run("document.getElementById('size').value = '5x5'");
+    b.run("document.getElementById('opt-size').value = '5x5'");
 
     // A grid world won by following hints, with keys and buttons.
     b.new_game(&[("rules", "grid"), ("world", "seed-example.txt")]);
@@ -273,8 +273,8 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     b.new_game(&[
         ("rules", "grid"),
         ("world", ""),
-        ("size", "5x5"),
-        ("pitprob", "0.2"),
+        ("opt-size", "5x5"),
+        ("opt-pit_prob", "0.2"),
         ("seed", "7"),
     ]);
     let id = b.game_id();
@@ -389,8 +389,8 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     b.new_game(&[
         ("rules", "grid"),
         ("world", ""),
-        ("size", "5x5"),
-        ("pitprob", "0.2"),
+        ("opt-size", "5x5"),
+        ("opt-pit_prob", "0.2"),
         ("seed", "7"),
     ]);
     for step in &trace {
@@ -442,7 +442,7 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     b.run(
         "const set = (id, v) => { const e = document.getElementById(id); e.value = v; \
          e.dispatchEvent(new Event('change')); }; set('rules', 'grid'); set('world', ''); \
-         set('size', '4x4'); set('pitprob', '0.2'); set('seed', '');",
+         set('opt-size', '4x4'); set('opt-pit_prob', '0.2'); set('seed', '');",
     );
     let before = b.game_id();
     b.click("#seed");
@@ -500,9 +500,9 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
             "forward" => b.press(UP),
             "turn left" => b.press(LEFT),
             "shoot" => b.press("f"),
-            "turn right" => b.click(".for-aima button[data-act=\"right\"]"),
-            "grab" => b.click(".for-aima button[data-act=\"grab\"]"),
-            "climb" => b.click(".for-aima button[data-act=\"climb\"]"),
+            "turn right" => b.click("[data-input=heading] button[data-act=\"right\"]"),
+            "grab" => b.click("[data-input=heading] button[data-act=\"grab\"]"),
+            "climb" => b.click("[data-input=heading] button[data-act=\"climb\"]"),
             other => panic!("a textbook hint: {other}"),
         }
         if turns == 6 {
@@ -693,8 +693,8 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     b.new_game(&[
         ("rules", "grid"),
         ("world", ""),
-        ("size", "32x32"),
-        ("pitprob", "0.05"),
+        ("opt-size", "32x32"),
+        ("opt-pit_prob", "0.05"),
         ("seed", "1"),
     ]);
     let (status, v) = http(
@@ -758,7 +758,7 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     assert!(v["error"].as_str().unwrap().contains("depth"), "{v}");
     let (status, v) = game(json!({"rules": "cave", "depth": 2}));
     assert_eq!(status, 400, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("--map-known"), "{v}");
+    assert!(v["error"].as_str().unwrap().contains("(map_known)"), "{v}");
 
     // Closing the tab (here: leaving for another page) frees its game, after the few seconds
     // a reload would take to ask for it again.
@@ -864,8 +864,8 @@ fn big_boards_follow_the_player_and_odds_name_their_observations() {
     for (size, seed, moves) in [("32x32", "2", 5), ("64x64", "1", 40)] {
         b.new_game(&[
             ("rules", "grid"),
-            ("size", size),
-            ("pitprob", "0.05"),
+            ("opt-size", size),
+            ("opt-pit_prob", "0.05"),
             ("seed", seed),
         ]);
         assert_eq!(
@@ -984,8 +984,8 @@ fn big_boards_follow_the_player_and_odds_name_their_observations() {
     // target and the explanation of that place gives, with the observations behind it.
     b.new_game(&[
         ("rules", "grid"),
-        ("size", "8x8"),
-        ("pitprob", "0.2"),
+        ("opt-size", "8x8"),
+        ("opt-pit_prob", "0.2"),
         ("seed", "4"),
     ]);
     let mut checked = false;

@@ -66,11 +66,8 @@ fn a_world_file_larger_than_the_page_plays_is_not_offered() {
     .unwrap();
     std::fs::write(dir.path().join("small.txt"), "WUMPUS 1 1\nGOLD 2 2\n").unwrap();
     let (_server, port) = start_server(dir.path(), &[]);
-    let options = request(from(1), port, "GET", "/api/options", &[], None).unwrap();
-    assert_eq!(
-        options.body["rules"]["grid"]["worlds"],
-        json!(["small.txt"])
-    );
+    let options = request(from(1), port, "GET", "/api/catalogue", &[], None).unwrap();
+    assert_eq!(options.body["door"]["files"]["world"], json!(["small.txt"]));
     let reply = create(port, 1, &json!({"rules": "grid", "world": "huge.txt"}));
     assert_eq!(reply.status, 400, "{}", reply.text);
 }
@@ -163,7 +160,7 @@ fn idle_and_slow_connections_are_closed() {
                 .set_read_timeout(Some(Duration::from_millis(500)))
                 .unwrap();
             let started = Instant::now();
-            let head = b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+            let head = b"GET /api/catalogue HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
             let mut sent = 0;
             let mut buf = [0u8; 256];
             while started.elapsed() < Duration::from_secs(40) {
@@ -201,16 +198,16 @@ fn connections_are_capped_per_client() {
         .collect();
     // The server counts a connection once it has accepted it.
     std::thread::sleep(Duration::from_millis(300));
-    let over = request(from(5), port, "GET", "/api/options", &[], None);
+    let over = request(from(5), port, "GET", "/api/catalogue", &[], None);
     assert!(
         over.is_err(),
         "a fourth connection from one client is closed"
     );
-    let other = request(from(6), port, "GET", "/api/options", &[], None).unwrap();
+    let other = request(from(6), port, "GET", "/api/catalogue", &[], None).unwrap();
     assert_eq!(other.status, 200, "another client is served");
     drop(held);
     std::thread::sleep(Duration::from_millis(300));
-    let again = request(from(5), port, "GET", "/api/options", &[], None).unwrap();
+    let again = request(from(5), port, "GET", "/api/catalogue", &[], None).unwrap();
     assert_eq!(again.status, 200, "closed connections are given back");
 }
 
@@ -258,9 +255,6 @@ fn a_fifo_in_the_worlds_folder_does_not_hang_the_server() {
     assert!(made.success());
     // start_server waits at most 30 s for the address.
     let (_server, port) = start_server(dir.path(), &[]);
-    let options = request(from(1), port, "GET", "/api/options", &[], None).unwrap();
-    assert_eq!(
-        options.body["rules"]["grid"]["worlds"],
-        json!(["small.txt"])
-    );
+    let options = request(from(1), port, "GET", "/api/catalogue", &[], None).unwrap();
+    assert_eq!(options.body["door"]["files"]["world"], json!(["small.txt"]));
 }

@@ -28,7 +28,10 @@ fn plain_solve_names_its_two_ceilings_with_the_sampling_error() {
 #[test]
 fn help_texts_say_the_default_agent_and_name_rule_sets_without_jargon() {
     let solve = wumpus(&["solve", "--help"], "").stdout;
-    assert!(solve.contains("risk (grid default)"), "{solve}");
+    assert!(
+        solve.contains("[default: risk; cave, maze: logic]"),
+        "{solve}"
+    );
     for command in [
         "solve", "trace", "play", "kb", "bot", "merge", "world", "serve",
     ] {

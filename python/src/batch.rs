@@ -69,7 +69,7 @@ fn trace_lines<S: Offered>(
     let own = session.setup();
     let factory = S::prepare(kind, &own, &options.agent_options(true)).map_err(run_error)?;
     let mut agent = factory
-        .make(&session.briefing(), Dice(seed.unwrap_or(0)))
+        .make(&session.briefing(), Dice::for_game(seed.unwrap_or(0)))
         .map_err(run_error)?;
     let start = TraceStart {
         rules: S::RULES,

@@ -128,7 +128,7 @@ impl<S: Offered> Follower<S> {
             return Err(PyRuntimeError::new_err(why.clone()));
         }
         if self.agent.is_none() {
-            let dice = Dice(core.seed.unwrap_or(0));
+            let dice = Dice::for_game(core.seed.unwrap_or(0));
             let mut agent = self
                 .factory
                 .make(&core.session.briefing(), dice)

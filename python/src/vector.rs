@@ -219,7 +219,7 @@ impl<S: Offered> Many<S> {
             let core = &slot.core;
             let told = if restart {
                 let mut made = factory
-                    .make(&core.session.briefing(), Dice(core.seed.unwrap_or(0)))
+                    .make(&core.session.briefing(), Dice::for_game(core.seed.unwrap_or(0)))
                     .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
                 let told = made.observe(None, &core.shown);
                 *agent = Some(made);

@@ -2,7 +2,7 @@
 //! input and output, game after game (the protocols are in `docs/bot-protocol.md`). The
 //! protocols themselves live in the library ([`wumpus::bot`]); this file only reads lines.
 
-use super::args::{load_map, RulesArg};
+use super::args::{parse_rule_set, spec_error};
 use super::bad_input;
 use anyhow::{Context, Result};
 use clap::Args;
@@ -21,8 +21,8 @@ use wumpus::game::RuleSet;
 pub struct BotArgs {
     /// The rule set: the classic cave (the default) or the caves.dat maze. The grid has no
     /// bot protocol.
-    #[arg(long, value_enum)]
-    rules: Option<RulesArg>,
+    #[arg(long, value_parser = parse_rule_set)]
+    rules: Option<RuleSet>,
     /// Classic cave: give the agent this map up front (each game must have its room count);
     /// without it the agent knows the room count and learns each room's tunnels by standing
     /// in it. Maze: the map (caves.dat format; the standard caves.dat without it), which the
@@ -33,7 +33,7 @@ pub struct BotArgs {
 
 pub fn run(args: BotArgs) -> Result<()> {
     match args.rules {
-        None | Some(RulesArg::Cave) => {
+        None | Some(RuleSet::Cave) => {
             let map = match &args.map {
                 Some(path) => Some(Arc::new(wumpus::cave::read_map(path).map_err(bad_input)?)),
                 None => None,
@@ -42,8 +42,12 @@ pub fn run(args: BotArgs) -> Result<()> {
                 classic_bot_agent(rooms, map.as_ref()).map(ClassicBot::new)
             }))
         }
-        Some(RulesArg::Maze) => {
-            let (map, map_name) = load_map(args.map.as_deref(), RuleSet::Maze)?;
+        Some(RuleSet::Maze) => {
+            let spec = wumpus::spec::GameSpec {
+                map: args.map.clone(),
+                ..wumpus::spec::GameSpec::new(RuleSet::Maze)
+            };
+            let (map, map_name) = spec.map_file().map_err(spec_error)?;
             let setup = MazeSetup {
                 map: map.clone(),
                 map_name,
@@ -58,12 +62,12 @@ pub fn run(args: BotArgs) -> Result<()> {
                 MazeSession::prepare(AgentKind::Logic, &setup, &options).map_err(bad_input)?;
             serve(BotSession::new(|caves: usize| -> Result<_, String> {
                 let agent = agents
-                    .make(&wumpus::bot::host_briefing(caves), Dice(0))
+                    .make(&wumpus::bot::host_briefing(caves), Dice::fresh())
                     .map_err(|e| e.to_string())?;
                 MazeBot::new(map.clone(), caves, agent)
             }))
         }
-        Some(RulesArg::Grid | RulesArg::Aima) => Err(bad_input(anyhow::anyhow!(
+        Some(RuleSet::Grid | RuleSet::Aima) => Err(bad_input(anyhow::anyhow!(
             "the bot protocol is the classic cave's and the maze's: use --rules cave or --rules maze"
         ))),
     }

@@ -1,14 +1,15 @@
 //! `wumpus kb --dimacs`: the grounded knowledge base of a traced game, as DIMACS CNF, for
 //! every rule set: the game `trace` plays with the same flags, stopped at a step.
 
-use super::args::{OnGame, Playable, Prepared, RuleArgs};
+use super::args::GameArgs;
 use super::bad_input;
-use super::play::WorldArgs;
+use super::play::{agent_for, title, WorldArgs};
 use super::trace::traced;
 use anyhow::Result;
 use clap::Args;
 use wumpus::agent::AgentKind;
 use wumpus::run::{Flow, StepEvent};
+use wumpus::spec::{OnRules, Playable, Prepared};
 
 #[derive(Args, Debug)]
 pub struct KbArgs {
@@ -16,7 +17,7 @@ pub struct KbArgs {
     #[arg(long, required = true)]
     dimacs: bool,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: GameArgs,
     #[command(flatten)]
     world: WorldArgs,
     /// The knowledge base at this step of the traced game (as `trace` numbers them: after
@@ -26,19 +27,19 @@ pub struct KbArgs {
 }
 
 pub fn run(args: KbArgs) -> Result<()> {
-    args.rules.check(&args.world.fits())?;
+    args.world.check(&args.rules)?;
     let rules = args.rules.clone();
     rules.dispatch(args, true)
 }
 
-impl OnGame for KbArgs {
-    type Out = ();
+impl OnRules for KbArgs {
+    type Out = Result<()>;
 
     fn run<S: Playable>(self, game: Prepared<S>) -> Result<()> {
         let _ = self.dimacs;
-        let loaded = self.world.session::<S>(&game.setup)?;
-        let title = loaded.title();
-        let mut agent = loaded.agent(&game)?;
+        let loaded = self.world.session(&game)?;
+        let title = title(&loaded);
+        let mut agent = agent_for(&game, &loaded)?;
         let mut session = loaded.session;
         if self.step == Some(0) {
             return Err(bad_input(anyhow::anyhow!(

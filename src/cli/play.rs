@@ -5,15 +5,16 @@
 //! why and asks again; end of input ends the game cleanly, like `quit`. On a terminal, lines
 //! are edited with history (rustyline) and the prompt shows; piped input is read plainly.
 
-use super::args::{OnGame, Playable, Prepared, RuleArgs};
+use super::args::{holds, GameArgs};
 use super::{bad_input, text};
 use anyhow::Result;
 use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use wumpus::agent::{Agent, AgentError, AgentFactory, Conclusion, Dice};
-use wumpus::game::{Command, Files, RuleSet, Session, Words};
-use wumpus::run::event::hint_event;
+use wumpus::game::{Command, Files, Words};
+use wumpus::rng::Dice;
+use wumpus::run::Follower;
+use wumpus::spec::{Dealt, DoorOption, OnRules, Playable, Prepared};
 
 /// Which game to play: a seed, or a file.
 #[derive(Args, Debug, Clone, Default)]
@@ -30,77 +31,79 @@ pub struct WorldArgs {
 }
 
 impl WorldArgs {
-    /// These flags, with the rule sets each fits, for [`RuleArgs::check`].
-    pub fn fits(&self) -> [(&'static str, bool, &'static [RuleSet]); 2] {
+    /// Checks `rules` with these flags beside it: `--world` fits the rule sets whose games
+    /// a world file holds, `--hazards` those a hazards file holds.
+    pub fn check(&self, rules: &GameArgs) -> Result<()> {
+        rules.check(&self.door())?;
+        rules.spec.check_agent().map_err(super::args::spec_error)
+    }
+
+    /// [`WorldArgs::check`] but for the agent.
+    pub fn check_game(&self, rules: &GameArgs) -> Result<()> {
+        rules.check(&self.door())
+    }
+
+    fn door(&self) -> [DoorOption<'static>; 2] {
         [
-            ("--world", self.world.is_some(), &RuleSet::ON_GRID),
-            ("--hazards", self.hazards.is_some(), &RuleSet::ON_MAP),
+            DoorOption {
+                name: "world",
+                given: self.world.is_some(),
+                fits: &|r| holds("world")(r),
+            },
+            DoorOption {
+                name: "hazards",
+                given: self.hazards.is_some(),
+                fits: &|r| holds("hazards")(r),
+            },
         ]
     }
 
-    /// The game these flags name, its seed, and the file it came from.
-    pub fn session<S: Files>(&self, setup: &S::Setup) -> Result<Loaded<S>> {
+    /// The game these flags name: dealt from the seed, or loaded from the file.
+    pub fn session<S: Playable>(&self, game: &Prepared<S>) -> Result<Dealt<S>> {
         let file = self.world.as_deref().or(self.hazards.as_deref());
-        let seed = self.seed.unwrap_or_else(wumpus::rng::fresh_seed);
-        let session = match file {
-            Some(path) => S::load(setup, path, seed).map_err(bad_input)?,
-            None => S::deal(setup, seed).map_err(bad_input)?,
-        };
-        let seeded = file.is_none() || !S::FILE_HOLDS_ALL;
-        Ok(Loaded {
-            session,
-            seed: seeded.then_some(seed),
-            file: file.map(Path::to_path_buf),
-        })
+        game.deal(self.seed, file).map_err(bad_input)
     }
 }
 
-/// A game loaded or dealt for one command.
-pub struct Loaded<S> {
-    /// The game.
-    pub session: S,
-    /// The seed that deals or replays it, if one does.
-    pub seed: Option<u64>,
-    /// The file it came from, if one.
-    pub file: Option<PathBuf>,
-}
-
-impl<S: Files + Words> Loaded<S> {
-    /// The game's first line: what it is, where it came from, and how to replay it.
-    pub fn title(&self) -> String {
-        let mut t = self.session.title();
-        if let Some(f) = &self.file {
-            t.push_str(&format!(", {} from {}", S::FILE, f.display()));
-        }
-        if let Some(seed) = self.seed {
-            t.push_str(&format!(", seed {seed} (replay with --seed {seed})"));
-        }
-        t
+/// The game's first line, with how to replay it from the command line.
+pub fn title<S: Files + Words>(dealt: &Dealt<S>) -> String {
+    match dealt.seed {
+        Some(seed) => format!("{} (replay with --seed {seed})", dealt.title()),
+        None => dealt.title(),
     }
 }
 
-impl<S: Playable> Loaded<S> {
-    /// The chosen agent for this game, made as `trace` and `kb` make it: from the game's own
-    /// setup (a world file has its own size) and the seed that dealt it.
-    pub fn agent(&self, game: &Prepared<S>) -> Result<Box<dyn Agent<S>>> {
-        let agents =
-            S::prepare(game.agent, &self.session.setup(), &game.options).map_err(bad_input)?;
-        agents
-            .make(&self.session.briefing(), Dice(self.seed.unwrap_or(0)))
-            .map_err(bad_input)
-    }
+/// The chosen agent for a game, made as `trace` and `kb` make it: from the game's own setup
+/// (a world file has its own size), its dice from the seed that dealt it.
+pub fn agent_for<S: Playable>(
+    game: &Prepared<S>,
+    dealt: &Dealt<S>,
+) -> Result<Box<dyn wumpus::agent::Agent<S>>> {
+    let agents = game
+        .agents_for(&dealt.session.setup())
+        .map_err(super::args::spec_error)?;
+    agents
+        .make(&dealt.session.briefing(), dice(dealt))
+        .map_err(bad_input)
+}
+
+/// A game's agent dice: from the seed that dealt it, or fresh.
+pub fn dice<S>(dealt: &Dealt<S>) -> Dice {
+    dealt.seed.map_or_else(Dice::fresh, Dice::for_game)
 }
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: GameArgs,
     #[command(flatten)]
     world: WorldArgs,
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
-    args.rules.check(&args.world.fits())?;
+    // A person plays: the agent only gives hints, so one that does not fit this game leaves
+    // `hint` saying why rather than refusing the game.
+    args.world.check_game(&args.rules)?;
     args.rules.dispatch(Play { world: args.world }, true)
 }
 
@@ -108,18 +111,18 @@ struct Play {
     world: WorldArgs,
 }
 
-impl OnGame for Play {
-    type Out = ();
+impl OnRules for Play {
+    type Out = Result<()>;
 
     fn run<S: Playable>(self, game: Prepared<S>) -> Result<()> {
-        let loaded = self.world.session::<S>(&game.setup)?;
-        let title = loaded.title();
+        let dealt = self.world.session(&game)?;
+        let title = title(&dealt);
         let stdin = std::io::stdin();
         let interactive = stdin.is_terminal();
         let mut player = Player {
-            hints: Hints::start(&game, &loaded.session),
-            seed: loaded.seed.unwrap_or(0),
-            session: loaded.session,
+            hints: Hints::start(&game, &dealt.session, dice(&dealt)),
+            seed: dealt.seed.unwrap_or(0),
+            session: dealt.session,
             game,
             out: std::io::stdout().lock(),
             colour: interactive_colour(),
@@ -176,66 +179,27 @@ impl OnGame for Play {
     }
 }
 
-/// The hint agent, told exactly what the player is told; `Err` with the reason once it
-/// cannot reason (rules it cannot use, a contradiction).
-struct Hints<S: Session> {
-    factory: Result<Box<dyn AgentFactory<S>>, String>,
-    agent: Result<Box<dyn Agent<S>>, String>,
-    shown: S::Shown,
-    learned: Vec<Conclusion>,
-    steps: usize,
+/// The hint agent, told exactly what the player is told (the library's one follower); `Err`
+/// with the reason when it cannot be prepared for this game (rules it cannot use).
+struct Hints<S: Playable> {
+    follower: Result<Follower<S>, String>,
 }
 
 impl<S: Playable> Hints<S> {
     /// A hint agent for `session`, which has just begun.
-    fn start(game: &Prepared<S>, session: &S) -> Hints<S> {
-        let factory =
-            S::prepare(game.agent, &session.setup(), &game.options).map_err(|e| e.to_string());
-        let mut hints = Hints {
-            agent: Err(String::new()),
-            factory,
-            shown: session.start(),
-            learned: Vec::new(),
-            steps: 0,
-        };
-        hints.restart(session);
-        hints
+    fn start(game: &Prepared<S>, session: &S, dice: Dice) -> Hints<S> {
+        let follower = game
+            .agents_for(&session.setup())
+            .map(|agents| Follower::new(agents.as_ref(), session, dice))
+            .map_err(|e| e.spelled(wumpus::spec::Spelling::Flags));
+        Hints { follower }
     }
 
-    /// A fresh agent for `session` as it stands at its start.
-    fn restart(&mut self, session: &S) {
-        self.shown = session.start();
-        self.steps = 0;
-        self.agent = match &self.factory {
-            Ok(f) => f
-                .make(&session.briefing(), Dice(0))
-                .map_err(|e| e.to_string()),
-            Err(why) => Err(why.clone()),
-        };
-        self.tell(None);
-    }
-
-    /// Tells the agent the player's last action and what followed (in `self.shown`).
-    fn tell(&mut self, action: Option<&S::Action>) {
-        if let Ok(agent) = &mut self.agent {
-            match agent.observe(action, &self.shown) {
-                Ok(learned) => self.learned = learned,
-                Err(e) => self.agent = Err(hint_failure(&e)),
-            }
+    /// Tells the agent the player's `action` and what followed.
+    fn tell(&mut self, action: &S::Action, shown: &S::Shown) {
+        if let Ok(f) = &mut self.follower {
+            f.tell(action, shown);
         }
-        self.steps += 1;
-    }
-}
-
-/// Why the hint agent stopped reasoning, in a player's words. A contradiction is reported as
-/// such: the knowledge base never goes on to "prove" everything from it.
-fn hint_failure(e: &AgentError) -> String {
-    match e {
-        AgentError::Kb(wumpus::kb::KbError::Contradiction(why)) => format!(
-            "what you have perceived contradicts the rules ({why}), so nothing can be \
-             proven any more"
-        ),
-        e => e.to_string(),
     }
 }
 
@@ -273,8 +237,7 @@ impl<S: Playable, W: Write> Player<S, W> {
         match command {
             Command::Act(action) => {
                 let shown = self.session.act(&action);
-                self.hints.shown = shown.clone();
-                self.hints.tell(Some(&action));
+                self.hints.tell(&action, &shown);
                 self.show(&shown)?;
                 return Ok(self.session.ending().is_some());
             }
@@ -295,7 +258,8 @@ impl<S: Playable, W: Write> Player<S, W> {
                 match S::load(&self.session.setup(), Path::new(&file), self.seed) {
                     Ok(session) => {
                         self.session = session;
-                        self.hints = Hints::start(&self.game, &self.session);
+                        let dice = Dice::for_game(self.seed);
+                        self.hints = Hints::start(&self.game, &self.session, dice);
                         let title = self.session.title();
                         self.say(&format!("Loaded {file}: a new game begins ({title})."))?;
                         for line in self.session.intro() {
@@ -317,13 +281,12 @@ impl<S: Playable, W: Write> Player<S, W> {
 
     /// Asks the agent what it would do, and shows what the player knows.
     fn hint(&mut self) -> Result<()> {
-        let h = &mut self.hints;
-        let text = match &mut h.agent {
-            Ok(agent) => {
-                let event =
-                    hint_event(&self.session, h.steps, &h.shown, &h.learned, agent.as_mut());
-                text::hint_text(&event, &self.session.board(), self.colour)
-            }
+        let hint = match &mut self.hints.follower {
+            Ok(follower) => follower.hint(&self.session),
+            Err(why) => Err(why.clone()),
+        };
+        let text = match hint {
+            Ok(event) => text::hint_text(&event, &self.session.board(), self.colour),
             Err(why) => format!("No hint: {why}."),
         };
         self.say(&text)

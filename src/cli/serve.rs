@@ -36,7 +36,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub use live::{ApiError, Job};
-use request::{bad, NewGame};
+use request::bad;
 
 /// The largest request body taken (an uploaded world file travels in one): 64 KiB.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -182,7 +182,7 @@ async fn serve(
 fn router(server: Shared) -> Router {
     Router::new()
         .route("/", get(page))
-        .route("/api/options", get(options))
+        .route("/api/catalogue", get(catalogue))
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(view).delete(end_game))
         .route("/api/games/{id}/act", post(act))
@@ -288,8 +288,9 @@ async fn page() -> Response {
         .into_response()
 }
 
-/// The choices the page offers: rule sets, agents, files, limits.
-async fn options(State(server): State<Shared>) -> Json<Value> {
+/// What the page offers: the library's catalogue of rule sets, options and agents, and this
+/// door's own part: the files of the worlds folder by kind, what it refuses and its limits.
+async fn catalogue(State(server): State<Shared>) -> Json<Value> {
     let files = |kind: &str| -> Vec<&str> {
         server
             .files
@@ -298,39 +299,30 @@ async fn options(State(server): State<Shared>) -> Json<Value> {
             .map(|(n, _)| n.as_str())
             .collect()
     };
-    Json(json!({
-        "rules": {
-            "grid": {"agents": ["risk", "logic"], "worlds": files("grid")},
-            "cave": {"agents": ["logic", "random"], "maps": files("map"),
-                     "variants": ["event", "yob"]},
-            "maze": {"agents": ["logic"], "maps": files("map")},
-            "aima": {"agents": ["risk", "logic"], "worlds": files("grid")},
-        },
-        "limits": {"max_side": MAX_SIDE, "max_body": MAX_BODY, "max_games": server.max_games,
+    let mut catalogue = serde_json::to_value(wumpus::spec::catalogue()).unwrap_or_default();
+    catalogue["door"] = json!({
+        "files": {"world": files("world"), "map": files("map")},
+        "refused": ["kb"],
+        "limits": {"max_side": MAX_SIDE, "rollouts": request::MAX_PAGE_ROLLOUTS,
+                   "max_body": MAX_BODY, "max_games": server.max_games,
                    "games_per_client": server.games_per_client,
                    "idle_minutes": server.idle.as_secs() / 60},
-    }))
+    });
+    Json(catalogue)
 }
 
 /// Starts a game: `201` with its first view, or why not.
 async fn create(
     State(server): State<Shared>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    body: Result<Json<NewGame>, JsonRejection>,
+    body: Result<Json<serde_json::Map<String, Value>>, JsonRejection>,
 ) -> Result<Response, ApiError> {
-    let Json(req) = body.map_err(rejected)?;
-    let args = server.rule_args(&req)?;
-    server.check_upload(&req)?;
+    let Json(fields) = body.map_err(rejected)?;
+    let req = server.new_game(fields)?;
     let world = match &req.world {
-        Some(name) => Some(server.offered(name, "grid")?),
+        Some(name) => Some(server.offered(name, "world")?),
         None => None,
     };
-    if world.is_some() && req.upload.is_some() {
-        return Err(bad("give a world file or an upload, not both"));
-    }
-    if world.is_some() && req.rules != "grid" && req.rules != "aima" {
-        return Err(bad("a world file is for the grid; a cave takes a map"));
-    }
     let id = format!("{:016x}", rand::random::<u64>());
     let (to, from) = std::sync::mpsc::sync_channel(live::QUEUE);
     {
@@ -379,21 +371,17 @@ async fn create(
             .seed
             .unwrap_or_else(|| wumpus::rng::fresh_seed() % 1_000_000_000),
         world,
-        upload: req
-            .upload
-            .map(|text| (req.upload_name.unwrap_or_else(|| "an upload".into()), text)),
+        upload: req.upload,
         requests: from,
     };
-    let started = tokio::task::spawn_blocking(move || args.dispatch(spawn, true))
+    let spec = req.spec;
+    let started = tokio::task::spawn_blocking(move || spec.dispatch(spawn, true))
         .await
         .map_err(|_| ApiError::internal());
     let first = match started {
-        Ok(Ok(first)) => first.await.unwrap_or_else(|_| Err(ApiError::internal())),
-        Ok(Err(e)) => Err(if e.downcast_ref::<super::BadInput>().is_some() {
-            bad(format!("{e:#}"))
-        } else {
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}"))
-        }),
+        Ok(Ok(Ok(first))) => first.await.unwrap_or_else(|_| Err(ApiError::internal())),
+        Ok(Ok(Err(e))) => Err(e),
+        Ok(Err(e)) => Err(bad(e.spelled(wumpus::spec::Spelling::Keywords))),
         Err(e) => Err(e),
     };
     match first {
@@ -513,7 +501,7 @@ fn world_files(dir: &std::path::Path) -> Vec<(String, &'static str)> {
             continue;
         };
         if wumpus::grid::parse_world_within(&text, MAX_SIDE).is_ok() {
-            files.push((name, "grid"));
+            files.push((name, "world"));
         } else if wumpus::cave::parse_map(&text).is_ok() {
             files.push((name, "map"));
         }

@@ -2,18 +2,19 @@
 //! hazard) files, summed up, and the shards of a batch added up, written once for every rule
 //! set over the library's one batch loop ([`wumpus::run::solve`], [`wumpus::run::solve_files`]).
 
-use super::args::{OnGame, Playable, Prepared, RuleArgs};
+use super::args::GameArgs;
 use super::batch::{check_interrupted, BatchCli};
 use super::{bad_input, text};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
 use wumpus::run::{BatchId, Shard, Summary};
+use wumpus::spec::{OnRules, Playable, Prepared};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: GameArgs,
     /// Play the world files (grid) or hazard files (caves) in these folders and files instead
     /// of dealing: a folder's regular files in the order of their names, one game each (the
     /// course tournament's files are read as they are). --csv rows are named by file.
@@ -43,7 +44,7 @@ pub struct SolveArgs {
 
 pub fn run(mut args: SolveArgs) -> Result<()> {
     if !args.files.is_empty() {
-        if args.rules.size.is_some() || args.rules.deal.is_some() {
+        if args.rules.given("size") || args.rules.given("deal") {
             return Err(bad_input(anyhow::anyhow!(
                 "--files plays each file's own world: --size and --deal deal worlds instead"
             )));
@@ -77,11 +78,11 @@ pub fn run(mut args: SolveArgs) -> Result<()> {
     rules.dispatch(args, false)
 }
 
-impl OnGame for SolveArgs {
-    type Out = ();
+impl OnRules for SolveArgs {
+    type Out = Result<()>;
 
     fn run<S: Playable>(self, game: Prepared<S>) -> Result<()> {
-        let agents = S::prepare(game.agent, &game.setup, &game.options).map_err(bad_input)?;
+        let agents = game.agents().map_err(super::args::spec_error)?;
         let batch = wumpus::run::Batch {
             worlds: self.worlds,
             seed: self.seed,

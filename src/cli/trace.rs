@@ -3,8 +3,8 @@
 //! text, as JSON Lines (`--json`, schema in `docs/trace-json.md`), one step at a time
 //! (`--step`), or as a page that replays the game (`--html FILE`).
 
-use super::args::{OnGame, Playable, Prepared, RuleArgs};
-use super::play::WorldArgs;
+use super::args::GameArgs;
+use super::play::{agent_for, title, WorldArgs};
 use super::{bad_input, html, text};
 use anyhow::Result;
 use clap::Args;
@@ -14,11 +14,12 @@ use wumpus::agent::Agent;
 use wumpus::game::Session;
 use wumpus::run::event::{trace_end, TraceEnd, TraceStart};
 use wumpus::run::{play_to_end, Finished, Flow, StepEvent, Watch};
+use wumpus::spec::{OnRules, Playable, Prepared};
 
 #[derive(Args, Debug)]
 pub struct TraceArgs {
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: GameArgs,
     #[command(flatten)]
     world: WorldArgs,
     /// Wait for Enter between steps (q then Enter stops).
@@ -35,18 +36,18 @@ pub struct TraceArgs {
 }
 
 pub fn run(args: TraceArgs) -> Result<()> {
-    args.rules.check(&args.world.fits())?;
+    args.world.check(&args.rules)?;
     let rules = args.rules.clone();
     rules.dispatch(args, true)
 }
 
-impl OnGame for TraceArgs {
-    type Out = ();
+impl OnRules for TraceArgs {
+    type Out = Result<()>;
 
     fn run<S: Playable>(self, game: Prepared<S>) -> Result<()> {
-        let loaded = self.world.session::<S>(&game.setup)?;
-        let title = loaded.title();
-        let mut agent = loaded.agent(&game)?;
+        let loaded = self.world.session(&game)?;
+        let title = title(&loaded);
+        let mut agent = agent_for(&game, &loaded)?;
         let mut session = loaded.session;
         let start = TraceStart {
             rules: S::RULES,

@@ -1,6 +1,6 @@
 //! `wumpus world`: make, check and draw world files.
 
-use super::args::{DealArg, GridSize, RulesArg};
+use super::args::{on_map, parse_rule_set};
 use super::bad_input;
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -8,9 +8,27 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
 use wumpus::cave::{self, ClassicHazards, MapFormat, MazeHazards, Rules, Tunnels};
+use wumpus::game::RuleSet;
 use wumpus::grid::{self, GridWorld};
 use wumpus::rng::seeded;
+use wumpus::spec::{GameSpec, GridSizes, Value};
 use wumpus::topology::Topology;
+
+/// One grid size, read as the library reads `size`.
+fn one_size(s: &str) -> Result<(usize, usize), String> {
+    match GridSizes::parse(s)? {
+        GridSizes::One(rows, cols) => Ok((rows, cols)),
+        GridSizes::Range(_) => Err("a world file has one size, not a range".into()),
+    }
+}
+
+/// A probability, read as the library reads `pit_prob`.
+fn probability(s: &str) -> Result<f64, String> {
+    let mut spec = GameSpec::default();
+    spec.set("pit_prob", &Value::Text(s.into()))
+        .map_err(|e| e.to_string().replacen("pit_prob: ", "", 1))?;
+    Ok(spec.pit_prob.expect("just set"))
+}
 
 #[derive(Subcommand, Debug)]
 pub enum WorldCommand {
@@ -29,16 +47,16 @@ Examples:
         seed: Option<u64>,
         /// What to deal: a grid world file (grid and aima, the default), or a cave map (cave: the
         /// event's format; maze: caves.dat, caves named Cave 0, Cave 1, ...).
-        #[arg(long, value_enum)]
-        rules: Option<RulesArg>,
+        #[arg(long, value_parser = parse_rule_set)]
+        rules: Option<RuleSet>,
         /// Grid size, rows x columns.
-        #[arg(long, default_value = "5x5", conflicts_with = "deal")]
-        size: GridSize,
+        #[arg(long, default_value = "5x5", conflicts_with = "deal", value_parser = one_size)]
+        size: (usize, usize),
         /// Deal as `course` does: the course tournament's sizes and pits (docs/rules.md).
-        #[arg(long, value_enum)]
-        deal: Option<DealArg>,
+        #[arg(long, value_parser = ["uniform", "course"])]
+        deal: Option<String>,
         /// Probability that a cell other than 0,0 holds a pit.
-        #[arg(long, default_value = "0.2", value_parser = super::args::parse_probability, allow_negative_numbers = true)]
+        #[arg(long, default_value = "0.2", value_parser = probability, allow_negative_numbers = true)]
         pit_prob: f64,
         /// Cave and maze: how many rooms (even for two-way tunnels; a game needs at least 6)
         /// [default: 20].
@@ -85,7 +103,7 @@ pub fn run(command: WorldCommand) -> Result<()> {
             output,
         } => {
             let seed = seed.unwrap_or_else(wumpus::rng::fresh_seed);
-            if let Some((_, format)) = rules.and_then(RulesArg::on_map) {
+            if let Some((_, format)) = rules.and_then(on_map) {
                 if deal.is_some() {
                     return Err(bad_input(anyhow::anyhow!(
                         "--deal deals grid worlds; a cave map is dealt by --rooms and --one-way"
@@ -104,10 +122,10 @@ pub fn run(command: WorldCommand) -> Result<()> {
                     "--rooms and --one-way deal cave maps: add --rules cave (or maze)"
                 )));
             }
-            let world = if deal == Some(DealArg::Course) {
+            let world = if deal.as_deref() == Some("course") {
                 grid::course::deal_course_world(pit_prob, &mut wumpus::rng::seeded(seed))
             } else {
-                let topology = Arc::new(Topology::grid(size.rows, size.cols).map_err(bad_input)?);
+                let topology = Arc::new(Topology::grid(size.0, size.1).map_err(bad_input)?);
                 GridWorld::random(topology, pit_prob, &mut wumpus::rng::seeded(seed))
             };
             let (rows, cols) = world.size();
@@ -192,8 +210,8 @@ fn new_map(
 #[derive(Args, Debug, Clone)]
 pub struct ShowFlags {
     /// Read the file as this rule set's (default: a cave map if its first line is one number).
-    #[arg(long, value_enum)]
-    pub rules: Option<super::args::RulesArg>,
+    #[arg(long, value_parser = parse_rule_set)]
+    pub rules: Option<RuleSet>,
     /// Mark the hazards from this hazard file on a cave map.
     #[arg(long, conflicts_with = "seed")]
     pub hazards: Option<PathBuf>,
@@ -206,7 +224,7 @@ pub struct ShowFlags {
 /// first line of one number.
 fn is_cave_map(file: &Path, flags: &ShowFlags) -> Result<bool> {
     match flags.rules {
-        Some(rules) => Ok(rules.on_map().is_some()),
+        Some(rules) => Ok(on_map(rules).is_some()),
         None => {
             let text = wumpus::files::read_text(file).map_err(bad_input)?;
             Ok(cave::map::looks_like_cave_map(&text))
@@ -229,7 +247,7 @@ fn show_map(file: &Path, flags: &ShowFlags) -> Result<()> {
     let map = cave::read_map(file).map_err(bad_input)?;
     // Hazards are classic unless the rules say maze, or, with no rules given, the map is a
     // caves.dat.
-    let rules = match flags.rules.and_then(RulesArg::on_map) {
+    let rules = match flags.rules.and_then(on_map) {
         Some((rules, _)) => rules,
         None if map.format() == MapFormat::CavesDat => Rules::Maze,
         None => Rules::Classic,

@@ -15,6 +15,11 @@
 //! - [`run`]: the one turn loop and the one batch loop: a traced game, or a batch with
 //!   statistics, for every rule set;
 //! - [`bot`]: the bot protocols, which let a game host drive an agent over lines of text;
+//! - [`spec`]: what a game is, described once (its rule set and options, their defaults,
+//!   limits and refusals), the library's catalogue of rule sets, options and agents, and the
+//!   one dispatch from a rule set to code written once over [`spec::Playable`];
+//! - [`numbered`]: each rule set's actions by number and observations as vectors, for
+//!   learners;
 //! - [`files`]: reading and atomically saving files at the edge;
 //! - [`rng`]: the one seeded random generator.
 //!
@@ -35,7 +40,7 @@
 //! let mut game = GridSession::new(world, Scoring::Standard, 0.2);
 //! let options = AgentOptions { explain: true, ..AgentOptions::default() };
 //! let agents = GridSession::prepare(AgentKind::Logic, &game.setup(), &options).unwrap();
-//! let mut agent = agents.make(&game.briefing(), Dice(0)).unwrap();
+//! let mut agent = agents.make(&game.briefing(), Dice::for_game(0)).unwrap();
 //! let mut wumpus_found = Vec::new();
 //! let mut watch = |_: &GridSession, step: wumpus::run::StepEvent| {
 //!     for proof in step.learned.iter().filter(|p| p.fact == Fact::Wumpus) {
@@ -60,7 +65,9 @@ pub mod files;
 pub mod game;
 pub mod grid;
 pub mod kb;
+pub mod numbered;
 pub mod planner;
 pub mod rng;
 pub mod run;
+pub mod spec;
 pub mod topology;

@@ -8,8 +8,6 @@
 //! ([`hint_event`]), which the page draws. The action and its reason are kept back until the
 //! player asks for a hint.
 
-use crate::cli::args::{OnGame, Playable, Prepared};
-use crate::cli::play::{Loaded, WorldArgs};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -19,10 +17,12 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
 use std::sync::Arc;
 use tokio::sync::oneshot;
-use wumpus::agent::{Agent, AgentError, AgentFactory, Conclusion, Dice};
+use wumpus::agent::AgentFactory;
 use wumpus::game::Command;
-use wumpus::run::event::{hint_event, trace_end, TraceStart};
-use wumpus::run::{play_to_end, Flow, StepEvent};
+use wumpus::rng::Dice;
+use wumpus::run::event::{trace_end, TraceStart};
+use wumpus::run::{play_to_end, Flow, Follower, StepEvent};
+use wumpus::spec::{Dealt, OnRules, Playable, Prepared};
 
 use super::steps::{
     compact, compact_watched, final_step, hidden_action, json_len, odds_because, with_because,
@@ -115,7 +115,7 @@ pub async fn ask(to: &SyncSender<Request>, job: Job) -> Result<Answer, ApiError>
 }
 
 /// Starts a game's actor: the command run, once for every rule set, by
-/// [`crate::cli::args::RuleArgs::dispatch`]. Its output is the game's first view, to come.
+/// [`wumpus::spec::GameSpec::dispatch`]. Its output is the game's first view, to come.
 pub struct Spawn {
     /// The game's id.
     pub id: String,
@@ -131,10 +131,10 @@ pub struct Spawn {
 
 type First = oneshot::Receiver<Result<Answer, ApiError>>;
 
-impl OnGame for Spawn {
-    type Out = First;
+impl OnRules for Spawn {
+    type Out = Result<First, ApiError>;
 
-    fn run<S: Playable>(self, game: Prepared<S>) -> anyhow::Result<First> {
+    fn run<S: Playable>(self, game: Prepared<S>) -> Result<First, ApiError> {
         let (played, pristine) = self.load::<S>(&game)?;
         let (first, answer) = oneshot::channel();
         let (id, requests) = (self.id, self.requests);
@@ -156,14 +156,15 @@ impl OnGame for Spawn {
                         let _ = first.send(Err(ApiError::internal()));
                     }
                 }
-            })?;
+            })
+            .map_err(|_| ApiError::internal())?;
         Ok(answer)
     }
 }
 
 impl Spawn {
     /// The game twice: one to play, one kept at its start for watching.
-    fn load<S: Playable>(&self, game: &Prepared<S>) -> anyhow::Result<(Loaded<S>, Loaded<S>)> {
+    fn load<S: Playable>(&self, game: &Prepared<S>) -> Result<(Dealt<S>, Dealt<S>), ApiError> {
         // An upload is read as a file is: through a temporary file with a name nobody can
         // guess, created exclusively and removed when dropped.
         let temp = match &self.upload {
@@ -171,8 +172,10 @@ impl Spawn {
                 let mut file = tempfile::Builder::new()
                     .prefix("wumpus-upload-")
                     .suffix(".txt")
-                    .tempfile()?;
-                std::io::Write::write_all(&mut file, text.as_bytes())?;
+                    .tempfile()
+                    .map_err(|_| ApiError::internal())?;
+                std::io::Write::write_all(&mut file, text.as_bytes())
+                    .map_err(|_| ApiError::internal())?;
                 Some(file.into_temp_path())
             }
             None => None,
@@ -181,22 +184,17 @@ impl Spawn {
             .world
             .clone()
             .or_else(|| temp.as_ref().map(|t| t.to_path_buf()));
-        let args = WorldArgs {
-            seed: Some(self.seed),
-            world: file,
-            hazards: None,
-        };
-        let loaded = args
-            .session::<S>(&game.setup)
-            .and_then(|a| Ok((a, args.session::<S>(&game.setup)?)))
-            .map_err(|e| match (&temp, &self.upload) {
+        let deal = || game.deal(Some(self.seed), file.as_deref());
+        let loaded = deal().and_then(|a| Ok((a, deal()?))).map_err(|e| {
+            let message = match (&temp, &self.upload) {
                 // Errors name the upload, not the file it was put in.
-                (Some(path), Some((name, _))) => crate::cli::bad_input(anyhow::anyhow!(
-                    "{}",
-                    format!("{e:#}").replace(&path.display().to_string(), name)
-                )),
-                _ => e,
-            });
+                (Some(path), Some((name, _))) => {
+                    e.to_string().replace(&path.display().to_string(), name)
+                }
+                _ => e.to_string(),
+            };
+            ApiError::new(StatusCode::BAD_REQUEST, message)
+        });
         drop(temp);
         let (mut a, mut b) = loaded?;
         // Titles name the upload, or the file of the worlds folder by its name.
@@ -219,11 +217,8 @@ struct Live<S: Playable> {
     session: S,
     pristine: Option<S>,
     factory: Box<dyn AgentFactory<S>>,
-    /// The hint agent, or why it cannot reason any more.
-    agent: Result<Box<dyn Agent<S>>, String>,
-    shown: S::Shown,
-    learned: Vec<Conclusion>,
-    steps: usize,
+    /// The hint agent, told what the player is told (the library's one follower).
+    hints: Follower<S>,
     /// The hint agent's view of this moment (its action kept back from the player).
     event: Option<StepEvent>,
     /// The observations behind each open place's odds at this moment, by label.
@@ -242,20 +237,19 @@ impl<S: Playable> Live<S> {
     fn start(
         id: String,
         game: Prepared<S>,
-        played: Loaded<S>,
-        pristine: Loaded<S>,
+        played: Dealt<S>,
+        pristine: Dealt<S>,
     ) -> Result<Live<S>, ApiError> {
-        // The page's title does not speak the command line ("replay with --seed 42").
-        let mut title = played.title();
-        if let Some(i) = title.find(" (replay with --seed") {
-            title.truncate(i);
-        }
+        let title = played.title();
         let session = played.session;
-        let factory = S::prepare(game.agent, &session.setup(), &game.options)
-            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
-        let agent = factory
-            .make(&session.briefing(), Dice(0))
-            .map_err(|e| e.to_string());
+        let factory = game.agents_for(&session.setup()).map_err(|e| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                e.spelled(wumpus::spec::Spelling::Keywords),
+            )
+        })?;
+        let dice = played.seed.map_or_else(Dice::fresh, Dice::for_game);
+        let hints = Follower::new(factory.as_ref(), &session, dice);
         let start = TraceStart {
             rules: S::RULES,
             title: title.clone(),
@@ -263,20 +257,16 @@ impl<S: Playable> Live<S> {
             agent: game.agent.name().to_string(),
             setup: game.describe_setup(&session.setup()),
         };
-        let shown = session.start();
         let mut said = vec![title];
         said.extend(session.intro());
-        said.extend(session.describe(&shown));
+        said.extend(session.describe(hints.shown()));
         let mut live = Live {
             id,
             pristine: Some(pristine.session),
             seed: played.seed,
             session,
             factory,
-            agent,
-            shown,
-            learned: Vec::new(),
-            steps: 0,
+            hints,
             event: None,
             because: serde_json::Map::new(),
             history: Vec::new(),
@@ -285,7 +275,7 @@ impl<S: Playable> Live<S> {
             said,
             watched: None,
         };
-        live.tell(None);
+        live.follow();
         Ok(live)
     }
 
@@ -313,46 +303,40 @@ impl<S: Playable> Live<S> {
         }
     }
 
-    /// Tells the hint agent the player's last action and what followed, and works out what it
-    /// now knows and would do.
-    fn tell(&mut self, action: Option<&S::Action>) {
-        self.steps += 1;
+    /// Works out what the hint agent, told the game so far, now knows and would do.
+    fn follow(&mut self) {
         let mut before = None;
         if let Some(old) = self.event.take() {
             let full = hidden_action(&old);
             self.history.push(compact(full.clone()));
             before = Some(full);
         }
+        let steps = self.hints.steps();
         if self.session.ending().is_some() {
-            self.last = Some(final_step(&self.session, self.steps, &self.shown, before));
+            let shown = self.hints.shown().clone();
+            self.last = Some(final_step(&self.session, steps, &shown, before));
             return;
         }
-        if let Ok(agent) = &mut self.agent {
-            match agent.observe(action, &self.shown) {
-                Ok(learned) => {
-                    self.learned = learned;
-                    let event = hint_event(
-                        &self.session,
-                        self.steps,
-                        &self.shown,
-                        &self.learned,
-                        agent.as_mut(),
-                    );
-                    self.because = agent
-                        .knowledge_base()
-                        .map(|kb| odds_because(kb, &event))
-                        .unwrap_or_default();
-                    self.event = Some(event);
-                }
-                Err(e) => self.agent = Err(hint_failure(&e)),
-            }
+        if let Ok(event) = self.hints.hint(&self.session) {
+            self.because = self
+                .hints
+                .agent_mut()
+                .ok()
+                .and_then(|a| a.knowledge_base())
+                .map(|kb| odds_because(kb, &event))
+                .unwrap_or_default();
+            self.event = Some(event);
         }
     }
 
     /// The end of the game, once it is over, with the hidden world.
     fn end(&self) -> Value {
         match self.session.ending() {
-            Some(_) => json!(trace_end(&self.session, self.steps, Some(&self.shown))),
+            Some(_) => json!(trace_end(
+                &self.session,
+                self.hints.steps(),
+                Some(self.hints.shown())
+            )),
             None => Value::Null,
         }
     }
@@ -371,18 +355,18 @@ impl<S: Playable> Live<S> {
             "said": self.said,
             "steps": steps,
             "end": self.end(),
-            "hint_error": self.agent.as_ref().err(),
+            "hint_error": self.hints.failure(),
         })
     }
 
     fn act(&mut self, text: &str, seen: Option<usize>) -> Result<Value, ApiError> {
-        if let Some(seen) = seen.filter(|&s| s != self.steps) {
+        if let Some(seen) = seen.filter(|&s| s != self.hints.steps()) {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 format!(
                     "this game moved on elsewhere (another tab or window): it is at step {}, \
                      this page was at step {seen}; the action was not played",
-                    self.steps
+                    self.hints.steps()
                 ),
             ));
         }
@@ -407,15 +391,16 @@ impl<S: Playable> Live<S> {
                 ))
             }
         };
-        self.shown = self.session.act(&action);
-        let said = self.session.describe(&self.shown);
+        let shown = self.session.act(&action);
+        let said = self.session.describe(&shown);
         self.said.extend(said.iter().cloned());
-        self.tell(Some(&action));
+        self.hints.tell(&action, &shown);
+        self.follow();
         Ok(json!({
             "said": said,
             "step": self.current(),
             "end": self.end(),
-            "hint_error": self.agent.as_ref().err(),
+            "hint_error": self.hints.failure(),
         }))
     }
 
@@ -438,15 +423,13 @@ impl<S: Playable> Live<S> {
         if self.session.ending().is_some() {
             return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
         }
-        match (&self.agent, &self.event) {
-            (Ok(_), Some(event)) => {
-                Ok(json!({ "step": with_because(json!(event), &self.because) }))
-            }
-            (Err(why), _) => Err(ApiError::new(
+        match (self.hints.failure(), &self.event) {
+            (None, Some(event)) => Ok(json!({ "step": with_because(json!(event), &self.because) })),
+            (Some(why), _) => Err(ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 format!("No hint: {why}."),
             )),
-            (Ok(_), None) => Err(ApiError::internal()),
+            (None, None) => Err(ApiError::internal()),
         }
     }
 
@@ -464,7 +447,10 @@ impl<S: Playable> Live<S> {
         };
         let mut agent = self
             .factory
-            .make(&session.briefing(), Dice(self.seed.unwrap_or(0)))
+            .make(
+                &session.briefing(),
+                self.seed.map_or_else(Dice::fresh, Dice::for_game),
+            )
             .map_err(|e| failed(&e))?;
         let board = session.board();
         // Every step, the last ones in full (up to `WATCH_FULL_BYTES`, and always the last),
@@ -512,16 +498,5 @@ impl<S: Playable> Live<S> {
         }));
         self.watched = Some(watched.clone());
         Ok(watched)
-    }
-}
-
-/// Why the hint agent stopped reasoning, in a player's words.
-fn hint_failure(e: &AgentError) -> String {
-    match e {
-        AgentError::Kb(wumpus::kb::KbError::Contradiction(why)) => format!(
-            "what you have perceived contradicts the rules ({why}), so nothing can be proven \
-             any more"
-        ),
-        e => e.to_string(),
     }
 }

@@ -1,206 +1,143 @@
-//! What a request to start a game of the live page may ask for ([`NewGame`]), checked and turned
-//! into the command line's flags ([`RuleArgs`]), so that the page and `play` refuse the same
-//! things with the same messages.
+//! What a request to start a game of the live page may ask for ([`NewGame`]): the JSON
+//! object's fields are the library's options by name ([`wumpus::spec::OPTIONS`]), read into a
+//! [`GameSpec`] and checked there, so that the page, `play` and Python refuse the same things
+//! with the same messages. Beside them the request names how the game is dealt (`seed`, a
+//! `world` of the worlds folder, an `upload`). This file keeps no list of options.
+//!
+//! What the page cannot honour it refuses, never drops: a rule file (`kb`, a path on the
+//! server's machine), a map that is not a file of the worlds folder, a grid larger than
+//! [`MAX_SIDE`], more than [`MAX_PAGE_ROLLOUTS`] rollouts a decision.
 
 use super::{ApiError, Server, MAX_SIDE};
-use crate::cli::args::{
-    AgentArg, DealArg, GridSize, RuleArgs, RulesArg, ScoringArg, SizeArg, VariantArg,
-};
 use axum::http::StatusCode;
-use serde::Deserialize;
+use serde_json::{Map, Value as Json};
 use std::path::{Path, PathBuf};
+use wumpus::spec::{GameSpec, Spelling, Value};
 
-/// A new game, as the page asks for it. Every field but `rules` is optional.
-#[derive(Deserialize, Debug, Default)]
-#[serde(deny_unknown_fields)]
+/// The most rollouts a decision a game of the page may ask for: more would keep a hint waiting
+/// for seconds.
+pub const MAX_PAGE_ROLLOUTS: u32 = 1024;
+
+/// A new game, as the page asks for it.
+#[derive(Debug, Default)]
 pub struct NewGame {
-    pub rules: String,
-    pub size: Option<String>,
-    /// `course`: the course tournament's deal.
-    pub deal: Option<String>,
-    /// Whether the agent is told the grid's size (default: hidden for the course's deal).
-    pub size_told: Option<bool>,
-    pub pit_prob: Option<f64>,
-    pub scoring: Option<String>,
+    /// The game.
+    pub spec: GameSpec,
+    /// The seed that deals it (a fresh one when not given).
     pub seed: Option<u64>,
-    /// A file of the worlds folder: a grid world.
+    /// A file of the worlds folder holding the game (a grid world).
     pub world: Option<String>,
-    /// An uploaded world (grid) or hazards (caves) file's text, and its name.
-    pub upload: Option<String>,
-    pub upload_name: Option<String>,
-    /// A file of the worlds folder: a cave map.
-    pub map: Option<String>,
-    pub variant: Option<String>,
-    pub map_known: Option<bool>,
-    pub agent: Option<String>,
-    /// How many steps the agent looks ahead (`--depth`).
-    pub depth: Option<u32>,
+    /// An uploaded game file's text (a grid world, or a cave's hazards), and its name.
+    pub upload: Option<(String, String)>,
 }
 
 pub fn bad(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, message)
 }
 
-/// A value named in a request: one of `names`, or a 400 naming them.
-fn pick<T: Copy>(what: &str, given: &str, names: &[(&str, T)]) -> Result<T, ApiError> {
-    names
-        .iter()
-        .find(|(n, _)| *n == given)
-        .map(|&(_, v)| v)
-        .ok_or_else(|| {
-            let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
-            bad(format!(
-                "unknown {what} '{given}': choose {}",
-                all.join(", ")
-            ))
-        })
+/// A field that must be text.
+fn text(field: &str, v: &Json) -> Result<String, ApiError> {
+    v.as_str()
+        .map(str::to_string)
+        .ok_or_else(|| bad(format!("{field} must be text")))
 }
 
 impl Server {
-    /// Refuses an uploaded grid world larger than the page plays, from its text alone, before
-    /// anything is built for it.
-    pub fn check_upload(&self, req: &NewGame) -> Result<(), ApiError> {
-        let Some(text) = &req.upload else {
-            return Ok(());
-        };
-        if req.rules != "grid" && req.rules != "aima" {
-            return Ok(());
+    /// Reads a request's fields: the dealing fields here, every other one an option of the
+    /// game, checked by the library.
+    pub fn new_game(&self, fields: Map<String, Json>) -> Result<NewGame, ApiError> {
+        let mut req = NewGame::default();
+        let mut upload_name = None;
+        let mut options: Vec<(String, Value)> = Vec::new();
+        for (name, v) in fields {
+            if v.is_null() {
+                continue;
+            }
+            match name.as_str() {
+                "seed" => {
+                    req.seed = Some(v.as_u64().ok_or_else(|| {
+                        bad("seed must be a whole number from 0 to 18446744073709551615")
+                    })?)
+                }
+                "world" => req.world = Some(text("world", &v)?),
+                "upload" => req.upload = Some((String::new(), text("upload", &v)?)),
+                "upload_name" => upload_name = Some(text("upload_name", &v)?),
+                "kb" => {
+                    return Err(bad(
+                        "the live page reasons with the built-in rules: a rule file (kb) is for \
+                         `wumpus trace --kb FILE` and `solve --kb FILE`",
+                    ))
+                }
+                "map" => {
+                    let path = self.offered(&text("map", &v)?, "map")?;
+                    options.push((name, Value::Text(path.display().to_string())));
+                }
+                _ => options.push((name, Value::from_json(&v).map_err(bad)?)),
+            }
         }
-        wumpus::grid::parse_world_within(text, MAX_SIDE)
-            .map(drop)
-            .map_err(|e| {
-                let name = req.upload_name.as_deref().unwrap_or("an upload");
-                bad(wumpus::files::FileError::new(Path::new(name), e.line, e).to_string())
-            })
+        if let Some((name, _)) = &mut req.upload {
+            *name = upload_name.unwrap_or_else(|| "an upload".into());
+        }
+        let refused = |e: wumpus::spec::SpecError| bad(e.spelled(Spelling::Keywords));
+        let too_big = || {
+            bad(format!(
+                "size: the live page plays grids from 2x2 to {MAX_SIDE}x{MAX_SIDE}; `wumpus \
+                 trace` and `solve` take larger ones"
+            ))
+        };
+        for (name, value) in &options {
+            req.spec.set(name, value).map_err(|e| match name.as_str() {
+                "size" => too_big(),
+                _ => refused(e),
+            })?;
+        }
+        if req.spec.size.is_some_and(|size| {
+            let (rows, cols) = size.largest();
+            rows > MAX_SIDE || cols > MAX_SIDE
+        }) {
+            return Err(too_big());
+        }
+        req.spec.check().map_err(refused)?;
+        if req.spec.rollouts.is_some_and(|n| n > MAX_PAGE_ROLLOUTS) {
+            return Err(bad(format!(
+                "the live page takes up to {MAX_PAGE_ROLLOUTS} rollouts a decision; `wumpus \
+                 solve` takes more"
+            )));
+        }
+        let holds_world = wumpus::spec::catalogue::file_of(req.spec.rules) == "world";
+        if req.world.is_some() && req.upload.is_some() {
+            return Err(bad("give a world file or an upload, not both"));
+        }
+        if req.world.is_some() && !holds_world {
+            return Err(bad(format!(
+                "a world file is for the grid; {} takes a map",
+                req.spec.rules.title()
+            )));
+        }
+        if let (Some((name, text)), true) = (&req.upload, holds_world) {
+            // Refused from its text alone, before anything is built for it.
+            wumpus::grid::parse_world_within(text, MAX_SIDE)
+                .map(drop)
+                .map_err(|e| {
+                    bad(wumpus::files::FileError::new(Path::new(name), e.line, e).to_string())
+                })?;
+        }
+        Ok(req)
     }
 
-    /// A file of the worlds folder, by name, if the page offers it as `kind`.
+    /// A file of the worlds folder, by name, if the page offers it as `kind` (`world`, `map`).
     pub fn offered(&self, name: &str, kind: &str) -> Result<PathBuf, ApiError> {
         if self.files.iter().any(|(n, k)| n == name && *k == kind) {
             Ok(self.worlds.join(name))
         } else {
             Err(bad(format!(
                 "'{name}' is not a {} file of the worlds folder",
-                if kind == "grid" {
+                if kind == "world" {
                     "grid world"
                 } else {
                     "cave map"
                 }
             )))
         }
-    }
-
-    /// The command-line flags that set up `req`'s game, checked as `play` checks them.
-    pub fn rule_args(&self, req: &NewGame) -> Result<RuleArgs, ApiError> {
-        use RulesArg::*;
-        let rules = pick(
-            "rule set",
-            &req.rules,
-            &[
-                ("grid", Grid),
-                ("cave", Cave),
-                ("maze", Maze),
-                ("aima", Aima),
-            ],
-        )?;
-        let size = match &req.size {
-            Some(s) => {
-                let size: GridSize = s.parse().map_err(bad)?;
-                if size.rows > MAX_SIDE || size.cols > MAX_SIDE {
-                    return Err(bad(format!(
-                        "the live page plays grids up to {MAX_SIDE}x{MAX_SIDE}; \
-                         `wumpus trace` and `solve` take larger ones"
-                    )));
-                }
-                Some(SizeArg::One(size))
-            }
-            None => None,
-        };
-        if let Some(p) = req.pit_prob {
-            crate::cli::args::parse_probability(&p.to_string()).map_err(bad)?;
-        }
-        let scoring = req
-            .scoring
-            .as_deref()
-            .map(|s| {
-                pick(
-                    "scoring",
-                    s,
-                    &[
-                        ("standard", ScoringArg::Standard),
-                        ("aima", ScoringArg::Aima),
-                    ],
-                )
-            })
-            .transpose()?;
-        let variant = req
-            .variant
-            .as_deref()
-            .map(|s| {
-                pick(
-                    "variant",
-                    s,
-                    &[("event", VariantArg::Event), ("yob", VariantArg::Yob)],
-                )
-            })
-            .transpose()?;
-        let agent = req
-            .agent
-            .as_deref()
-            .map(|s| {
-                pick(
-                    "agent",
-                    s,
-                    &[
-                        ("risk", AgentArg::Risk),
-                        ("logic", AgentArg::Logic),
-                        ("random", AgentArg::Random),
-                    ],
-                )
-            })
-            .transpose()?;
-        let map = req
-            .map
-            .as_deref()
-            .map(|m| self.offered(m, "map"))
-            .transpose()?;
-        let deal = req
-            .deal
-            .as_deref()
-            .map(|s| {
-                pick(
-                    "deal",
-                    s,
-                    &[("uniform", DealArg::Uniform), ("course", DealArg::Course)],
-                )
-            })
-            .transpose()?;
-        if size.is_some() && deal == Some(DealArg::Course) {
-            return Err(bad(
-                "the course's deal draws its own sizes: give a size or the deal",
-            ));
-        }
-        let args = RuleArgs {
-            rules: Some(rules),
-            size,
-            deal,
-            size_hidden: req.size_told == Some(false),
-            size_told: req.size_told == Some(true),
-            pit_prob: req.pit_prob,
-            scoring,
-            kb: None,
-            map,
-            variant,
-            map_known: req.map_known.unwrap_or(false),
-            agent,
-            depth: req.depth,
-            rollouts: None,
-        };
-        let deepest = crate::cli::args::MAX_DEPTH;
-        if req.depth.is_some_and(|d| !(1..=deepest).contains(&d)) {
-            return Err(bad(format!("depth must be 1 to {deepest}")));
-        }
-        args.check(&[]).map_err(|e| bad(format!("{e:#}")))?;
-        Ok(args)
     }
 }

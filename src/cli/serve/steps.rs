@@ -3,12 +3,12 @@
 //! drawing reads, and the moment after the last action. It must never send the agent's next
 //! action before the player asks for it, nor the hidden world before the game is over.
 
-use crate::cli::args::Playable;
 use serde_json::{json, Map, Value};
 use std::collections::{HashMap, HashSet};
 use wumpus::kb::ground::Atom;
 use wumpus::kb::KnowledgeBase;
 use wumpus::run::StepEvent;
+use wumpus::spec::Playable;
 use wumpus::topology::Place;
 
 /// The most observations named for one place's odds; more are counted ("and 4 more").
@@ -317,7 +317,9 @@ mod tests {
         let mut steps = 0;
         for seed in 0..5 {
             let mut session = GridSession::deal(&setup, seed).unwrap();
-            let mut agent = agents.make(&session.briefing(), Dice(seed)).unwrap();
+            let mut agent = agents
+                .make(&session.briefing(), Dice::for_game(seed))
+                .unwrap();
             let mut check = |_: &GridSession, mut e: StepEvent| {
                 let json = serde_json::to_string(&e).unwrap();
                 assert_eq!(json_len(&mut e), json.len());

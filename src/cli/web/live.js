@@ -1,23 +1,26 @@
 "use strict";
-// The live page's own code: the game form, the player's actions (keys and buttons on the grid,
-// clicks on rooms in the cave, tunnel numbers in the maze), hints, explanations of a clicked
-// place, and the agent's own game replayed. Everything it draws goes through the shared
-// drawing (WumpusDraw, from board.js); the server's API is in docs/live-page.md.
+// The live page's own code: the game form, the player's actions (compass keys and buttons,
+// a heading's turns, clicks on rooms, tunnel numbers), hints, explanations of a clicked place,
+// and the agent's own game replayed. Everything it draws goes through the shared drawing
+// (WumpusDraw, from board.js); the server's API is in docs/live-page.md.
+//
+// It holds no rule set's name and no option of its own: the form, its menus and defaults, the
+// goal and the controls come from the library's catalogue (GET /api/catalogue), each rule set
+// naming how its player gives actions (its `input`: compass, heading, rooms or tunnels).
 (() => {
   const $ = (id) => document.getElementById(id);
   const {esc} = WumpusDraw;
-  const game = {id: null, rules: "grid", start: null, drawing: null, steps: [], end: null,
-    picked: null, aim: [], armed: null, busy: false, view: "play", replay: null, queue: []};
-  // What each rule set asks of the player.
-  const GOAL = {
-    grid: "Goal: find the gold, grab it, and climb out at 0,0.",
-    aima: "Goal: find the gold, grab it, and climb out at 0,0.",
-    cave: "Goal: shoot the wumpus with a crooked arrow.",
-    maze: "Goal: kill every wumpus with your grenades.",
-  };
+  const game = {id: null, rules: null, rule: null, start: null, drawing: null, steps: [],
+    end: null, picked: null, aim: [], armed: null, busy: false, view: "play", replay: null,
+    queue: []};
   // Seconds a closed tab's game is kept, in case the tab was only reloaded.
   const GRACE = 5;
-  let options = null;
+  // The library's catalogue, with the server's part (`door`): files, refusals, limits.
+  let catalogue = null;
+  const ruleOf = (name) => catalogue && catalogue.rules.find((r) => r.name === name);
+  const optionOf = (name) => catalogue.options.find((o) => o.name === name);
+  // How the game's player gives actions: compass, heading, rooms or tunnels.
+  const input = () => (game.rule ? game.rule.input : "");
 
   async function api(method, path, body) {
     const init = {method, headers: {}};
@@ -37,31 +40,74 @@
 
   function status(text) { $("status").textContent = text || ""; }
 
-  // The form shows only the choices of the chosen rule set.
-  function showFor(rules) {
-    for (const el of document.querySelectorAll(".for-grid, .for-cave, .for-maze, .for-aima")) {
-      el.hidden = !el.classList.contains("for-" + rules);
-    }
+  // The controls shown are those of the game's input.
+  function showInput(kind) {
+    for (const el of document.querySelectorAll("[data-input]")) el.hidden = el.dataset.input !== kind;
   }
 
+  // One field of the form for option `o` of rule set `r`, with its default there.
+  function field(o, r, dflt) {
+    const id = "opt-" + o.name;
+    const label = "<label for=\"" + id + "\" title=\"" + esc(o.help) + "\">" +
+      esc(o.name.replace(/_/g, " ")) + "</label> ";
+    const select = (values, first) => "<select id=\"" + id + "\" data-option=\"" + esc(o.name) + "\">" +
+      (first === undefined ? "" : "<option value=\"\">" + esc(first) + "</option>") +
+      values.map((v) => "<option" + (v === dflt ? " selected" : "") + ">" + esc(v) + "</option>").join("") +
+      "</select>";
+    let control;
+    if (o.name === "agent") control = select(r.agents);
+    else if (o.kind === "choice") control = select(o.choices);
+    else if (o.kind === "flag" && dflt === null) control = select(["true", "false"], "as the rules say");
+    else if (o.kind === "flag") {
+      control = "<input id=\"" + id + "\" type=\"checkbox\" data-option=\"" + esc(o.name) + "\"" +
+        (dflt === "true" ? " checked" : "") + ">";
+    } else if (o.kind === "file") {
+      control = select((catalogue.door.files[o.holds] || []), "built in");
+    } else {
+      const most = o.kind === "count" ? (catalogue.door.limits[o.name] || o.max) : null;
+      const hint = o.kind === "size" ? "rows x columns, up to " + catalogue.door.limits.max_side +
+        "x" + catalogue.door.limits.max_side : o.kind === "count" ? o.min + " to " + most : "0 to 1";
+      control = "<input id=\"" + id + "\" type=\"text\" data-option=\"" + esc(o.name) +
+        "\" placeholder=\"" + esc(dflt || "") + "\" title=\"" + esc(hint) + "\">";
+    }
+    return "<span class=\"group\">" + label + control + "</span>";
+  }
+
+  // The form: the chosen rule set's options (each as its kind asks), and its files.
   function fillForm() {
-    const rules = $("rules").value;
-    showFor(rules);
-    if (!options) return;
-    const o = options.rules[rules];
-    $("agent").innerHTML = o.agents.map((a) => "<option>" + esc(a) + "</option>").join("");
-    const files = (sel, list, first) => {
-      sel.innerHTML = "<option value=\"\">" + first + "</option>" +
-        (list || []).map((f) => "<option>" + esc(f) + "</option>").join("");
-    };
-    if (rules === "grid" || rules === "aima") files($("world"), o.worlds, "random, from the seed");
-    else files($("map"), o.maps, "built in");
+    if (!catalogue) return;
+    const r = ruleOf($("rules").value);
+    const refused = catalogue.door.refused || [];
+    $("options").innerHTML = r.options
+      .filter((d) => !refused.includes(d.name))
+      .map((d) => field(optionOf(d.name), r, d.default)).join("");
+    const worlds = r.file === "world" ? (catalogue.door.files.world || []) : [];
+    $("world").innerHTML = "<option value=\"\">random, from the seed</option>" +
+      worlds.map((f) => "<option>" + esc(f) + "</option>").join("");
+    $("world-group").hidden = r.file !== "world";
+    $("upload-label").textContent = "or a " + r.file + " file";
+  }
+
+  // The options set in the form: those changed from their defaults.
+  function formOptions() {
+    const req = {};
+    for (const el of $("options").querySelectorAll("[data-option]")) {
+      const name = el.dataset.option, o = optionOf(name);
+      if (el.type === "checkbox") { if (el.checked) req[name] = true; continue; }
+      const v = el.value.trim();
+      if (!v) continue;
+      if (o.kind === "flag") req[name] = v === "true";
+      else if (o.kind === "count" && /^\d+$/.test(v)) req[name] = Number(v);
+      else if (o.kind === "probability" && !Number.isNaN(Number(v))) req[name] = Number(v);
+      else req[name] = v;
+    }
+    return req;
   }
 
   async function newGame(ev) {
     if (ev) ev.preventDefault();
-    const rules = $("rules").value;
-    const req = {rules, agent: $("agent").value || undefined};
+    if (!catalogue) return;
+    const req = Object.assign({rules: $("rules").value}, formOptions());
     const seed = $("seed").value.trim();
     if (seed) {
       if (!/^\d+$/.test(seed) || !Number.isSafeInteger(Number(seed))) {
@@ -70,23 +116,7 @@
       }
       req.seed = Number(seed);
     }
-    if (rules === "grid" || rules === "aima") {
-      req.size = $("size").value.trim() || undefined;
-      const most = options ? options.limits.max_side : 64;
-      const m = /^\s*(\d+)\s*x\s*(\d+)\s*$/i.exec(req.size || "5x5");
-      if (!m || [m[1], m[2]].some((v) => Number(v) < 2 || Number(v) > most)) {
-        status("The size is rows x columns, from 2x2 to " + most + "x" + most + ".");
-        return;
-      }
-      const p = parseFloat($("pitprob").value);
-      if ($("pitprob").value.trim() && !(p >= 0 && p <= 1)) { status("The pit chance is from 0 to 1."); return; }
-      if ($("pitprob").value.trim()) req.pit_prob = p;
-      if (rules === "grid") req.scoring = $("scoring").value;
-      if ($("world").value) req.world = $("world").value;
-    } else {
-      if ($("map").value) req.map = $("map").value;
-      if (rules === "cave") req.variant = $("variant").value;
-    }
+    if ($("world").value && !$("world-group").hidden) req.world = $("world").value;
     const file = $("upload").files[0];
     if (file) {
       req.upload = await file.text();
@@ -123,7 +153,8 @@
 
   // A game from the server's view of it.
   function load(view) {
-    Object.assign(game, {id: view.id, rules: view.start.rules, start: view.start,
+    Object.assign(game, {id: view.id, rules: view.start.rules, rule: ruleOf(view.start.rules),
+      start: view.start,
       drawing: WumpusDraw.Drawing(view.board, view.start.rules), steps: view.steps,
       end: view.end, picked: null, aim: [], armed: null, replay: null, hintError: view.hint_error,
       queue: [], target: null, route: []});
@@ -133,7 +164,7 @@
       fillForm();
     }
     $("tab-watch").disabled = false;
-    $("goal").textContent = GOAL[game.rules] || "";
+    $("goal").textContent = game.rule ? "Goal: " + game.rule.goal + "." : "";
     if (location.hash !== "#game=" + view.id) history.replaceState(null, "", "#game=" + view.id);
     $("title").textContent = view.start.title;
     $("subtitle").textContent = WumpusDraw.subtitle(view.start).replace(" agent playing", " agent giving hints");
@@ -143,7 +174,7 @@
     $("explain").innerHTML = "";
     $("legend").innerHTML = game.drawing.legend();
     $("w-board").innerHTML = "";
-    showFor(game.rules);
+    showInput(input());
     setView("play");
     render();
   }
@@ -188,9 +219,10 @@
   function playerStatus(s) {
     const parts = [];
     if (s.score !== null && s.score !== undefined) parts.push("Score: " + s.score);
-    else if (game.rules === "grid") parts.push("Score: counted at the end");
-    if (s.arrows !== null && s.arrows !== undefined) {
-      parts.push((game.rules === "maze" ? "Grenades: " : "Arrows: ") + s.arrows);
+    else if (game.rule && game.rule.scored) parts.push("Score: counted at the end");
+    if (s.arrows !== null && s.arrows !== undefined && game.rule) {
+      const shots = game.rule.shot[1];
+      parts.push(shots[0].toUpperCase() + shots.slice(1) + ": " + s.arrows);
     }
     if (s.gold !== null && s.gold !== undefined) parts.push("Gold: " + (s.gold ? "carried" : "not carried"));
     return parts.join(" · ");
@@ -253,10 +285,10 @@
       const d = {n: [1, 0], s: [-1, 0], e: [0, 1], w: [0, -1]}[(dir || "").toLowerCase()[0]];
       return m && d ? (Number(m[1]) + d[0]) + "," + (Number(m[2]) + d[1]) : null;
     };
-    if (game.rules === "grid") return step(w[0] === "fire" ? w[1] : w[0]);
-    if (game.rules === "aima") return ["forward", "shoot"].includes(w[0]) ? step(s.facing) : null;
-    if (game.rules === "cave") return w.length < 2 ? null : w[0] === "move" ? w.slice(1).join(" ") : w[1];
-    if (game.rules === "maze" && w.length === 2) {
+    if (input() === "compass") return step(w[0] === "fire" ? w[1] : w[0]);
+    if (input() === "heading") return ["forward", "shoot"].includes(w[0]) ? step(s.facing) : null;
+    if (input() === "rooms") return w.length < 2 ? null : w[0] === "move" ? w.slice(1).join(" ") : w[1];
+    if (input() === "tunnels" && w.length === 2) {
       const e = s.exits.find((x) => String(x.tunnel) === w[1]);
       return e ? e.to : null;
     }
@@ -292,7 +324,7 @@
 
   function clickPlace(label, explainOnly) {
     if (!game.id) return;
-    if (!explainOnly && !game.end && game.rules === "cave") {
+    if (!explainOnly && !game.end && input() === "rooms") {
       if (game.armed === "aim") {
         if (game.aim.length < 5) game.aim.push(label);
         render();
@@ -300,7 +332,7 @@
       }
       if (exits().some((e) => e.to === label)) { act("move " + label); return; }
     }
-    if (!explainOnly && !game.end && game.rules === "maze") {
+    if (!explainOnly && !game.end && input() === "tunnels") {
       const e = exits().find((x) => x.to === label);
       if (e) { tunnel(e.tunnel); return; }
     }
@@ -429,7 +461,7 @@
     if (key === "h") hint();
     else if (WumpusDraw.ZOOM_KEYS[key] && game.drawing && game.drawing.big) game.drawing.zoom(WumpusDraw.ZOOM_KEYS[key]);
     else if (key === "Escape") { game.armed = null; game.aim = []; render(); }
-    else if (game.rules === "grid") {
+    else if (input() === "compass") {
       const dir = {ArrowUp: "north", w: "north", ArrowDown: "south", s: "south", ArrowLeft: "west",
         a: "west", ArrowRight: "east", d: "east"}[key];
       if (dir) gridDirection(dir);
@@ -437,16 +469,16 @@
       else if (key === "c") act("climb");
       else if (key === "f") { game.armed = game.armed === "shoot" ? null : "shoot"; render(); }
       else done = false;
-    } else if (game.rules === "aima") {
+    } else if (input() === "heading") {
       const a = {ArrowUp: "forward", w: "forward", ArrowLeft: "left", a: "left", ArrowRight: "right",
         d: "right", g: "grab", f: "shoot", c: "climb"}[key];
       if (a) act(a);
       else done = false;
-    } else if (game.rules === "maze") {
+    } else if (input() === "tunnels") {
       if (["1", "2", "3"].includes(key)) tunnel(key);
       else if (key === "t") { game.armed = game.armed === "toss" ? null : "toss"; render(); }
       else done = false;
-    } else if (game.rules === "cave" && key === "Enter" && game.aim.length) {
+    } else if (input() === "rooms" && key === "Enter" && game.aim.length) {
       act("shoot " + game.aim.join(" "));
     } else done = false;
     if (done) e.preventDefault();
@@ -463,14 +495,16 @@
   });
 
   async function boot() {
-    showFor("grid");
+    showInput("");
     try {
-      options = await api("GET", "/api/options");
+      catalogue = await api("GET", "/api/catalogue");
     } catch (e) {
       status("cannot reach the server: " + e.message);
       noGame("cannot reach the server: " + e.message);
       return;
     }
+    $("rules").innerHTML = catalogue.rules.map((r) => "<option value=\"" + esc(r.name) + "\">" +
+      esc(r.title) + "</option>").join("");
     fillForm();
     const m = /game=([0-9a-f]+)/.exec(location.hash);
     if (m) {

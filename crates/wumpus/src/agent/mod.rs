@@ -77,10 +77,7 @@ pub trait Agent<S: Session> {
     }
 }
 
-/// The seed of an agent's own random draws (a random player's dice): handed out by the runner
-/// beside the [`crate::game::Briefing`], and never the world's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dice(pub u64);
+pub use crate::rng::Dice;
 
 /// A chosen action, why, and what it was weighed against.
 #[derive(Clone, Debug, PartialEq)]

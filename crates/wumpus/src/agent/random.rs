@@ -6,38 +6,27 @@
 use super::{Agent, AgentError, Conclusion, Decision, Knowledge, Reason, Rule};
 use crate::cave::classic::{Action, ArrowPath, Status};
 use crate::cave::{CaveShown, ClassicSession};
-use crate::rng::{seeded, GameRng};
+use crate::rng::Dice;
 use rand::Rng;
 
 /// The event's random player.
 #[derive(Clone, Debug)]
 pub struct RandomAgent {
-    rng: GameRng,
+    rng: Dice,
     /// Where the hunter stands, as last shown.
     at: Option<crate::topology::Place>,
     /// This turn's action, drawn when the turn's status is shown (one draw a turn).
     pending: Option<Action>,
 }
 
-/// The generator stream a game's agent draws from, apart from the game's own (stream 0).
-pub const AGENT_STREAM: u64 = 1;
-
 impl RandomAgent {
-    /// A random player drawing from `rng`.
-    pub fn new(rng: GameRng) -> RandomAgent {
+    /// A random player throwing `dice`.
+    pub fn new(rng: Dice) -> RandomAgent {
         RandomAgent {
             rng,
             at: None,
             pending: None,
         }
-    }
-
-    /// The random player for the game seeded with `seed`: same seed, its own stream, so the
-    /// agent's choices never disturb the game's draws and a game replays from its seed alone.
-    pub fn for_game(seed: u64) -> RandomAgent {
-        let mut rng = seeded(seed);
-        rng.set_stream(AGENT_STREAM);
-        RandomAgent::new(rng)
     }
 
     /// The next action for `status`, drawn at random.
@@ -126,7 +115,7 @@ mod tests {
 
     #[test]
     fn moves_through_out_tunnels_uniformly_when_no_wumpus_is_smelled() {
-        let mut agent = RandomAgent::for_game(7);
+        let mut agent = RandomAgent::new(Dice::for_game(7));
         let mut counts = [0u32; 5];
         for _ in 0..3000 {
             match agent.draw(&status(false)) {
@@ -143,7 +132,7 @@ mod tests {
 
     #[test]
     fn shoots_one_room_among_outs_and_ins_when_it_smells_the_wumpus() {
-        let mut agent = RandomAgent::for_game(7);
+        let mut agent = RandomAgent::new(Dice::for_game(7));
         let mut counts = [0u32; 5];
         for _ in 0..4000 {
             match agent.draw(&status(true)) {
@@ -163,9 +152,8 @@ mod tests {
 
     #[test]
     fn the_agents_stream_is_not_the_games() {
-        let mut game_rng = seeded(3);
-        let mut agent_rng = seeded(3);
-        agent_rng.set_stream(AGENT_STREAM);
+        let mut game_rng = crate::rng::seeded(3);
+        let mut agent_rng = Dice::for_game(3);
         let a: Vec<u32> = (0..8).map(|_| game_rng.random()).collect();
         let b: Vec<u32> = (0..8).map(|_| agent_rng.random()).collect();
         assert_ne!(a, b);
@@ -173,7 +161,7 @@ mod tests {
 
     #[test]
     fn asking_twice_draws_once() {
-        let mut agent = RandomAgent::for_game(9);
+        let mut agent = RandomAgent::new(Dice::for_game(9));
         let shown = CaveShown {
             result: None,
             events: Vec::new(),

@@ -60,6 +60,26 @@ impl AgentKind {
         }
     }
 
+    /// What the agent does, for people.
+    pub fn help(self) -> &'static str {
+        match self {
+            AgentKind::Risk => {
+                "Grid and aima (the default there): logic first, then exact odds and the best \
+                 expected score, looking ahead (depth)."
+            }
+            AgentKind::Logic => {
+                "Grid and aima: moves only where the knowledge base proves it safe, never \
+                 dies. Cave and maze (the default there): the reasoning agent, with proofs and \
+                 exact odds."
+            }
+            AgentKind::Random => "Cave: the classic cave event's random player.",
+            AgentKind::Optimal => {
+                "Grid, up to 16 cells (4x4): the exact optimal policy, solved once for the \
+                 batch by expectimax over belief states."
+            }
+        }
+    }
+
     /// The agent named `name`, if any.
     pub fn parse(name: &str) -> Option<AgentKind> {
         AgentKind::ALL.into_iter().find(|a| a.name() == name)
@@ -90,7 +110,7 @@ pub struct AgentOptions {
 /// Makes the agent of each game of a batch.
 pub trait AgentFactory<S: Session>: Send + Sync {
     /// A fresh agent for a game whose player was told `briefing` at the start
-    /// ([`Session::briefing`]); `dice` seeds the agent's own random draws (only the random
+    /// ([`Session::briefing`]), throwing `dice` for its own random draws (only the random
     /// player draws any).
     fn make(&self, briefing: &Briefing, dice: Dice) -> Result<Box<dyn Agent<S>>, AgentError>;
 }
@@ -251,9 +271,7 @@ impl Roster for GridSession {
         if kind == AgentKind::Optimal {
             if setup.varies() {
                 return Err(AgentError::Unfit(
-                    "the optimal agent solves one grid size exactly: give --size one size, \
-                     not a range"
-                        .into(),
+                    "the optimal agent solves one grid size exactly, not a range".into(),
                 ));
             }
             // One solver for the whole batch: its values are solved once, on the first
@@ -364,7 +382,7 @@ struct RandomFactory;
 
 impl AgentFactory<ClassicSession> for RandomFactory {
     fn make(&self, _: &Briefing, dice: Dice) -> Result<Box<dyn Agent<ClassicSession>>, AgentError> {
-        Ok(Box::new(RandomAgent::for_game(dice.0)))
+        Ok(Box::new(RandomAgent::new(dice)))
     }
 }
 
@@ -377,49 +395,25 @@ impl Roster for ClassicSession {
         options: &AgentOptions,
     ) -> Result<Box<dyn AgentFactory<ClassicSession>>, AgentError> {
         match kind {
+            // Which options fit which agent is the spec's to refuse (crate::spec); an agent
+            // prepared here plays what it is given.
+            AgentKind::Logic if setup.variant != Variant::Event => Err(AgentError::Unfit(
+                "the logic agent plays the tournament rules (variant event) only".to_string(),
+            )),
             AgentKind::Logic => {
-                if setup.variant != Variant::Event {
-                    return Err(AgentError::Unfit(
-                        "the logic agent plays the tournament rules (--variant event); use --agent random for \
-                         --variant yob"
-                            .to_string(),
-                    ));
-                }
                 let depth = options.depth.unwrap_or(1);
-                if depth > 1 && !options.map_known {
-                    return Err(AgentError::Unfit(
-                        "in the classic cave the look-ahead (--depth) needs the map \
-                         (--map-known): where a room's tunnels are unknown, what may be felt \
-                         there is not weighed"
-                            .to_string(),
-                    ));
-                }
                 let mut config =
                     CaveAgentConfig::for_map(&setup.map, options.map_known).with_depth(depth);
                 if options.explain {
                     config = config.explained();
                 }
-                if let Some(n) = options.rollouts {
-                    if !options.map_known {
-                        return Err(AgentError::Unfit(
-                            "rollouts (--rollouts) need the map (--map-known): what lies \
-                             behind tunnels not yet seen cannot be drawn"
-                                .to_string(),
-                        ));
-                    }
+                if let Some(n) = options.rollouts.filter(|_| options.map_known) {
                     config.policy.rollouts = n;
                 }
                 let factory = CaveFactory { config };
                 factory.agent()?;
                 Ok(Box::new(factory))
             }
-            AgentKind::Random if options.rollouts.is_some() => Err(AgentError::Unfit(
-                "the random player does not weigh its choices: --rollouts is for the logic agent"
-                    .to_string(),
-            )),
-            AgentKind::Random if options.depth.is_some_and(|d| d > 1) => Err(AgentError::Unfit(
-                "the random player does not look ahead: --depth is for the logic agent".to_string(),
-            )),
             AgentKind::Random => Ok(Box::new(RandomFactory)),
             other => Err(unfit(other, RuleSet::Cave, Self::AGENTS)),
         }

@@ -253,9 +253,13 @@ mod tests {
 
     #[test]
     fn a_session_plays_games_through_lines() {
-        let map = Arc::new(parse_map(include_str!("../../../../worlds/cave-standard.txt")).unwrap());
-        let mut bot =
-            BotSession::new(|_| Ok::<_, ()>(ClassicBot::new(Box::new(RandomAgent::for_game(3)))));
+        let map =
+            Arc::new(parse_map(include_str!("../../../../worlds/cave-standard.txt")).unwrap());
+        let mut bot = BotSession::new(|_| {
+            Ok::<_, ()>(ClassicBot::new(Box::new(RandomAgent::new(
+                crate::rng::Dice::for_game(3),
+            ))))
+        });
         for seed in 0..5 {
             let mut game = ClassicGame::new(map.clone(), Variant::Event, seed).unwrap();
             assert_eq!(bot.line("game 20").unwrap(), None);

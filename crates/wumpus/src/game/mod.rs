@@ -25,10 +25,13 @@ use std::fmt;
 use std::path::Path;
 
 /// The rule sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum RuleSet {
     /// The grid Wumpus World.
+    #[default]
     Grid,
     /// The classic Hunt the Wumpus cave.
     Cave,
@@ -66,6 +69,47 @@ impl RuleSet {
             RuleSet::Cave => "the classic cave",
             RuleSet::Maze => "the caves.dat maze",
             RuleSet::Aima => "the textbook's (AIMA) Wumpus World",
+        }
+    }
+
+    /// What the rule set is, in a sentence.
+    pub fn summary(self) -> &'static str {
+        match self {
+            RuleSet::Grid => {
+                "The grid Wumpus World: pits, a wumpus, gold, one arrow; compass moves; climb \
+                 out at 0,0."
+            }
+            RuleSet::Cave => {
+                "The classic Hunt the Wumpus cave: 20 rooms, pits, super bats, a wumpus that \
+                 wakes, crooked arrows."
+            }
+            RuleSet::Maze => "The caves.dat maze: named caves, several wumpi, grenades.",
+            RuleSet::Aima => {
+                "The textbook's (AIMA) Wumpus World: the grid with a heading; start at 0,0 \
+                 facing east; forward, turn left, turn right, grab, shoot (the way you face), \
+                 climb; every action -1, the arrow -10, +1000 out with the gold, -1000 for \
+                 dying."
+            }
+        }
+    }
+
+    /// What the player must do.
+    pub fn goal(self) -> &'static str {
+        match self {
+            RuleSet::Grid | RuleSet::Aima => "find the gold, grab it, and climb out at 0,0",
+            RuleSet::Cave => "shoot the wumpus with a crooked arrow",
+            RuleSet::Maze => "kill every wumpus with your grenades",
+        }
+    }
+
+    /// How a player gives actions: `compass` (north, east, south, west), `heading` (forward
+    /// and turns), `rooms` (a room by number) or `tunnels` (a tunnel by number).
+    pub fn input(self) -> &'static str {
+        match self {
+            RuleSet::Grid => "compass",
+            RuleSet::Aima => "heading",
+            RuleSet::Cave => "rooms",
+            RuleSet::Maze => "tunnels",
         }
     }
 

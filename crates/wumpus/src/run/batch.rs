@@ -142,7 +142,7 @@ fn solve_games<S: Session>(
         let (mut session, file) = set_up(i, seed)?;
         // The agent is built from what its player is told; a random player's dice are the
         // game's number, drawn on the agent's own stream, not the deal.
-        let mut agent = agents.make(&session.briefing(), Dice(seed))?;
+        let mut agent = agents.make(&session.briefing(), Dice::for_game(seed))?;
         let record = play(&mut session, Some(seed), agent.as_mut(), stop, None);
         let record = record.map(|r| {
             r.map(|r| GameRecord {

@@ -10,6 +10,7 @@
 pub mod batch;
 pub mod best;
 pub mod event;
+pub mod follow;
 #[cfg(test)]
 mod same_explanations;
 pub mod shard;
@@ -17,6 +18,7 @@ pub mod tally;
 
 pub use batch::{solve, solve_files, Batch, BatchSink, Quiet};
 pub use event::{Label, StepEvent};
+pub use follow::Follower;
 pub use shard::{Shard, ShardError};
 pub use tally::{merge, BatchId, GameRecord, MergeError, Summary, Tally};
 

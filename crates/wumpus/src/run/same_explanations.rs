@@ -28,7 +28,7 @@ fn trace<S: Roster>(
     let agents = S::prepare(kind, setup, &options).expect("the agent plays");
     let mut session = S::deal(setup, seed).expect("a game is dealt");
     let mut agent = agents
-        .make(&session.briefing(), Dice(seed))
+        .make(&session.briefing(), Dice::for_game(seed))
         .expect("an agent");
     let mut steps = Vec::new();
     let mut watch = |_: &S, e: StepEvent| {

@@ -1,17 +1,18 @@
-//! How each rule set is offered to Python: its actions as numbers, its observation as a short
-//! vector of small integers, the score handed out step by step as rewards, and which actions
-//! the agent's knowledge proves harmless (the action mask).
+//! Each rule set's actions by number and its observation as a short vector of small integers,
+//! the score handed out step by step as rewards, and which actions the agent's knowledge
+//! proves harmless (the action mask): what learners (the Python package's environments) and
+//! any program that plays by numbers read.
 //!
 //! Everything here reads only what a player is shown (the session's `Shown`, the public
 //! board) and what an agent proved; it must never read the hidden world into an observation,
 //! a reward before the game says it, or a mask.
 
-use wumpus::agent::{Knowledge, Roster};
-use wumpus::cave::classic::{Action as CaveAction, ArrowPath};
-use wumpus::cave::{CaveShown, ClassicSession, MazeAction, MazeSession, MazeShown};
-use wumpus::game::{Ending, Files, Session, Words};
-use wumpus::grid::{Action, AimaSession, AimaShown, GridSession, HeadedAction, Turn};
-use wumpus::topology::{Direction, Link, Place, Topology};
+use crate::agent::Knowledge;
+use crate::cave::classic::{Action as CaveAction, ArrowPath};
+use crate::cave::{CaveShown, ClassicSession, MazeAction, MazeSession, MazeShown};
+use crate::game::{Ending, Session};
+use crate::grid::{Action, AimaSession, AimaShown, GridSession, HeadedAction, Turn};
+use crate::topology::{Direction, Link, Place, Topology};
 
 /// The compass in the order of the grid's actions: north, east, south, west.
 const COMPASS: [Direction; 4] = [
@@ -21,8 +22,8 @@ const COMPASS: [Direction; 4] = [
     Direction::West,
 ];
 
-/// A rule set as Python sees it.
-pub trait Offered: Roster + Files + Words {
+/// A rule set played by numbers.
+pub trait Numbered: Session {
     /// The actions, by number.
     const ACTIONS: &'static [&'static str];
     /// What each place of the observation vector means.
@@ -74,7 +75,7 @@ fn grid_score(session: &GridSession) -> i64 {
 
 const GRID_PERCEPTS: &[&str] = &["stench", "breeze", "glitter", "bump", "scream"];
 
-impl Offered for GridSession {
+impl Numbered for GridSession {
     const ACTIONS: &'static [&'static str] = &[
         "north",
         "east",
@@ -116,7 +117,7 @@ impl Offered for GridSession {
     }
 }
 
-impl Offered for AimaSession {
+impl Numbered for AimaSession {
     const ACTIONS: &'static [&'static str] = &[
         "forward",
         "turn left",
@@ -152,7 +153,7 @@ impl Offered for AimaSession {
     }
 }
 
-impl Offered for ClassicSession {
+impl Numbered for ClassicSession {
     const ACTIONS: &'static [&'static str] = &[
         "move 1", "move 2", "move 3", "shoot 1", "shoot 2", "shoot 3",
     ];
@@ -189,7 +190,7 @@ impl Offered for ClassicSession {
     }
 }
 
-impl Offered for MazeSession {
+impl Numbered for MazeSession {
     const ACTIONS: &'static [&'static str] =
         &["move 1", "move 2", "move 3", "toss 1", "toss 2", "toss 3"];
     const OBSERVATION: &'static [&'static str] = &["stench", "draft", "bats"];
