@@ -5,195 +5,184 @@
 //! Each calls the library's one turn loop and one batch loop (`wumpus::run`); nothing here
 //! plays a game its own way.
 
-use crate::game::{options, to_json, Game};
-use crate::offer::Offered;
-use crate::setup::{on_rules, Options};
+use crate::game::{to_json, Game};
+use crate::options::{refused, spec};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use std::path::{Path, PathBuf};
-use wumpus::agent::{AgentKind, Dice};
+
 use wumpus::game::RuleSet;
 use wumpus::run::event::{trace_end, TraceStart};
-use wumpus::run::{play_to_end, Batch, BatchId, Flow, Quiet, StepEvent, Summary};
-
-/// The agent asked for, checked against the rule set's roster.
-fn kind<S: Offered>(options: &Options) -> PyResult<AgentKind> {
-    let kind = options.agent_kind()?.unwrap_or_else(S::default_agent);
-    if S::AGENTS.contains(&kind) {
-        Ok(kind)
-    } else {
-        let names: Vec<&str> = S::AGENTS.iter().map(|a| a.name()).collect();
-        Err(PyValueError::new_err(format!(
-            "the {kind} agent does not play {}; its agents are {}",
-            S::RULES.title(),
-            names.join(" and ")
-        )))
-    }
-}
-
-/// A setup's parameters as `solve --json` and `trace --json` give them.
-fn describe<S: Offered>(
-    setup: &S::Setup,
-    options: &Options,
-) -> serde_json::Map<String, serde_json::Value> {
-    let mut map = S::parameters(setup);
-    if matches!(S::RULES, RuleSet::Cave | RuleSet::Maze) {
-        map.insert("map_known".into(), options.map_known.into());
-    }
-    map
-}
+use wumpus::run::{play_to_end, Batch, BatchId, Flow, Quiet, Shard, StepEvent, Summary};
+use wumpus::spec::{OnRules, Playable, Prepared};
 
 fn run_error(e: impl std::fmt::Display) -> PyErr {
     PyRuntimeError::new_err(e.to_string())
 }
 
 /// The lines of `trace --json` for the game dealt from `seed` (or on `world`).
-fn trace_lines<S: Offered>(
-    setup: S::Setup,
-    options: &Options,
+struct TraceLines<'a> {
     seed: Option<u64>,
-    world: Option<&Path>,
-) -> PyResult<Vec<String>> {
-    let kind = kind::<S>(options)?;
-    let seed = seed.unwrap_or_else(wumpus::rng::fresh_seed);
-    let (mut session, seed) = match world {
-        Some(path) => (
-            S::load(&setup, path, seed).map_err(|e| PyValueError::new_err(e.to_string()))?,
-            (!S::FILE_HOLDS_ALL).then_some(seed),
-        ),
-        None => (
-            S::deal(&setup, seed).map_err(|e| PyValueError::new_err(e.to_string()))?,
-            Some(seed),
-        ),
-    };
-    let own = session.setup();
-    let factory = S::prepare(kind, &own, &options.agent_options(true)).map_err(run_error)?;
-    let mut agent = factory
-        .make(&session.briefing(), Dice::for_game(seed.unwrap_or(0)))
-        .map_err(run_error)?;
-    let start = TraceStart {
-        rules: S::RULES,
-        title: session.title(),
-        seed,
-        agent: kind.name().to_string(),
-        setup: describe::<S>(&own, options),
-    };
-    let mut lines = vec![to_json(&start)?];
-    let mut failure = None;
-    let mut watch = |_: &S, e: StepEvent| {
-        match serde_json::to_string(&e) {
-            Ok(line) => lines.push(line),
-            Err(err) => failure = Some(err.to_string()),
+    world: Option<&'a Path>,
+}
+
+impl OnRules for TraceLines<'_> {
+    type Out = PyResult<Vec<String>>;
+
+    fn run<S: Playable>(self, game: Prepared<S>) -> PyResult<Vec<String>> {
+        let dealt = game
+            .deal(self.seed, self.world)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let (mut session, seed) = (dealt.session, dealt.seed);
+        let own = session.setup();
+        let agents = game.agents_for(&own).map_err(refused)?;
+        let dice = seed.map_or_else(wumpus::rng::Dice::fresh, wumpus::rng::Dice::for_game);
+        let mut agent = agents.make(&session.briefing(), dice).map_err(run_error)?;
+        let start = TraceStart {
+            rules: S::RULES,
+            title: session.title(),
+            seed,
+            agent: game.agent.name().to_string(),
+            setup: game.describe_setup(&own),
+        };
+        let mut lines = vec![to_json(&start)?];
+        let mut failure = None;
+        let mut watch = |_: &S, e: StepEvent| {
+            match serde_json::to_string(&e) {
+                Ok(line) => lines.push(line),
+                Err(err) => failure = Some(err.to_string()),
+            }
+            Flow::Go
+        };
+        let done = play_to_end(
+            &mut session,
+            seed,
+            agent.as_mut(),
+            &|| false,
+            Some(&mut watch),
+        )
+        .map_err(run_error)?
+        .ok_or_else(|| run_error("the game stopped before its end"))?;
+        if let Some(why) = failure {
+            return Err(run_error(why));
         }
-        Flow::Go
-    };
-    let done = play_to_end(
-        &mut session,
-        seed,
-        agent.as_mut(),
-        &|| false,
-        Some(&mut watch),
-    )
-    .map_err(run_error)?
-    .ok_or_else(|| run_error("the game stopped before its end"))?;
-    if let Some(why) = failure {
-        return Err(run_error(why));
+        lines.push(to_json(&trace_end(&session, done.steps, Some(&done.last)))?);
+        Ok(lines)
     }
-    lines.push(to_json(&trace_end(&session, done.steps, Some(&done.last)))?);
-    Ok(lines)
 }
 
 /// A batch's summary: `worlds` games dealt from `seed + i`, or one game a file.
-fn solve_batch<S: Offered>(
-    setup: S::Setup,
-    options: &Options,
+struct SolveBatch {
     worlds: u64,
     seed: u64,
     threads: Option<usize>,
+    shard: Option<Shard>,
     files: Option<Vec<PathBuf>>,
-) -> PyResult<Summary> {
-    let kind = kind::<S>(options)?;
-    let agents = S::prepare(kind, &setup, &options.agent_options(false)).map_err(run_error)?;
-    let worlds = files.as_ref().map_or(worlds, |f| f.len() as u64);
-    let batch = Batch {
-        worlds,
-        seed,
-        threads,
-        shard: None,
-    };
-    let id = BatchId {
-        rules: S::RULES,
-        agent: kind.name().to_string(),
-        setup: describe::<S>(&setup, options),
-        seed,
-        worlds,
-        shard: None,
-    };
-    let summary = match &files {
-        Some(files) => {
-            wumpus::run::solve_files::<S>(&setup, files, agents.as_ref(), &batch, id, &mut Quiet)
-        }
-        None => wumpus::run::solve::<S>(&setup, agents.as_ref(), &batch, id, &mut Quiet),
-    };
-    summary.map_err(run_error)
+}
+
+impl OnRules for SolveBatch {
+    type Out = PyResult<Summary>;
+
+    fn run<S: Playable>(self, game: Prepared<S>) -> PyResult<Summary> {
+        let agents = game.agents().map_err(refused)?;
+        let worlds = self.files.as_ref().map_or(self.worlds, |f| f.len() as u64);
+        let batch = Batch {
+            worlds,
+            seed: self.seed,
+            threads: self.threads,
+            shard: self.shard,
+        };
+        let mut id = BatchId {
+            rules: S::RULES,
+            agent: game.agent.name().to_string(),
+            setup: game.describe(),
+            seed: self.seed,
+            worlds,
+            shard: self.shard,
+        };
+        let summary = match &self.files {
+            Some(files) => {
+                id.setup = game.describe_files();
+                wumpus::run::solve_files::<S>(
+                    &game.setup,
+                    files,
+                    agents.as_ref(),
+                    &batch,
+                    id,
+                    &mut Quiet,
+                )
+            }
+            None => wumpus::run::solve::<S>(&game.setup, agents.as_ref(), &batch, id, &mut Quiet),
+        };
+        summary.map_err(run_error)
+    }
 }
 
 /// The JSON lines `wumpus trace --json` prints for the same game: a start line, one line a
 /// step, an end line.
 #[pyfunction]
-#[pyo3(signature = (rules="aima", seed=None, world=None, *, size=None, deal=None, pit_prob=None, scoring=None, map=None, variant=None, map_known=false, agent=None, depth=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (rules="aima", seed=None, world=None, **options))]
 pub fn trace(
     py: Python<'_>,
     rules: &str,
     seed: Option<u64>,
-    world: Option<String>,
-    size: Option<String>,
-    deal: Option<String>,
-    pit_prob: Option<f64>,
-    scoring: Option<String>,
-    map: Option<String>,
-    variant: Option<String>,
-    map_known: bool,
-    agent: Option<String>,
-    depth: Option<u32>,
+    world: Option<PathBuf>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<String>> {
-    let o = options(
-        rules, size, deal, pit_prob, scoring, map, variant, map_known, agent, depth,
-    );
-    let world = world.map(PathBuf::from);
-    py.detach(|| on_rules!(o, setup, S => trace_lines::<S>(setup, &o, seed, world.as_deref())))
+    let spec = spec(rules, options)?;
+    py.detach(|| {
+        let lines = TraceLines {
+            seed,
+            world: world.as_deref(),
+        };
+        spec.dispatch(lines, true).map_err(refused)?
+    })
 }
 
-/// The summary `wumpus solve --json` prints for the same batch, as JSON.
+/// The summary `wumpus solve --json` prints for the same batch, as JSON; `shard="K/N"` plays
+/// only the K-th of N contiguous parts (`wumpus merge` adds them up).
 #[pyfunction]
-#[pyo3(signature = (rules="aima", worlds=1000, seed=0, files=None, threads=None, *, size=None, deal=None, pit_prob=None, scoring=None, map=None, variant=None, map_known=false, agent=None, depth=None))]
+#[pyo3(signature = (rules="aima", worlds=1000, seed=0, files=None, threads=None, shard=None, **options))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
     rules: &str,
     worlds: u64,
     seed: u64,
-    files: Option<Vec<String>>,
+    files: Option<Vec<PathBuf>>,
     threads: Option<usize>,
-    size: Option<String>,
-    deal: Option<String>,
-    pit_prob: Option<f64>,
-    scoring: Option<String>,
-    map: Option<String>,
-    variant: Option<String>,
-    map_known: bool,
-    agent: Option<String>,
-    depth: Option<u32>,
+    shard: Option<&str>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
-    let o = options(
-        rules, size, deal, pit_prob, scoring, map, variant, map_known, agent, depth,
-    );
-    let files = files.map(|f| f.into_iter().map(PathBuf::from).collect());
-    let summary = py.detach(
-        || on_rules!(o, setup, S => solve_batch::<S>(setup, &o, worlds, seed, threads, files)),
-    )?;
+    let spec = spec(rules, options)?;
+    if worlds == 0 {
+        return Err(PyValueError::new_err("worlds must be at least 1"));
+    }
+    let shard = shard
+        .map(|s| s.parse::<Shard>())
+        .transpose()
+        .map_err(|e| PyValueError::new_err(format!("shard: {e}")))?;
+    let batch = SolveBatch {
+        worlds,
+        seed,
+        threads,
+        shard,
+        files,
+    };
+    let summary = py.detach(|| spec.dispatch(batch, false).map_err(refused)?)?;
     to_json(&summary)
+}
+
+/// A setup's parameters as `solve --json` gives them.
+struct Describe;
+
+impl OnRules for Describe {
+    type Out = serde_json::Map<String, serde_json::Value>;
+
+    fn run<S: Playable>(self, game: Prepared<S>) -> Self::Out {
+        game.describe()
+    }
 }
 
 /// Games an outside agent played, summed into the summary `solve --json` gives the
@@ -211,26 +200,17 @@ pub struct Tally {
 impl Tally {
     /// An empty tally of games of `rules` set up by the same options, played by `agent`.
     #[new]
-    #[pyo3(signature = (agent, rules="aima", seed=0, *, size=None, deal=None, pit_prob=None, scoring=None, map=None, variant=None, map_known=false))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (agent, rules="aima", seed=0, **options))]
     fn py_new(
         agent: String,
         rules: &str,
         seed: u64,
-        size: Option<String>,
-        deal: Option<String>,
-        pit_prob: Option<f64>,
-        scoring: Option<String>,
-        map: Option<String>,
-        variant: Option<String>,
-        map_known: bool,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Tally> {
-        let o = options(
-            rules, size, deal, pit_prob, scoring, map, variant, map_known, None, None,
-        );
-        let setup = on_rules!(o, setup, S => describe::<S>(&setup, &o));
+        let spec = spec(rules, options)?;
+        let setup = spec.dispatch(Describe, false).map_err(refused)?;
         Ok(Tally {
-            rules: o.rule_set()?,
+            rules: spec.rules,
             setup,
             agent,
             seed,

@@ -3,24 +3,23 @@
 //! that follows the player, and the reasoning agent's hint (the `trace --json` step event)
 //! on demand.
 //!
-//! The agents here are handed only what the player was shown and the player's own actions,
-//! through [`wumpus::agent::Agent::observe`], exactly as the command line's `hint` does; they
-//! never see the session.
+//! The agents here are the library's followers ([`wumpus::run::Follower`]), told only what
+//! the player was shown and the player's own actions, exactly as the command line's `hint`
+//! tells them; they never see the session.
 
-use crate::offer::Offered;
-use crate::setup::{on_rules, Options};
+use crate::options::{given, refused, spec};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use std::path::Path;
-use wumpus::agent::{Agent, AgentFactory, AgentKind, Conclusion, Dice, Knowledge};
-use wumpus::cave::{ClassicSession, MazeSession};
-use wumpus::game::{Ending, RuleSet, Session};
-use wumpus::grid::{AimaSession, GridSession};
-use wumpus::run::event::hint_event;
-use wumpus::run::GameRecord;
+use wumpus::agent::{AgentFactory, AgentKind};
+use wumpus::game::{Ending, RuleSet};
+use wumpus::rng::Dice;
+use wumpus::run::{Follower, GameRecord};
+use wumpus::spec::{GameSpec, OnRules, Playable, Prepared};
 
 /// A game being played: the session, what it showed last, and the rewards handed out.
-pub struct Core<S: Offered> {
+pub struct Core<S: Playable> {
     /// The game.
     pub session: S,
     /// What the player was shown last.
@@ -35,7 +34,7 @@ pub struct Core<S: Offered> {
     pub last: Option<S::Action>,
 }
 
-impl<S: Offered> Core<S> {
+impl<S: Playable> Core<S> {
     /// A game on `session`, dealt from `seed`.
     pub fn new(session: S, seed: Option<u64>) -> Core<S> {
         Core {
@@ -74,154 +73,141 @@ impl<S: Offered> Core<S> {
     pub fn observe(&self, out: &mut [i8]) {
         self.session.observe(&self.shown, out);
     }
+
+    /// The agents' dice for this game: from its seed, or fresh.
+    pub fn dice(&self) -> Dice {
+        self.seed.map_or_else(Dice::fresh, Dice::for_game)
+    }
 }
 
-/// An agent that follows the player's game: told each action and what followed, as `hint`
-/// tells it, made afresh for each game.
-pub struct Follower<S: Offered> {
-    factory: Box<dyn AgentFactory<S>>,
-    agent: Option<Box<dyn Agent<S>>>,
+/// A follower made when first asked for, then told the actions taken since (the mask's
+/// follower costs nothing to a learner that never asks for a mask).
+pub struct Lazy<S: Playable> {
+    agents: Box<dyn AgentFactory<S>>,
+    follower: Option<Follower<S>>,
     /// History entries told so far.
     told: usize,
-    /// What the last observation proved.
-    learned: Vec<Conclusion>,
-    /// Why the agent stopped reasoning, if it did.
-    failed: Option<String>,
 }
 
-impl<S: Offered> Follower<S> {
-    /// A follower playing `kind` for the games of `setup`.
-    pub fn new(
-        kind: AgentKind,
-        setup: &S::Setup,
-        options: &Options,
-        explain: bool,
-    ) -> PyResult<Self> {
-        let factory = S::prepare(kind, setup, &options.agent_options(explain))
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(Follower {
-            factory,
-            agent: None,
+impl<S: Playable> Lazy<S> {
+    pub fn new(agents: Box<dyn AgentFactory<S>>) -> Lazy<S> {
+        Lazy {
+            agents,
+            follower: None,
             told: 0,
-            learned: Vec::new(),
-            failed: None,
-        })
+        }
     }
 
-    /// Forgets the game: the next question starts a fresh agent.
+    /// Forgets the game: the next question starts a fresh follower.
     pub fn forget(&mut self) {
-        self.agent = None;
+        self.follower = None;
         self.told = 0;
-        self.learned.clear();
-        self.failed = None;
     }
 
-    /// Tells the agent everything of `history` it has not been told; the agent for the
-    /// game of `core`, started on `first`.
-    fn catch_up(
+    /// The follower of `core`'s game (which showed `first` at its start), told every action
+    /// of `history`; a `RuntimeError` once the agent stopped reasoning.
+    pub fn caught_up(
         &mut self,
         core: &Core<S>,
         first: &S::Shown,
         history: &[(S::Action, S::Shown)],
-    ) -> PyResult<()> {
-        if let Some(why) = &self.failed {
-            return Err(PyRuntimeError::new_err(why.clone()));
-        }
-        if self.agent.is_none() {
-            let dice = Dice::for_game(core.seed.unwrap_or(0));
-            let mut agent = self
-                .factory
-                .make(&core.session.briefing(), dice)
-                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-            match agent.observe(None, first) {
-                Ok(learned) => self.learned = learned,
-                Err(e) => return Err(self.fail(e.to_string())),
-            }
-            self.agent = Some(agent);
-            self.told = 0;
-        }
-        let agent = self.agent.as_mut().expect("made above");
+    ) -> PyResult<&mut Follower<S>> {
+        let follower = self.follower.get_or_insert_with(|| {
+            Follower::from_start(
+                self.agents.as_ref(),
+                &core.session.briefing(),
+                first.clone(),
+                core.dice(),
+            )
+        });
         for (action, shown) in &history[self.told..] {
-            match agent.observe(Some(action), shown) {
-                Ok(learned) => self.learned = learned,
-                Err(e) => {
-                    let why = e.to_string();
-                    self.failed = Some(why.clone());
-                    return Err(PyRuntimeError::new_err(why));
-                }
-            }
-            self.told += 1;
+            follower.tell(action, shown);
         }
-        Ok(())
-    }
-
-    /// The agent, once [`Follower::catch_up`] made it.
-    fn agent(&mut self) -> &mut dyn Agent<S> {
-        self.agent.as_deref_mut().expect("caught up first")
-    }
-
-    fn fail(&mut self, why: String) -> PyErr {
-        self.failed = Some(why.clone());
-        PyRuntimeError::new_err(why)
+        self.told = history.len();
+        if let Some(why) = follower.failure() {
+            return Err(PyRuntimeError::new_err(why.to_string()));
+        }
+        Ok(follower)
     }
 }
 
 /// One game of rule set `S` with its followers.
-pub struct Live<S: Offered> {
-    setup: S::Setup,
+pub struct Live<S: Playable> {
+    game: Prepared<S>,
     core: Core<S>,
     first: S::Shown,
     history: Vec<(S::Action, S::Shown)>,
-    mask: Follower<S>,
-    hint: Follower<S>,
-    hint_kind: AgentKind,
+    mask: Lazy<S>,
+    hint: Lazy<S>,
 }
 
-impl<S: Offered> Live<S> {
-    fn new(
-        setup: S::Setup,
-        options: &Options,
-        seed: Option<u64>,
-        world: Option<&Path>,
-    ) -> PyResult<Self> {
-        let kind = options.agent_kind()?.unwrap_or_else(S::default_agent);
-        if !S::AGENTS.contains(&kind) {
-            return Err(PyValueError::new_err(format!(
-                "the {kind} agent does not play {}",
-                S::RULES.title()
-            )));
-        }
-        let mask = Follower::new(AgentKind::Logic, &setup, options, false)?;
-        let hint = Follower::new(kind, &setup, options, true)?;
-        let core = Self::dealt(&setup, seed, world)?;
+/// What a Python game asks of its game, whatever its rule set.
+pub trait Played {
+    fn reset(&mut self, seed: Option<u64>, world: Option<&Path>) -> PyResult<()>;
+    fn step(&mut self, index: usize) -> PyResult<i64>;
+    fn observation(&self) -> Vec<i8>;
+    fn action_mask(&mut self) -> PyResult<Vec<bool>>;
+    fn hint(&mut self) -> PyResult<String>;
+    fn hint_action(&mut self) -> PyResult<usize>;
+    fn follow_hint(&mut self) -> PyResult<i64>;
+    fn render_text(&self) -> String;
+    fn board(&self) -> PyResult<String>;
+    fn hidden(&self) -> PyResult<String>;
+    fn record(&self) -> GameRecord;
+    fn status(&self) -> Status;
+    fn spec(&self) -> &GameSpec;
+    fn agent(&self) -> AgentKind;
+}
+
+/// Where a game stands, in the player's words.
+pub struct Status {
+    pub seed: Option<u64>,
+    pub over: bool,
+    pub outcome: Option<&'static str>,
+    pub score: Option<i64>,
+    pub score_so_far: i64,
+    pub moves: u32,
+    pub steps: u32,
+    pub at: Option<String>,
+    pub facing: Option<String>,
+    pub arrows: Option<u32>,
+    pub messages: Vec<String>,
+    pub carries_gold: Option<bool>,
+    pub grid_size: Option<(usize, usize)>,
+    pub places: usize,
+}
+
+impl<S: Playable> Live<S> {
+    fn new(game: Prepared<S>, seed: Option<u64>, world: Option<&Path>) -> PyResult<Self> {
+        let logic = game.with_agent(AgentKind::Logic, false);
+        let mask = Lazy::new(logic.agents().map_err(refused)?);
+        let hint = Lazy::new(game.agents().map_err(refused)?);
+        let core = Self::dealt(&game, seed, world)?;
         Ok(Live {
             first: core.shown.clone(),
-            setup,
+            game,
             core,
             history: Vec::new(),
             mask,
             hint,
-            hint_kind: kind,
         })
     }
 
-    fn dealt(setup: &S::Setup, seed: Option<u64>, world: Option<&Path>) -> PyResult<Core<S>> {
-        let seed = seed.unwrap_or_else(wumpus::rng::fresh_seed);
-        let (session, seed) = match world {
-            Some(path) => (
-                S::load(setup, path, seed).map_err(|e| PyValueError::new_err(e.to_string()))?,
-                (!S::FILE_HOLDS_ALL).then_some(seed),
-            ),
-            None => (
-                S::deal(setup, seed).map_err(|e| PyValueError::new_err(e.to_string()))?,
-                Some(seed),
-            ),
-        };
-        Ok(Core::new(session, seed))
+    fn dealt(game: &Prepared<S>, seed: Option<u64>, world: Option<&Path>) -> PyResult<Core<S>> {
+        let dealt = game
+            .deal(seed, world)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(Core::new(dealt.session, dealt.seed))
     }
 
+    fn hint_follower(&mut self) -> PyResult<&mut Follower<S>> {
+        self.hint.caught_up(&self.core, &self.first, &self.history)
+    }
+}
+
+impl<S: Playable> Played for Live<S> {
     fn reset(&mut self, seed: Option<u64>, world: Option<&Path>) -> PyResult<()> {
-        self.core = Self::dealt(&self.setup, seed, world)?;
+        self.core = Self::dealt(&self.game, seed, world)?;
         self.first = self.core.shown.clone();
         self.history.clear();
         self.mask.forget();
@@ -246,13 +232,22 @@ impl<S: Offered> Live<S> {
         Ok(reward)
     }
 
+    fn observation(&self) -> Vec<i8> {
+        let mut out = vec![0; S::OBSERVATION.len()];
+        self.core.observe(&mut out);
+        out
+    }
+
     fn action_mask(&mut self) -> PyResult<Vec<bool>> {
         let mut out = vec![false; S::ACTIONS.len()];
         if self.core.over() {
             return Ok(out);
         }
-        self.mask.catch_up(&self.core, &self.first, &self.history)?;
-        let knowledge: Knowledge = self.mask.agent().knowledge();
+        let knowledge = self
+            .mask
+            .caught_up(&self.core, &self.first, &self.history)?
+            .knowledge()
+            .map_err(PyRuntimeError::new_err)?;
         self.core
             .session
             .harmless(&self.core.shown, &knowledge, &mut out);
@@ -263,23 +258,21 @@ impl<S: Offered> Live<S> {
         if self.core.over() {
             return Err(PyRuntimeError::new_err("the game is over: no hint"));
         }
-        let core = &self.core;
-        self.hint.catch_up(core, &self.first, &self.history)?;
-        let learned = self.hint.learned.clone();
-        let event = hint_event(
-            &core.session,
-            self.history.len() + 1,
-            &core.shown,
-            &learned,
-            self.hint.agent(),
-        );
-        serde_json::to_string(&event).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+        let follower = self
+            .hint
+            .caught_up(&self.core, &self.first, &self.history)?;
+        let event = follower
+            .hint(&self.core.session)
+            .map_err(PyRuntimeError::new_err)?;
+        to_json(&event)
     }
 
     fn hint_action(&mut self) -> PyResult<usize> {
+        let decision = self
+            .hint_follower()?
+            .decide()
+            .map_err(PyRuntimeError::new_err)?;
         let core = &self.core;
-        self.hint.catch_up(core, &self.first, &self.history)?;
-        let decision = self.hint.agent().decide();
         (0..S::ACTIONS.len())
             .find(|&i| core.session.action(&core.shown, i) == decision.action)
             .ok_or_else(|| {
@@ -294,8 +287,11 @@ impl<S: Offered> Live<S> {
         if self.core.over() {
             return Err(PyRuntimeError::new_err("the game is over: reset it first"));
         }
-        self.hint.catch_up(&self.core, &self.first, &self.history)?;
-        let action = self.hint.agent().decide().action;
+        let action = self
+            .hint_follower()?
+            .decide()
+            .map_err(PyRuntimeError::new_err)?
+            .action;
         let reward = self.core.act(&action);
         self.history.push((action, self.core.shown.clone()));
         Ok(reward)
@@ -352,275 +348,260 @@ impl<S: Offered> Live<S> {
         ));
         lines.join("\n") + "\n"
     }
-}
 
-/// A game of any rule set.
-pub enum AnyGame {
-    Grid(Live<GridSession>),
-    Aima(Live<AimaSession>),
-    Cave(Live<ClassicSession>),
-    Maze(Live<MazeSession>),
-}
+    fn board(&self) -> PyResult<String> {
+        to_json(&self.core.session.board())
+    }
 
-/// Runs `$body` with `$g` bound to the game of whichever rule set `$self` holds.
-macro_rules! each {
-    ($self:expr, $g:ident => $body:expr) => {
-        match $self {
-            AnyGame::Grid($g) => $body,
-            AnyGame::Aima($g) => $body,
-            AnyGame::Cave($g) => $body,
-            AnyGame::Maze($g) => $body,
+    fn hidden(&self) -> PyResult<String> {
+        to_json(&self.core.session.hidden())
+    }
+
+    fn status(&self) -> Status {
+        let s = &self.core.session;
+        let obs = s.observation(&self.core.shown);
+        let briefing = s.briefing();
+        Status {
+            seed: self.core.seed,
+            over: self.core.over(),
+            outcome: s.ending().map(Ending::name),
+            score: s.score(),
+            score_so_far: self.core.paid,
+            moves: s.moves(),
+            steps: self.core.steps,
+            at: obs.at.map(|p| s.label(p)),
+            facing: obs.facing,
+            arrows: obs.arrows,
+            messages: obs.messages,
+            carries_gold: s.carries_gold(),
+            grid_size: briefing.grid_size(),
+            places: briefing.places(),
         }
-    };
+    }
+
+    fn spec(&self) -> &GameSpec {
+        &self.game.spec
+    }
+
+    fn agent(&self) -> AgentKind {
+        self.game.agent
+    }
+}
+
+/// Makes a game of whichever rule set a spec names.
+struct Make<'a> {
+    seed: Option<u64>,
+    world: Option<&'a Path>,
+}
+
+impl OnRules for Make<'_> {
+    type Out = PyResult<Box<dyn Played>>;
+
+    fn run<S: Playable>(self, game: Prepared<S>) -> PyResult<Box<dyn Played>> {
+        Ok(Box::new(Live::<S>::new(game, self.seed, self.world)?))
+    }
 }
 
 /// One game, stepped by action number (Python: `wumpus_logic._core.Game`).
 #[pyclass(unsendable, module = "wumpus_logic._core")]
 pub struct Game {
-    game: AnyGame,
-    options: Options,
-}
-
-/// The options of a game, from keyword arguments.
-#[allow(clippy::too_many_arguments)]
-pub fn options(
-    rules: &str,
-    size: Option<String>,
-    deal: Option<String>,
-    pit_prob: Option<f64>,
-    scoring: Option<String>,
-    map: Option<String>,
-    variant: Option<String>,
-    map_known: bool,
-    agent: Option<String>,
-    depth: Option<u32>,
-) -> Options {
-    Options {
-        rules: rules.to_string(),
-        size,
-        deal,
-        pit_prob,
-        scoring,
-        map: map.map(Into::into),
-        variant,
-        map_known,
-        agent,
-        depth,
-    }
+    game: Box<dyn Played>,
 }
 
 #[pymethods]
 impl Game {
     /// A game of `rules`, dealt from `seed` (or played on the world file `world`), set up as
-    /// `wumpus play` sets it up with the same options.
+    /// `wumpus play` sets it up with the same options (`size="6x6"`, `pit_prob=0.1`,
+    /// `agent="logic"`, ...: the catalogue's names).
     #[new]
-    #[pyo3(signature = (rules="aima", seed=None, world=None, *, size=None, deal=None, pit_prob=None, scoring=None, map=None, variant=None, map_known=false, agent=None, depth=None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (rules="aima", seed=None, world=None, **options))]
     fn py_new(
         rules: &str,
         seed: Option<u64>,
-        world: Option<String>,
-        size: Option<String>,
-        deal: Option<String>,
-        pit_prob: Option<f64>,
-        scoring: Option<String>,
-        map: Option<String>,
-        variant: Option<String>,
-        map_known: bool,
-        agent: Option<String>,
-        depth: Option<u32>,
+        world: Option<std::path::PathBuf>,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Game> {
-        let options = options(
-            rules, size, deal, pit_prob, scoring, map, variant, map_known, agent, depth,
-        );
-        let world = world.as_deref().map(Path::new);
-        let game = on_rules!(options, setup, S =>
-            AnyGame(Live::<S>::new(setup, &options, seed, world)?));
-        Ok(Game { game, options })
+        let spec = spec(rules, options)?;
+        spec.check_agent().map_err(refused)?;
+        let make = Make {
+            seed,
+            world: world.as_deref(),
+        };
+        let game = spec.dispatch(make, true).map_err(refused)??;
+        Ok(Game { game })
     }
 
     /// Deals a new game from `seed` (or loads the world file `world`) with the same setup.
     #[pyo3(signature = (seed=None, world=None))]
-    fn reset(&mut self, seed: Option<u64>, world: Option<String>) -> PyResult<()> {
-        let world = world.as_deref().map(Path::new);
-        each!(&mut self.game, g => g.reset(seed, world))
+    fn reset(&mut self, seed: Option<u64>, world: Option<std::path::PathBuf>) -> PyResult<()> {
+        self.game.reset(seed, world.as_deref())
     }
 
     /// Takes action number `action`; returns the reward.
     fn step(&mut self, action: usize) -> PyResult<i64> {
-        each!(&mut self.game, g => g.step(action))
+        self.game.step(action)
     }
 
     /// The observation vector (see `spaces`).
     fn observation(&self) -> Vec<i8> {
-        each!(&self.game, g => {
-            let mut out = vec![0; observation_len(g)];
-            g.core.observe(&mut out);
-            out
-        })
+        self.game.observation()
     }
 
     /// One flag an action: true when what the player perceived proves it cannot kill.
     fn action_mask(&mut self) -> PyResult<Vec<bool>> {
-        each!(&mut self.game, g => g.action_mask())
+        self.game.action_mask()
     }
 
     /// The reasoning agent's next step without taking it, as a `trace --json` step line:
     /// what was proven and why, the odds, the choices weighed, the action and its reason.
     fn hint(&mut self) -> PyResult<String> {
-        each!(&mut self.game, g => g.hint())
+        self.game.hint()
     }
 
     /// The number of the action the reasoning agent would take.
     fn hint_action(&mut self) -> PyResult<usize> {
-        each!(&mut self.game, g => g.hint_action())
+        self.game.hint_action()
     }
 
     /// Takes the reasoning agent's action, even one no action number names (a cave's crooked
     /// arrow); returns the reward.
     fn follow_hint(&mut self) -> PyResult<i64> {
-        each!(&mut self.game, g => g.follow_hint())
+        self.game.follow_hint()
     }
 
     /// The game as text: its words, where the player is, and the hidden world.
     fn render_text(&self) -> String {
-        each!(&self.game, g => g.render_text())
+        self.game.render_text()
     }
 
     /// The public picture of the world (places and where to draw them), as JSON.
     fn board(&self) -> PyResult<String> {
-        each!(&self.game, g => to_json(&g.core.session.board()))
+        self.game.board()
     }
 
     /// The hidden world (where everything is), as JSON.
     fn hidden(&self) -> PyResult<String> {
-        each!(&self.game, g => to_json(&g.core.session.hidden()))
+        self.game.hidden()
     }
 
     /// How the game went so far, as the JSON of one `solve --csv` row's record.
     fn record(&self) -> PyResult<String> {
-        each!(&self.game, g => to_json(&g.record()))
+        to_json(&self.game.record())
+    }
+
+    /// The options the game was set up with (those given, `rules` first), as keywords.
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        given(py, self.game.spec())
     }
 
     /// The rule set.
     #[getter]
-    fn rules(&self) -> &str {
-        &self.options.rules
+    fn rules(&self) -> &'static str {
+        self.game.spec().rules.name()
     }
 
     /// The seed that dealt the game, if one did.
     #[getter]
     fn seed(&self) -> Option<u64> {
-        each!(&self.game, g => g.core.seed)
+        self.game.status().seed
     }
 
     /// True once the game is over.
     #[getter]
     fn over(&self) -> bool {
-        each!(&self.game, g => g.core.over())
+        self.game.status().over
     }
 
     /// How the game ended (`won`, `pit`, ...), or None while it goes on.
     #[getter]
     fn outcome(&self) -> Option<&'static str> {
-        each!(&self.game, g => g.core.session.ending().map(Ending::name))
+        self.game.status().outcome
     }
 
     /// The final score (None while the game goes on, and in the maze).
     #[getter]
     fn score(&self) -> Option<i64> {
-        each!(&self.game, g => g.core.session.score())
+        self.game.status().score
     }
 
     /// The rewards handed out so far (the score so far).
     #[getter]
     fn score_so_far(&self) -> i64 {
-        each!(&self.game, g => g.core.paid)
+        self.game.status().score_so_far
     }
 
     /// Actions (grid) or moves (caves) counted.
     #[getter]
     fn moves(&self) -> u32 {
-        each!(&self.game, g => g.core.session.moves())
+        self.game.status().moves
     }
 
     /// Actions taken through `step`.
     #[getter]
     fn steps(&self) -> u32 {
-        each!(&self.game, g => g.core.steps)
+        self.game.status().steps
     }
 
     /// Where the player stands, as the player names it.
     #[getter]
     fn at(&self) -> Option<String> {
-        each!(&self.game, g => {
-            let s = &g.core.session;
-            s.observation(&g.core.shown).at.map(|p| s.label(p))
-        })
+        self.game.status().at
     }
 
     /// The way the player faces (aima).
     #[getter]
     fn facing(&self) -> Option<String> {
-        each!(&self.game, g => g.core.session.observation(&g.core.shown).facing)
+        self.game.status().facing
     }
 
     /// Arrows or grenades left.
     #[getter]
     fn arrows(&self) -> Option<u32> {
-        each!(&self.game, g => g.core.session.observation(&g.core.shown).arrows)
+        self.game.status().arrows
     }
 
     /// What the game said after the last action.
     #[getter]
     fn messages(&self) -> Vec<String> {
-        each!(&self.game, g => g.core.session.observation(&g.core.shown).messages)
+        self.game.status().messages
     }
 
     /// Whether the player carries the gold (grid).
     #[getter]
     fn carries_gold(&self) -> Option<bool> {
-        each!(&self.game, g => g.core.session.carries_gold())
+        self.game.status().carries_gold
     }
 
     /// The grid's rows and columns, as the player is told.
     #[getter]
     fn grid_size(&self) -> Option<(usize, usize)> {
-        each!(&self.game, g => g.core.session.briefing().grid_size())
+        self.game.status().grid_size
     }
 
     /// How many places the world has.
     #[getter]
     fn places(&self) -> usize {
-        each!(&self.game, g => g.core.session.briefing().places())
+        self.game.status().places
     }
 
     /// The reasoning agent's name.
     #[getter]
     fn agent(&self) -> &'static str {
-        each!(&self.game, g => g.hint_kind.name())
+        self.game.agent().name()
     }
 }
 
 impl Game {
     /// The rule set of the game.
     pub fn rule_set(&self) -> RuleSet {
-        match self.game {
-            AnyGame::Grid(_) => RuleSet::Grid,
-            AnyGame::Aima(_) => RuleSet::Aima,
-            AnyGame::Cave(_) => RuleSet::Cave,
-            AnyGame::Maze(_) => RuleSet::Maze,
-        }
+        self.game.spec().rules
     }
 
     /// How the game went so far, as a batch records a game.
     pub fn game_record(&self) -> GameRecord {
-        each!(&self.game, g => g.record())
+        self.game.record()
     }
-}
-
-fn observation_len<S: Offered>(_: &Live<S>) -> usize {
-    S::OBSERVATION.len()
 }
 
 /// A value as JSON.

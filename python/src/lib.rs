@@ -10,21 +10,31 @@
 
 mod batch;
 mod game;
-mod offer;
-mod setup;
+mod options;
 mod vector;
 
-use offer::Offered;
 use pyo3::prelude::*;
-use wumpus::cave::{ClassicSession, MazeSession};
-use wumpus::grid::{AimaSession, GridSession};
+use wumpus::spec::{OnRules, Playable, Prepared};
 
 /// The names of a rule set's actions, of its observation's values, and each value's count
 /// of possible values (`nvec`), for the environments' spaces.
 type Spaces = (Vec<&'static str>, Vec<&'static str>, Vec<i64>);
 
-fn spaces_of<S: Offered>(nvec: Vec<i64>) -> Spaces {
-    (S::ACTIONS.to_vec(), S::OBSERVATION.to_vec(), nvec)
+/// A rule set's spaces, in a world of `places` places.
+struct SpacesOf {
+    places: i64,
+}
+
+impl OnRules for SpacesOf {
+    type Out = Spaces;
+
+    fn run<S: Playable>(self, _: Prepared<S>) -> Spaces {
+        let nvec = S::OBSERVATION_VALUES
+            .iter()
+            .map(|&n| if n == 0 { self.places } else { n })
+            .collect();
+        (S::ACTIONS.to_vec(), S::OBSERVATION.to_vec(), nvec)
+    }
 }
 
 /// The spaces of `rules`: action names, observation names and each observation value's
@@ -32,18 +42,16 @@ fn spaces_of<S: Offered>(nvec: Vec<i64>) -> Spaces {
 #[pyfunction]
 #[pyo3(signature = (rules, places=20))]
 fn spaces(rules: &str, places: i64) -> PyResult<Spaces> {
-    let binary = |s: &[&str]| vec![2; s.len()];
-    Ok(match rules {
-        "grid" => spaces_of::<GridSession>(binary(GridSession::OBSERVATION)),
-        "aima" => spaces_of::<AimaSession>(binary(AimaSession::OBSERVATION)),
-        "cave" => spaces_of::<ClassicSession>(vec![places, 2, 2, 2]),
-        "maze" => spaces_of::<MazeSession>(binary(MazeSession::OBSERVATION)),
-        other => {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "rules '{other}' is none of grid, aima, cave, maze"
-            )))
-        }
-    })
+    let spec = options::spec(rules, None)?;
+    spec.dispatch(SpacesOf { places }, false)
+        .map_err(options::refused)
+}
+
+/// The library's catalogue (rule sets, their options and agents), as JSON: what the
+/// keywords of `Game`, `solve`, `trace` and the environments are.
+#[pyfunction]
+fn catalogue() -> PyResult<String> {
+    game::to_json(&wumpus::spec::catalogue())
 }
 
 #[pymodule]
@@ -52,6 +60,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::Worlds>()?;
     m.add_class::<batch::Tally>()?;
     m.add_function(wrap_pyfunction!(spaces, m)?)?;
+    m.add_function(wrap_pyfunction!(catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(batch::trace, m)?)?;
     m.add_function(wrap_pyfunction!(batch::solve, m)?)?;
     Ok(())

@@ -9,19 +9,19 @@
 //! thread (an agent's solver stays on the thread that made it).
 
 use crate::game::Core;
-use crate::offer::Offered;
-use crate::setup::{on_rules, Options};
+use crate::options::{refused, spec};
 use numpy::{PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use rayon::prelude::*;
-use wumpus::agent::{Agent, AgentFactory, AgentKind, Dice};
-use wumpus::cave::{ClassicSession, MazeSession};
-use wumpus::game::{GameError, Session};
-use wumpus::grid::{AimaSession, GridSession};
+use wumpus::agent::{AgentFactory, AgentKind};
+use wumpus::game::GameError;
+use wumpus::run::Follower;
+use wumpus::spec::{OnRules, Playable, Prepared};
 
 /// One world of the vector: its game, and whether it ended on the last call.
-struct Slot<S: Offered> {
+struct Slot<S: Playable> {
     core: Core<S>,
     /// Games dealt in this world so far.
     games: u64,
@@ -38,7 +38,7 @@ struct Out<'a> {
 }
 
 /// The worlds of one rule set.
-struct Many<S: Offered> {
+struct Many<S: Playable> {
     setup: S::Setup,
     slots: Vec<Slot<S>>,
     base: u64,
@@ -47,9 +47,9 @@ struct Many<S: Offered> {
 }
 
 /// The logic agents that follow each world to write its action mask.
-struct Masks<S: Offered> {
+struct Masks<S: Playable> {
     factory: Box<dyn AgentFactory<S>>,
-    agents: Vec<Option<Box<dyn Agent<S>>>>,
+    agents: Vec<Option<Follower<S>>>,
 }
 
 /// One world's part of a call: its index, its slot and action, and its outputs.
@@ -64,17 +64,13 @@ type Row<'a, S> = (
     ),
 );
 
-impl<S: Offered> Many<S> {
-    fn new(
-        setup: S::Setup,
-        n: usize,
-        max_steps: u32,
-        mask: bool,
-        options: &Options,
-    ) -> PyResult<Self> {
+impl<S: Playable> Many<S> {
+    fn new(game: Prepared<S>, n: usize, max_steps: u32, mask: bool) -> PyResult<Self> {
         let masks = if mask {
-            let factory = S::prepare(AgentKind::Logic, &setup, &options.agent_options(false))
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let factory = game
+                .with_agent(AgentKind::Logic, false)
+                .agents()
+                .map_err(refused)?;
             Some(Masks {
                 factory,
                 agents: (0..n).map(|_| None).collect(),
@@ -83,7 +79,7 @@ impl<S: Offered> Many<S> {
             None
         };
         let mut many = Many {
-            setup,
+            setup: game.setup,
             slots: Vec::with_capacity(n),
             base: 0,
             max_steps,
@@ -217,22 +213,19 @@ impl<S: Offered> Many<S> {
             let row = &mut masks[i * width..(i + 1) * width];
             let restart = agent.is_none() || fresh.is_some_and(|f| f[i]);
             let core = &slot.core;
-            let told = if restart {
-                let mut made = factory
-                    .make(&core.session.briefing(), Dice::for_game(core.seed.unwrap_or(0)))
-                    .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-                let told = made.observe(None, &core.shown);
-                *agent = Some(made);
-                told
+            let follower = if restart {
+                agent.insert(Follower::new(factory.as_ref(), &core.session, core.dice()))
             } else if core.over() {
                 row.fill(false);
                 continue;
             } else {
-                let a = agent.as_mut().expect("made");
-                a.observe(core.last.as_ref(), &core.shown)
+                let follower = agent.as_mut().expect("made");
+                if let Some(last) = &core.last {
+                    follower.tell(last, &core.shown);
+                }
+                follower
             };
-            told.map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-            let knowledge = agent.as_mut().expect("made").knowledge();
+            let knowledge = follower.knowledge().map_err(PyRuntimeError::new_err)?;
             core.session.harmless(&core.shown, &knowledge, row);
         }
         Ok(())
@@ -243,29 +236,76 @@ fn game_error(e: GameError) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// The worlds of any rule set.
-enum AnyMany {
-    Grid(Many<GridSession>),
-    Aima(Many<AimaSession>),
-    Cave(Many<ClassicSession>),
-    Maze(Many<MazeSession>),
+/// What the Python class asks of its worlds, whatever their rule set.
+trait Stepped {
+    fn reset(&mut self, base: u64, outs: Outs<'_>) -> PyResult<()>;
+    fn step(&mut self, py: Python<'_>, actions: &[i64], outs: Outs<'_>) -> PyResult<()>;
+    fn seeds(&self) -> Vec<Option<u64>>;
+    fn scores(&self) -> Vec<Option<i64>>;
+    fn outcomes(&self) -> Vec<Option<&'static str>>;
 }
 
-macro_rules! each {
-    ($self:expr, $m:ident => $body:expr) => {
-        match $self {
-            AnyMany::Grid($m) => $body,
-            AnyMany::Aima($m) => $body,
-            AnyMany::Cave($m) => $body,
-            AnyMany::Maze($m) => $body,
+impl<S: Playable> Stepped for Many<S> {
+    fn reset(&mut self, base: u64, outs: Outs<'_>) -> PyResult<()> {
+        let (n, w, a) = (self.slots.len(), S::OBSERVATION.len(), S::ACTIONS.len());
+        with_outs(n, w, a, outs, |out, masks| {
+            Many::reset(self, base, out, masks)
+        })
+    }
+
+    fn step(&mut self, py: Python<'_>, actions: &[i64], outs: Outs<'_>) -> PyResult<()> {
+        let (n, w, a) = (self.slots.len(), S::OBSERVATION.len(), S::ACTIONS.len());
+        if actions.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "{} actions for {n} worlds",
+                actions.len()
+            )));
         }
-    };
+        with_outs(n, w, a, outs, |out, masks| {
+            Many::step(self, actions, out, masks, py)
+        })
+    }
+
+    fn seeds(&self) -> Vec<Option<u64>> {
+        self.slots.iter().map(|s| s.core.seed).collect()
+    }
+
+    fn scores(&self) -> Vec<Option<i64>> {
+        self.slots.iter().map(|s| s.core.session.score()).collect()
+    }
+
+    fn outcomes(&self) -> Vec<Option<&'static str>> {
+        self.slots
+            .iter()
+            .map(|s| s.core.session.ending().map(|e| e.name()))
+            .collect()
+    }
+}
+
+/// Makes the worlds of whichever rule set a spec names.
+struct Make {
+    n: usize,
+    max_steps: u32,
+    mask: bool,
+}
+
+impl OnRules for Make {
+    type Out = PyResult<Box<dyn Stepped>>;
+
+    fn run<S: Playable>(self, game: Prepared<S>) -> PyResult<Box<dyn Stepped>> {
+        Ok(Box::new(Many::<S>::new(
+            game,
+            self.n,
+            self.max_steps,
+            self.mask,
+        )?))
+    }
 }
 
 /// Many games of one rule set stepped in one call (Python: `wumpus_logic._core.Worlds`).
 #[pyclass(unsendable, module = "wumpus_logic._core")]
 pub struct Worlds {
-    many: AnyMany,
+    many: Box<dyn Stepped>,
 }
 
 /// The caller's arrays: observations, rewards, terminations, truncations, and masks.
@@ -320,32 +360,30 @@ fn with_outs<R>(
 
 #[pymethods]
 impl Worlds {
-    /// `n` worlds of `rules`, each game cut off after `max_steps` actions; with `mask`, a
-    /// logic agent follows each world to write its action mask.
+    /// `n` worlds of `rules` (set up by `options`, the catalogue's names), each game cut off
+    /// after `max_steps` actions; with `mask`, a logic agent follows each world to write its
+    /// action mask. The worlds give no hints: `agent` and `depth` are refused.
     #[new]
-    #[pyo3(signature = (rules, n, max_steps, mask=false, *, size=None, deal=None, pit_prob=None, scoring=None, map=None, variant=None, map_known=false))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (rules, n, max_steps, mask=false, **options))]
     fn py_new(
         rules: &str,
         n: usize,
         max_steps: u32,
         mask: bool,
-        size: Option<String>,
-        deal: Option<String>,
-        pit_prob: Option<f64>,
-        scoring: Option<String>,
-        map: Option<String>,
-        variant: Option<String>,
-        map_known: bool,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Worlds> {
         if n == 0 {
             return Err(PyValueError::new_err("n must be at least 1"));
         }
-        let o = crate::game::options(
-            rules, size, deal, pit_prob, scoring, map, variant, map_known, None, None,
-        );
-        let many = on_rules!(o, setup, S =>
-            AnyMany(Many::<S>::new(setup, n, max_steps, mask, &o)?));
+        let spec = spec(rules, options)?;
+        if spec.agent.is_some() || spec.depth.is_some() {
+            return Err(PyValueError::new_err(
+                "the vector environment gives no hints (its masks come from the logic agent, \
+                 which looks no steps ahead): agent and depth are for WumpusEnv's hint()",
+            ));
+        }
+        let make = Make { n, max_steps, mask };
+        let many = spec.dispatch(make, false).map_err(refused)??;
         Ok(Worlds { many })
     }
 
@@ -360,11 +398,8 @@ impl Worlds {
         truncated: PyReadwriteArray1<'py, bool>,
         masks: Option<PyReadwriteArray2<'py, bool>>,
     ) -> PyResult<()> {
-        let outs = (obs, rewards, terminated, truncated, masks);
-        each!(&mut self.many, m => {
-            let (n, w, a) = (m.slots.len(), observation_width(m), action_count(m));
-            with_outs(n, w, a, outs, |out, masks| m.reset(base, out, masks))
-        })
+        self.many
+            .reset(base, (obs, rewards, terminated, truncated, masks))
     }
 
     /// One action a world; a world whose game ended on the last call is reset instead.
@@ -383,36 +418,22 @@ impl Worlds {
         let actions = actions
             .as_slice()
             .map_err(|_| PyValueError::new_err("actions is not contiguous"))?;
-        let outs = (obs, rewards, terminated, truncated, masks);
-        each!(&mut self.many, m => {
-            let (n, w, a) = (m.slots.len(), observation_width(m), action_count(m));
-            if actions.len() != n {
-                return Err(PyValueError::new_err(format!("{} actions for {n} worlds", actions.len())));
-            }
-            with_outs(n, w, a, outs, |out, masks| m.step(actions, out, masks, py))
-        })
+        self.many
+            .step(py, actions, (obs, rewards, terminated, truncated, masks))
     }
 
     /// The seeds of the games the worlds play now.
     fn seeds(&self) -> Vec<Option<u64>> {
-        each!(&self.many, m => m.slots.iter().map(|s| s.core.seed).collect())
+        self.many.seeds()
     }
 
     /// The final score of each world's game (None while it goes on, and in the maze).
     fn scores(&self) -> Vec<Option<i64>> {
-        each!(&self.many, m => m.slots.iter().map(|s| s.core.session.score()).collect())
+        self.many.scores()
     }
 
     /// How each world's game ended, or None.
     fn outcomes(&self) -> Vec<Option<&'static str>> {
-        each!(&self.many, m => m.slots.iter().map(|s| s.core.session.ending().map(|e| e.name())).collect())
+        self.many.outcomes()
     }
-}
-
-fn observation_width<S: Offered>(_: &Many<S>) -> usize {
-    S::OBSERVATION.len()
-}
-
-fn action_count<S: Offered>(_: &Many<S>) -> usize {
-    S::ACTIONS.len()
 }

@@ -22,7 +22,15 @@ import json as _json
 from . import _core
 from ._core import Game, Tally, Worlds, spaces
 
-__all__ = ["Game", "Tally", "Worlds", "spaces", "trace", "solve", "ENV_IDS"]
+__all__ = ["Game", "Tally", "Worlds", "spaces", "catalogue", "trace", "solve", "ENV_IDS"]
+
+
+def catalogue():
+    """The library's description of itself, as a dict: ``rules`` (each rule set with its
+    title, goal, agents and the options it takes with their defaults), ``options`` (each
+    option's kind, limits and help) and ``agents``. The keywords of :class:`Game`,
+    :func:`solve`, :func:`trace` and the environments are its options' names."""
+    return _json.loads(_core.catalogue())
 
 
 def trace(rules="aima", seed=None, world=None, **options):
@@ -32,13 +40,14 @@ def trace(rules="aima", seed=None, world=None, **options):
     return [_json.loads(line) for line in _core.trace(rules, seed, world, **options)]
 
 
-def solve(rules="aima", worlds=1000, seed=0, files=None, threads=None, **options):
+def solve(rules="aima", worlds=1000, seed=0, files=None, threads=None, shard=None, **options):
     """The summary ``wumpus solve --json`` gives for the same batch, as a dict: one of the
     project's agents (``agent="risk"``, ``"logic"``, ``"optimal"``...) on games dealt from
-    seeds ``seed`` to ``seed + worlds - 1``, or on each world file of ``files``."""
+    seeds ``seed`` to ``seed + worlds - 1``, or on each world file of ``files``. ``shard="K/N"``
+    plays the K-th of N parts; ``wumpus merge`` (or summing) adds the parts up."""
     if files is not None:
         files = [str(f) for f in files]
-    return _json.loads(_core.solve(rules, worlds, seed, files, threads, **options))
+    return _json.loads(_core.solve(rules, worlds, seed, files, threads, shard, **options))
 
 
 from .envs import ENV_IDS, register_envs  # noqa: E402

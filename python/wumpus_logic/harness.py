@@ -35,9 +35,17 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _core, solve
+from . import _core, catalogue, solve
 
-OPTION_NAMES = ("size", "deal", "pit_prob", "scoring", "map", "variant", "map_known")
+
+def _game_options(options):
+    """The options that set up the games (the catalogue's, but the agent's own)."""
+    agent_only = {"agent", "depth", "rollouts", "kb"}
+    names = {o["name"] for o in catalogue()["options"]} - agent_only
+    unknown = set(options) - {o["name"] for o in catalogue()["options"]}
+    if unknown:
+        raise ValueError(f"there is no option {sorted(unknown)[0]!r}: the options are {sorted(names | agent_only)}")
+    return {k: v for k, v in options.items() if k in names}
 
 
 def _info(game, mask=True):
@@ -75,8 +83,8 @@ def play_batch(agent, rules="aima", worlds=1000, seed=0, files=None, name=None, 
     name = name or getattr(agent, "name", None) or getattr(agent, "__name__", None) or type(agent).__name__
     paths = world_files(files) if files is not None else None
     count = len(paths) if paths is not None else worlds
-    tally = _core.Tally(str(name), rules, seed, **{k: v for k, v in options.items() if k in OPTION_NAMES})
-    game = _core.Game(rules, seed, **{k: v for k, v in options.items() if k in OPTION_NAMES})
+    tally = _core.Tally(str(name), rules, seed, **_game_options(options))
+    game = _core.Game(rules, seed, **_game_options(options))
     began = time.perf_counter()
     for i in range(count):
         game.reset(seed + i, paths[i] if paths is not None else None)
@@ -221,22 +229,34 @@ def main(argv=None):
     who = p.add_mutually_exclusive_group(required=True)
     who.add_argument("--agent-cmd", help="a program speaking the line protocol, e.g. 'python3 bot.py'")
     who.add_argument("--agent", help="a Python agent, module:callable (a class is instantiated)")
-    p.add_argument("--rules", default="aima", choices=["aima", "grid", "cave", "maze"])
+    known = catalogue()
+    p.add_argument("--rules", default="aima", choices=[r["name"] for r in known["rules"]])
     p.add_argument("--worlds", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--files", help="a folder (or one file) of world files, one game each")
-    p.add_argument("--size")
-    p.add_argument("--deal", choices=["uniform", "course"])
-    p.add_argument("--pit-prob", type=float)
-    p.add_argument("--scoring", choices=["standard", "aima"])
-    p.add_argument("--map")
-    p.add_argument("--variant", choices=["event", "yob"])
+    # The games' options, from the library's catalogue (the baselines' agent options too).
+    for o in known["options"]:
+        if o["name"] == "agent":
+            continue
+        flag = "--" + o["name"].replace("_", "-")
+        rules = ", ".join(o["rules"])
+        if o["kind"] == "flag":
+            p.add_argument(flag, dest=o["name"], action="store_true", default=None, help=f"{rules}: {o['help']}")
+        elif o["kind"] == "choice":
+            p.add_argument(flag, dest=o["name"], choices=o["choices"], help=f"{rules}: {o['help']}")
+        elif o["kind"] == "count":
+            p.add_argument(flag, dest=o["name"], type=int, help=f"{rules}: {o['help']}")
+        elif o["kind"] == "probability":
+            p.add_argument(flag, dest=o["name"], type=float, help=f"{rules}: {o['help']}")
+        else:
+            p.add_argument(flag, dest=o["name"], help=f"{rules}: {o['help']}")
     p.add_argument("--baselines", default=None, help="the project's agents shown beside yours, comma-separated (default: the rule set's agents but optimal)")
     p.add_argument("--json", action="store_true", help="print the summaries as one JSON list")
     a = p.parse_args(argv)
-    options = {"size": a.size, "deal": a.deal, "pit_prob": a.pit_prob, "scoring": a.scoring, "map": a.map, "variant": a.variant}
-    default_baselines = {"aima": "risk,logic", "grid": "risk,logic", "cave": "logic,random", "maze": "logic"}
-    names = [n for n in (a.baselines or default_baselines[a.rules]).split(",") if n]
+    options = {o["name"]: getattr(a, o["name"]) for o in known["options"] if o["name"] != "agent"}
+    options = {k: v for k, v in options.items() if v is not None}
+    agents = next(r["agents"] for r in known["rules"] if r["name"] == a.rules)
+    names = [n for n in a.baselines.split(",") if n] if a.baselines else [n for n in agents if n != "optimal"]
     agent = LineAgent(a.agent_cmd) if a.agent_cmd else _load_callable(a.agent)
     try:
         mine = play_batch(agent, a.rules, a.worlds, a.seed, a.files, **options)

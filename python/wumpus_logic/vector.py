@@ -18,15 +18,14 @@ from .envs import MAX_EPISODE_STEPS, observation_space
 
 
 class WumpusVectorEnv(VectorEnv):
-    """``num_envs`` worlds of ``rules`` (options as :class:`wumpus_logic.envs.WumpusEnv`)."""
+    """``num_envs`` worlds of ``rules`` (options as :class:`wumpus_logic.envs.WumpusEnv`; the
+    worlds give no hints, so ``agent`` and ``depth`` are refused with a ``ValueError``)."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, num_envs, rules="aima", mask=False, max_episode_steps=MAX_EPISODE_STEPS, render_mode=None, **options):
         if render_mode is not None:
             raise ValueError("the vector environment does not render; render one world with WumpusEnv")
-        options.pop("agent", None)
-        options.pop("depth", None)
         self.num_envs = int(num_envs)
         self.rules = rules
         self.mask = bool(mask)

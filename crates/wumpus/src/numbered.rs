@@ -28,6 +28,9 @@ pub trait Numbered: Session {
     const ACTIONS: &'static [&'static str];
     /// What each place of the observation vector means.
     const OBSERVATION: &'static [&'static str];
+    /// How many values each place of the observation takes (0 to n - 1); 0 stands for the
+    /// number of places of the world (a room number).
+    const OBSERVATION_VALUES: &'static [i64];
 
     /// The action numbered `index` (below `ACTIONS.len()`), given what the player was last
     /// shown. An action that leads nowhere (a tunnel the room does not have) is one the game
@@ -89,6 +92,7 @@ impl Numbered for GridSession {
         "climb",
     ];
     const OBSERVATION: &'static [&'static str] = GRID_PERCEPTS;
+    const OBSERVATION_VALUES: &'static [i64] = &[2; 5];
 
     fn action(&self, _: &Turn, index: usize) -> Action {
         match index {
@@ -127,6 +131,7 @@ impl Numbered for AimaSession {
         "climb",
     ];
     const OBSERVATION: &'static [&'static str] = GRID_PERCEPTS;
+    const OBSERVATION_VALUES: &'static [i64] = &[2; 5];
 
     fn action(&self, _: &AimaShown, index: usize) -> HeadedAction {
         HeadedAction::ALL[index]
@@ -158,6 +163,7 @@ impl Numbered for ClassicSession {
         "move 1", "move 2", "move 3", "shoot 1", "shoot 2", "shoot 3",
     ];
     const OBSERVATION: &'static [&'static str] = &["room", "stench", "draft", "bats"];
+    const OBSERVATION_VALUES: &'static [i64] = &[0, 2, 2, 2];
 
     fn action(&self, shown: &CaveShown, index: usize) -> CaveAction {
         let s = &shown.status;
@@ -194,6 +200,7 @@ impl Numbered for MazeSession {
     const ACTIONS: &'static [&'static str] =
         &["move 1", "move 2", "move 3", "toss 1", "toss 2", "toss 3"];
     const OBSERVATION: &'static [&'static str] = &["stench", "draft", "bats"];
+    const OBSERVATION_VALUES: &'static [i64] = &[2; 3];
 
     fn action(&self, _: &MazeShown, index: usize) -> MazeAction {
         if index < 3 {

@@ -367,7 +367,7 @@ pub trait Session: Sized + Send + 'static {
     const RULES: RuleSet;
     /// What the games of a batch share (the map or grid, the scoring, the variant): the frame
     /// games are dealt in, public to players and agents alike.
-    type Setup: Send + Sync;
+    type Setup: Clone + Send + Sync;
     /// True when the rule set keeps a score.
     const SCORED: bool;
     /// One action of the player.

@@ -30,12 +30,21 @@ impl<S: Session> Follower<S> {
     /// it, throwing `dice` for its own draws. An agent that cannot be made leaves the
     /// follower with the reason ([`Follower::failure`]).
     pub fn new(agents: &dyn AgentFactory<S>, session: &S, dice: Dice) -> Follower<S> {
-        let agent = agents
-            .make(&session.briefing(), dice)
-            .map_err(|e| failure(&e));
+        Follower::from_start(agents, &session.briefing(), session.start(), dice)
+    }
+
+    /// A follower of a game whose player was told `briefing` and shown `start` at its start
+    /// (for a follower made after the game began, told its actions since).
+    pub fn from_start(
+        agents: &dyn AgentFactory<S>,
+        briefing: &crate::game::Briefing,
+        start: S::Shown,
+        dice: Dice,
+    ) -> Follower<S> {
+        let agent = agents.make(briefing, dice).map_err(|e| failure(&e));
         let mut follower = Follower {
             agent,
-            shown: session.start(),
+            shown: start,
             learned: Vec::new(),
             steps: 0,
         };

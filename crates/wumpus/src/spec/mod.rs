@@ -607,6 +607,22 @@ impl<S: Playable> Prepared<S> {
         self.agents_for(&self.setup)
     }
 
+    /// The same game played by `kind`, explaining or not (a door's second agent: the logic
+    /// agent behind an action mask).
+    pub fn with_agent(&self, kind: AgentKind, explain: bool) -> Prepared<S> {
+        let mut spec = self.spec.clone();
+        spec.agent = Some(kind);
+        Prepared {
+            spec,
+            setup: self.setup.clone(),
+            agent: kind,
+            options: AgentOptions {
+                explain,
+                ..self.options.clone()
+            },
+        }
+    }
+
     /// The game dealt from `seed` (a fresh one when `None`), or played on the world or
     /// hazards of `file` (its later random events, where the rules have any, from the seed).
     pub fn deal(&self, seed: Option<u64>, file: Option<&Path>) -> Result<Dealt<S>, GameError> {
