@@ -8,7 +8,7 @@ use wumpus::cave::{self, ClassicSession, ClassicSetup, MazeSession, MazeSetup, V
 use wumpus::game::{RuleSet, Session};
 use wumpus::run::{Batch, BatchId, Quiet, Summary};
 
-mod common;
+use crate::common;
 use common::wumpus;
 
 /// The batch the library plays with the logic agent on `map_file`: what `solve` must print.

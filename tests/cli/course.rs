@@ -2,7 +2,7 @@
 //! its shells read them, a batch over a folder of world files that equals the same worlds
 //! played one by one, and `--deal course`.
 
-mod common;
+use crate::common;
 
 use common::wumpus;
 use serde_json::Value;

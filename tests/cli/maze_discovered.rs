@@ -4,7 +4,7 @@
 //! hidden game on the standard `caves.dat` and on a maze where every cave has the same name
 //! (the hardest case for telling caves apart).
 
-mod common;
+use crate::common;
 
 use common::wumpus;
 use std::sync::Arc;

@@ -4,7 +4,7 @@
 //! Needs Debian's `chromium` (`.ci/run` installs it); without it the browser half of the
 //! test is skipped with a message saying so, except where `CI` is set: there it fails.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use std::path::Path;

@@ -278,10 +278,13 @@ fn odds_and_proofs_match_brute_force_with_one_way_and_doubled_tunnels() {
 #[test]
 fn every_proven_fact_holds_in_the_hidden_game_on_the_event_maps() {
     for (name, text) in [
-        ("standard", include_str!("../worlds/cave-standard.txt")),
-        ("mobius", include_str!("../worlds/cave-mobius.txt")),
-        ("waterslide", include_str!("../worlds/cave-waterslide.txt")),
-        ("risk", include_str!("../worlds/cave-risk.txt")),
+        ("standard", include_str!("../../worlds/cave-standard.txt")),
+        ("mobius", include_str!("../../worlds/cave-mobius.txt")),
+        (
+            "waterslide",
+            include_str!("../../worlds/cave-waterslide.txt"),
+        ),
+        ("risk", include_str!("../../worlds/cave-risk.txt")),
     ] {
         let map = Arc::new(parse_map(text).unwrap());
         for known in [false, true] {

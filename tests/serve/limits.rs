@@ -3,7 +3,7 @@
 //! keeps serving everyone else. Each runs the real `wumpus serve` on a free loopback port;
 //! clients on other loopback addresses (`127.0.0.2`, ...) stand for other users.
 
-mod common;
+use crate::common;
 
 use common::http::{connect_from, peak_memory, request, start_server, Reply};
 use serde_json::json;

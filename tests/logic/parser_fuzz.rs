@@ -188,11 +188,11 @@ fn lines_in(text: &str) -> usize {
 // Grid world files
 
 const WORLD_FILES: [&str; 5] = [
-    include_str!("../worlds/seed-example.txt"),
-    include_str!("../worlds/aima-4x4.txt"),
-    include_str!("../worlds/gold-in-pit.txt"),
-    include_str!("../worlds/gold-with-wumpus.txt"),
-    include_str!("../worlds/walled-in.txt"),
+    include_str!("../../worlds/seed-example.txt"),
+    include_str!("../../worlds/aima-4x4.txt"),
+    include_str!("../../worlds/gold-in-pit.txt"),
+    include_str!("../../worlds/gold-with-wumpus.txt"),
+    include_str!("../../worlds/walled-in.txt"),
 ];
 
 const WORLD_WORDS: &[&str] = &[
@@ -356,7 +356,7 @@ proptest! {
 // Rule files
 
 const RULE_FILES: [&str; 3] = [
-    include_str!("../kb/grid.kb"),
+    include_str!("../../kb/grid.kb"),
     "hidden a(X).\nhidden b.\natleast 1 X: a(X).\natmost places/4 X: a(X).\n\
      not (a(X) & b).\npercept p(X) -> all N in out(X): not a(N).\n\
      percept q <-> b.\npercept r(X) <-> any N in in(X): (a(N) | b).\n",
@@ -530,8 +530,8 @@ fn host_streams() -> &'static [String] {
     STREAMS.get_or_init(|| {
         let maps = [
             cave::STANDARD_MAP,
-            include_str!("../worlds/cave-waterslide.txt"),
-            include_str!("../worlds/cave-risk.txt"),
+            include_str!("../../worlds/cave-waterslide.txt"),
+            include_str!("../../worlds/cave-risk.txt"),
         ];
         let mut streams = Vec::new();
         for (m, text) in maps.iter().enumerate() {

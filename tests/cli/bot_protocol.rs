@@ -99,7 +99,7 @@ fn library_game(map: &Arc<cave::CaveMap>, map_known: bool, seed: u64) -> (Ending
 fn the_bot_plays_game_after_game_as_the_library_agent_does() {
     for text in [
         cave::STANDARD_MAP,
-        include_str!("../worlds/cave-waterslide.txt"),
+        include_str!("../../worlds/cave-waterslide.txt"),
     ] {
         let map = Arc::new(cave::parse_map(text).unwrap());
         let played = host(&map, &[], 100..130);
@@ -112,7 +112,7 @@ fn the_bot_plays_game_after_game_as_the_library_agent_does() {
 
 #[test]
 fn the_bot_given_the_map_plays_as_the_agent_that_knows_it() {
-    let map = Arc::new(cave::parse_map(include_str!("../worlds/cave-risk.txt")).unwrap());
+    let map = Arc::new(cave::parse_map(include_str!("../../worlds/cave-risk.txt")).unwrap());
     let played = host(&map, &["--map", "worlds/cave-risk.txt"], 0..20);
     for (i, seed) in (0..20).enumerate() {
         assert_eq!(played[i], library_game(&map, true, seed), "seed {seed}");

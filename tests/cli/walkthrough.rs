@@ -1,7 +1,7 @@
 //! What a new user's walkthrough found misleading, silent or wrong (issue 16), held by tests:
 //! the first screen's figures, the help texts, error messages, and what "proven safe" means.
 
-mod common;
+use crate::common;
 use common::wumpus;
 
 #[test]

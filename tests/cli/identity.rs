@@ -63,7 +63,7 @@ fn normalise(summary: &Value) -> Value {
 
 #[test]
 fn every_agent_decides_as_before_the_one_interface() {
-    let recorded = include_str!("identity/before.jsonl");
+    let recorded = include_str!("../identity/before.jsonl");
     let mut checked = 0;
     for line in recorded.lines() {
         let mut before: Value = serde_json::from_str(line).unwrap();

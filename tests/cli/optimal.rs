@@ -2,7 +2,7 @@
 //! choice with its expected final score, and is refused, with status 2 and a message saying
 //! why, on grids too large to solve exactly and in the caves.
 
-mod common;
+use crate::common;
 use common::wumpus;
 
 #[test]

@@ -13,7 +13,7 @@
 //! `WUMPUS_SCREENSHOTS=DIR` set it saves screenshots of the page there (`docs/img/` holds the
 //! ones in the docs).
 
-mod common;
+use crate::common;
 
 use common::browser::{Browser, LivePage};
 use common::http::{http, start_server};

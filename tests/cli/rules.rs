@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::wumpus;
 
 const RULES: [&str; 4] = ["grid", "cave", "maze", "aima"];

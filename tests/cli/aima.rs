@@ -3,7 +3,7 @@
 //! the score; a batch of mixed sizes (`--size 4x4..7x7`) replays game by game from its seeds;
 //! and `--help` says what the rule set is.
 
-mod common;
+use crate::common;
 use common::wumpus;
 
 /// Plays `moves` (one a line) on seed 001's example world (5x5: a pit at 0,2, the wumpus at

@@ -5,7 +5,7 @@
 //! printed here and measured against their target in `benches/serve_load.rs` (no timed
 //! assertion in a test).
 
-mod common;
+use crate::common;
 
 use common::http::start_server;
 use common::load::{run, Load};

@@ -197,7 +197,7 @@ fn maze_hypotheses_odds_and_proofs_match_brute_force() {
 
 #[test]
 fn every_proven_fact_holds_in_the_hidden_maze() {
-    let map = Arc::new(parse_map(include_str!("../worlds/caves.dat")).unwrap());
+    let map = Arc::new(parse_map(include_str!("../../worlds/caves.dat")).unwrap());
     for seed in 0..60 {
         let mut game = MazeGame::new(map.clone(), seed).unwrap();
         let mut agent = MazeAgent::new(map.clone(), Insight::Decisions).unwrap();
