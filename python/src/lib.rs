@@ -14,7 +14,7 @@ mod options;
 mod vector;
 
 use pyo3::prelude::*;
-use wumpus::spec::{OnRules, Playable, Prepared};
+use wumpus::game_spec::{OnRules, Playable, Prepared};
 
 /// The names of a rule set's actions, of its observation's values, and each value's count
 /// of possible values (`nvec`), for the environments' spaces.
@@ -51,7 +51,7 @@ fn spaces(rules: &str, places: i64) -> PyResult<Spaces> {
 /// keywords of `Game`, `solve`, `trace` and the environments are.
 #[pyfunction]
 fn catalogue() -> PyResult<String> {
-    game::to_json(&wumpus::spec::catalogue())
+    game::to_json(&wumpus::game_spec::catalogue())
 }
 
 #[pymodule]

@@ -1,5 +1,5 @@
 //! A Python caller's game options (keyword arguments) read into the library's one description
-//! of a game ([`wumpus::spec::GameSpec`]), so that `seed=S` deals what `wumpus play --seed S`
+//! of a game ([`wumpus::game_spec::GameSpec`]), so that `seed=S` deals what `wumpus play --seed S`
 //! deals and an option is refused with the message every door gives. This file keeps no list
 //! of options: the keywords are the catalogue's names.
 //!
@@ -8,7 +8,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
-use wumpus::spec::{GameSpec, SpecError, Spelling, Value};
+use wumpus::game_spec::{GameSpec, SpecError, Spelling, Value};
 
 /// A spec's refusal as a `ValueError`, its options spelled as keywords.
 pub fn refused(e: SpecError) -> PyErr {

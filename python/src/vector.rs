@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use wumpus::agent::{AgentFactory, AgentKind};
 use wumpus::game::GameError;
 use wumpus::run::Follower;
-use wumpus::spec::{OnRules, Playable, Prepared};
+use wumpus::game_spec::{OnRules, Playable, Prepared};
 
 /// One world of the vector: its game, and whether it ended on the last call.
 struct Slot<S: Playable> {

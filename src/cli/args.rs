@@ -1,5 +1,5 @@
 //! The flags every game command shares, made from the library's description of a game
-//! ([`wumpus::spec`]): one flag an option (`--pit-prob` for `pit_prob`), with its help, kind and
+//! ([`wumpus::game_spec`]): one flag an option (`--pit-prob` for `pit_prob`), with its help, kind and
 //! default from the catalogue, read into a [`GameSpec`] and checked there. This file holds no
 //! list of options, defaults or refusals of its own: an option added to the library is a flag
 //! here with no change.
@@ -12,7 +12,7 @@ use anyhow::Result;
 use clap::builder::{PossibleValuesParser, Str};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
 use wumpus::game::RuleSet;
-use wumpus::spec::{DoorOption, GameSpec, Kind, OnRules, SpecError, Spelling, Value, OPTIONS};
+use wumpus::game_spec::{DoorOption, GameSpec, Kind, OnRules, SpecError, Spelling, Value, OPTIONS};
 
 /// The most worker threads `solve` starts. Each game plays alone on one thread, so more threads
 /// than cores buy nothing; the cap keeps a typo such as `--threads 100000` from starting
@@ -35,7 +35,7 @@ fn long(name: &str) -> Str {
 
 /// The rule sets that take `o`, as the help's first words (`grid, aima: `), and its default
 /// under each (`[default: 5x5; aima: 4x4]`).
-fn help(o: &wumpus::spec::OptionInfo) -> String {
+fn help(o: &wumpus::game_spec::OptionInfo) -> String {
     let fits: Vec<&str> = o.rules.iter().map(|r| r.name()).collect();
     let mut defaults: Vec<(String, Vec<&str>)> = Vec::new();
     for r in o.rules {
@@ -188,7 +188,7 @@ pub fn spec_error(e: SpecError) -> anyhow::Error {
 /// The rule sets whose games a file of `kind` (`world`, `hazards`) holds, for a command's own
 /// file flags.
 pub fn holds(kind: &'static str) -> impl Fn(RuleSet) -> bool {
-    move |r: RuleSet| wumpus::spec::catalogue::file_of(r) == kind
+    move |r: RuleSet| wumpus::game_spec::catalogue::file_of(r) == kind
 }
 
 /// A rule set's name, for the commands whose own flags take one (`world`, `bot`).

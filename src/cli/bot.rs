@@ -43,9 +43,9 @@ pub fn run(args: BotArgs) -> Result<()> {
             }))
         }
         Some(RuleSet::Maze) => {
-            let spec = wumpus::spec::GameSpec {
+            let spec = wumpus::game_spec::GameSpec {
                 map: args.map.clone(),
-                ..wumpus::spec::GameSpec::new(RuleSet::Maze)
+                ..wumpus::game_spec::GameSpec::new(RuleSet::Maze)
             };
             let (map, map_name) = spec.map_file().map_err(spec_error)?;
             let setup = MazeSetup {

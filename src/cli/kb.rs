@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::Args;
 use wumpus::agent::AgentKind;
 use wumpus::run::{Flow, StepEvent};
-use wumpus::spec::{OnRules, Playable, Prepared};
+use wumpus::game_spec::{OnRules, Playable, Prepared};
 
 #[derive(Args, Debug)]
 pub struct KbArgs {

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use wumpus::game::{Command, Files, Words};
 use wumpus::rng::Dice;
 use wumpus::run::Follower;
-use wumpus::spec::{Dealt, DoorOption, OnRules, Playable, Prepared};
+use wumpus::game_spec::{Dealt, DoorOption, OnRules, Playable, Prepared};
 
 /// Which game to play: a seed, or a file.
 #[derive(Args, Debug, Clone, Default)]
@@ -191,7 +191,7 @@ impl<S: Playable> Hints<S> {
         let follower = game
             .agents_for(&session.setup())
             .map(|agents| Follower::new(agents.as_ref(), session, dice))
-            .map_err(|e| e.spelled(wumpus::spec::Spelling::Flags));
+            .map_err(|e| e.spelled(wumpus::game_spec::Spelling::Flags));
         Hints { follower }
     }
 

@@ -299,7 +299,7 @@ async fn catalogue(State(server): State<Shared>) -> Json<Value> {
             .map(|(n, _)| n.as_str())
             .collect()
     };
-    let mut catalogue = serde_json::to_value(wumpus::spec::catalogue()).unwrap_or_default();
+    let mut catalogue = serde_json::to_value(wumpus::game_spec::catalogue()).unwrap_or_default();
     catalogue["door"] = json!({
         "files": {"world": files("world"), "map": files("map")},
         "refused": ["kb"],
@@ -381,7 +381,7 @@ async fn create(
     let first = match started {
         Ok(Ok(Ok(first))) => first.await.unwrap_or_else(|_| Err(ApiError::internal())),
         Ok(Ok(Err(e))) => Err(e),
-        Ok(Err(e)) => Err(bad(e.spelled(wumpus::spec::Spelling::Keywords))),
+        Ok(Err(e)) => Err(bad(e.spelled(wumpus::game_spec::Spelling::Keywords))),
         Err(e) => Err(e),
     };
     match first {

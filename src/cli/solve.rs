@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
 use wumpus::run::{BatchId, Shard, Summary};
-use wumpus::spec::{OnRules, Playable, Prepared};
+use wumpus::game_spec::{OnRules, Playable, Prepared};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {

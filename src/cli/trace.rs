@@ -14,7 +14,7 @@ use wumpus::agent::Agent;
 use wumpus::game::Session;
 use wumpus::run::event::{trace_end, TraceEnd, TraceStart};
 use wumpus::run::{play_to_end, Finished, Flow, StepEvent, Watch};
-use wumpus::spec::{OnRules, Playable, Prepared};
+use wumpus::game_spec::{OnRules, Playable, Prepared};
 
 #[derive(Args, Debug)]
 pub struct TraceArgs {

@@ -11,7 +11,7 @@ use wumpus::cave::{self, ClassicHazards, MapFormat, MazeHazards, Rules, Tunnels}
 use wumpus::game::RuleSet;
 use wumpus::grid::{self, GridWorld};
 use wumpus::rng::seeded;
-use wumpus::spec::{GameSpec, GridSizes, Value};
+use wumpus::game_spec::{GameSpec, GridSizes, Value};
 use wumpus::topology::Topology;
 
 /// One grid size, read as the library reads `size`.

@@ -385,7 +385,7 @@ fn the_rules_know_nothing_of_reasoning_or_players() {
     let graph = top_level_graph();
     for rules in ["topology", "game", "grid", "cave"] {
         let uses = &graph[rules];
-        for player in ["kb", "planner", "agent", "run", "bot", "spec", "numbered"] {
+        for player in ["kb", "planner", "agent", "run", "bot", "game_spec", "numbered"] {
             assert!(
                 !uses.contains(player),
                 "{rules} depends on {player}: {uses:?}"
@@ -394,7 +394,7 @@ fn the_rules_know_nothing_of_reasoning_or_players() {
     }
     // The knowledge base and the planner know no game and no agent.
     for reasoning in ["kb", "planner"] {
-        for other in ["game", "grid", "cave", "agent", "run", "spec"] {
+        for other in ["game", "grid", "cave", "agent", "run", "game_spec"] {
             assert!(
                 !graph[reasoning].contains(other),
                 "{reasoning} depends on {other}"

@@ -15,9 +15,9 @@
 //! - [`run`]: the one turn loop and the one batch loop: a traced game, or a batch with
 //!   statistics, for every rule set;
 //! - [`bot`]: the bot protocols, which let a game host drive an agent over lines of text;
-//! - [`spec`]: what a game is, described once (its rule set and options, their defaults,
+//! - [`game_spec`]: what a game is, described once (its rule set and options, their defaults,
 //!   limits and refusals), the library's catalogue of rule sets, options and agents, and the
-//!   one dispatch from a rule set to code written once over [`spec::Playable`];
+//!   one dispatch from a rule set to code written once over [`game_spec::Playable`];
 //! - [`numbered`]: each rule set's actions by number and observations as vectors, for
 //!   learners;
 //! - [`files`]: reading and atomically saving files at the edge;
@@ -69,5 +69,5 @@ pub mod numbered;
 pub mod planner;
 pub mod rng;
 pub mod run;
-pub mod spec;
+pub mod game_spec;
 pub mod topology;

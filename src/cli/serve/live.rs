@@ -22,7 +22,7 @@ use wumpus::game::Command;
 use wumpus::rng::Dice;
 use wumpus::run::event::{trace_end, TraceStart};
 use wumpus::run::{play_to_end, Flow, Follower, StepEvent};
-use wumpus::spec::{Dealt, OnRules, Playable, Prepared};
+use wumpus::game_spec::{Dealt, OnRules, Playable, Prepared};
 
 use super::steps::{
     compact, compact_watched, final_step, hidden_action, json_len, odds_because, with_because,
@@ -115,7 +115,7 @@ pub async fn ask(to: &SyncSender<Request>, job: Job) -> Result<Answer, ApiError>
 }
 
 /// Starts a game's actor: the command run, once for every rule set, by
-/// [`wumpus::spec::GameSpec::dispatch`]. Its output is the game's first view, to come.
+/// [`wumpus::game_spec::GameSpec::dispatch`]. Its output is the game's first view, to come.
 pub struct Spawn {
     /// The game's id.
     pub id: String,
@@ -245,7 +245,7 @@ impl<S: Playable> Live<S> {
         let factory = game.agents_for(&session.setup()).map_err(|e| {
             ApiError::new(
                 StatusCode::BAD_REQUEST,
-                e.spelled(wumpus::spec::Spelling::Keywords),
+                e.spelled(wumpus::game_spec::Spelling::Keywords),
             )
         })?;
         let dice = played.seed.map_or_else(Dice::fresh, Dice::for_game);

@@ -1,5 +1,5 @@
 //! What a request to start a game of the live page may ask for ([`NewGame`]): the JSON
-//! object's fields are the library's options by name ([`wumpus::spec::OPTIONS`]), read into a
+//! object's fields are the library's options by name ([`wumpus::game_spec::OPTIONS`]), read into a
 //! [`GameSpec`] and checked there, so that the page, `play` and Python refuse the same things
 //! with the same messages. Beside them the request names how the game is dealt (`seed`, a
 //! `world` of the worlds folder, an `upload`). This file keeps no list of options.
@@ -12,7 +12,7 @@ use super::{ApiError, Server, MAX_SIDE};
 use axum::http::StatusCode;
 use serde_json::{Map, Value as Json};
 use std::path::{Path, PathBuf};
-use wumpus::spec::{GameSpec, Spelling, Value};
+use wumpus::game_spec::{GameSpec, Spelling, Value};
 
 /// The most rollouts a decision a game of the page may ask for: more would keep a hint waiting
 /// for seconds.
@@ -78,7 +78,7 @@ impl Server {
         if let Some((name, _)) = &mut req.upload {
             *name = upload_name.unwrap_or_else(|| "an upload".into());
         }
-        let refused = |e: wumpus::spec::SpecError| bad(e.spelled(Spelling::Keywords));
+        let refused = |e: wumpus::game_spec::SpecError| bad(e.spelled(Spelling::Keywords));
         let too_big = || {
             bad(format!(
                 "size: the live page plays grids from 2x2 to {MAX_SIDE}x{MAX_SIDE}; `wumpus \
@@ -104,7 +104,7 @@ impl Server {
                  solve` takes more"
             )));
         }
-        let holds_world = wumpus::spec::catalogue::file_of(req.spec.rules) == "world";
+        let holds_world = wumpus::game_spec::catalogue::file_of(req.spec.rules) == "world";
         if req.world.is_some() && req.upload.is_some() {
             return Err(bad("give a world file or an upload, not both"));
         }

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use wumpus::kb::ground::Atom;
 use wumpus::kb::KnowledgeBase;
 use wumpus::run::StepEvent;
-use wumpus::spec::Playable;
+use wumpus::game_spec::Playable;
 use wumpus::topology::Place;
 
 /// The most observations named for one place's odds; more are counted ("and 4 more").

@@ -395,7 +395,7 @@ impl Roster for ClassicSession {
         options: &AgentOptions,
     ) -> Result<Box<dyn AgentFactory<ClassicSession>>, AgentError> {
         match kind {
-            // Which options fit which agent is the spec's to refuse (crate::spec); an agent
+            // Which options fit which agent is the spec's to refuse (crate::game_spec); an agent
             // prepared here plays what it is given.
             AgentKind::Logic if setup.variant != Variant::Event => Err(AgentError::Unfit(
                 "the logic agent plays the tournament rules (variant event) only".to_string(),
