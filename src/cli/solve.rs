@@ -200,7 +200,10 @@ pub fn merge(args: MergeArgs) -> Result<()> {
         })?;
         parts.push(summary);
     }
-    let whole = wumpus::run::merge(&parts).map_err(bad_input)?;
+    let whole = wumpus::run::merge(&parts).map_err(|e| match e.part() {
+        Some(n) => bad_input(anyhow::anyhow!("{}: {e}", args.files[n - 1].display())),
+        None => bad_input(e),
+    })?;
     if args.json {
         super::out(serde_json::to_string(&whole)? + "\n")
     } else {

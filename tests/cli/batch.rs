@@ -2,7 +2,7 @@
 
 use assert_cmd::Command;
 use predicates::prelude::*;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn wumpus() -> Command {
     Command::cargo_bin("wumpus").unwrap()
@@ -692,4 +692,77 @@ fn cave_and_maze_batches_give_the_same_games_on_any_number_of_threads() {
         // Timings differ between runs; every count and mean must not.
         assert_eq!(timeless(&one), timeless(&two), "{rules}");
     }
+}
+
+#[test]
+fn merge_refuses_forged_or_overflowing_shards_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = |k: u32| -> Value {
+        let out = stdout(wumpus().args([
+            "solve",
+            "--worlds",
+            "10",
+            "--shard",
+            &format!("{k}/2"),
+            "--json",
+        ]));
+        serde_json::from_str(&out).unwrap()
+    };
+    let (one, two) = (shard(1), shard(2));
+    let first = dir.path().join("one.json");
+    std::fs::write(&first, one.to_string()).unwrap();
+    let forge = |name: &str, edit: &dyn Fn(&mut Value)| {
+        let mut v = two.clone();
+        edit(&mut v);
+        let path = dir.path().join(name);
+        std::fs::write(&path, v.to_string()).unwrap();
+        let out = wumpus().arg("merge").arg(&first).arg(&path).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(name), "{name}: the file is named: {err}");
+        err
+    };
+    // 1,000 wins claimed in a shard of 5 games, in its figures and its sums.
+    let err = forge("wins.json", &|v| {
+        let won = v["totals"]["endings"]["won"].as_u64().unwrap_or(0);
+        v["totals"]["endings"]["won"] = json!(won + 1000);
+        v["wins"] = json!(v["wins"].as_u64().unwrap() + 1000);
+    });
+    assert!(err.contains("does not add up"), "{err}");
+    // A figure that does not follow from the sums.
+    forge("figure.json", &|v| {
+        v["wins"] = json!(v["wins"].as_u64().unwrap() + 3);
+    });
+    // A mean score no game could give.
+    forge("score.json", &|v| {
+        v["totals"]["score_sum"] = json!(-460_000_000_000_000_000i64);
+    });
+    // Sums that overflow when added: the moves of two shards of 2^63 games, each sum as large
+    // as a u64 holds (which so many games allow).
+    let huge = |v: &mut Value, games: u64| {
+        v["worlds"] = json!(u64::MAX);
+        v["games"] = json!(games);
+        v["wins"] = json!(games);
+        v["endings"] = json!({"won": games});
+        v["totals"] = json!({"games": games, "endings": {"won": games}, "score_sum": 0,
+            "score_squares_sum": 0, "moves_sum": u64::MAX, "shots_sum": 0, "won_shots_sum": 0,
+            "winnable": 0, "solver_calls_sum": 0, "decisions": 0, "agent_nanos": 0});
+    };
+    let mut big = one.clone();
+    huge(&mut big, (1u64 << 63) - 1);
+    let big_path = dir.path().join("big.json");
+    std::fs::write(&big_path, big.to_string()).unwrap();
+    let mut other = two.clone();
+    huge(&mut other, 1u64 << 63);
+    let other_path = dir.path().join("other.json");
+    std::fs::write(&other_path, other.to_string()).unwrap();
+    let out = wumpus()
+        .arg("merge")
+        .arg(&big_path)
+        .arg(&other_path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("other.json") && err.contains("overflow"), "{err}");
 }

@@ -277,10 +277,14 @@ const WumpusDraw = (() => {
       return k;
     }
 
+    // What the board asserts of place i at this step, from this step's knowledge only: a place
+    // once stood in or proven safe that this step's odds give a chance of death (a cave's
+    // wumpus woke and may have walked in) is drawn by its odds, not as safe.
     function status(k, i) {
       if (k.wumpus.has(i) || k.dead.has(i)) return "wumpus";
       if (k.pit.has(i)) return "pit";
       if (k.bats.has(i)) return "bats";
+      if (k.odds.has(i) && risk(k.odds.get(i)) > 0) return "odds";
       if (k.visited.has(i)) return "visited";
       if (k.safe.has(i)) return "safe";
       if (k.odds.has(i)) return "odds";
@@ -634,11 +638,15 @@ const WumpusDraw = (() => {
       n = Math.max(1, Math.min(steps.length, n));
       const k = knowledge(steps, n), i = is[0], st = status(k, i);
       let h = "<h2>" + esc(label) + "</h2><div>" + esc(tip(k, i, st)).replace(/\n/g, "<br>") + "</div>";
+      // The proof of what this step asserts: the latest step that proved this very fact of
+      // this place (a proof of safety made before the wumpus woke is not shown once the
+      // place is open again).
+      const fact = {safe: "safe", visited: "safe", pit: "pit", wumpus: "wumpus", bats: "bats"}[st];
       let proof = null;
-      for (let j = n - 1; j >= 0 && !proof; j--) {
-        for (const l of steps[j].learned) if (l.place === label) { proof = {l, step: j + 1}; break; }
+      for (let j = n - 1; j >= 0 && !proof && fact; j--) {
+        for (const l of steps[j].learned) if (l.place === label && l.fact === fact) { proof = {l, step: j + 1}; break; }
       }
-      if (proof && st !== "odds" && st !== "unknown") {
+      if (proof && (st !== "visited" || k.safe.has(i))) {
         const l = proof.l;
         h += "<div class=\"why\">Proved at step " + proof.step + ": " + esc(label) + " " +
           esc(FACT[l.fact] || l.fact) + (l.because.length ? ", because " + l.because.map(esc).join("; ") : "") + ".</div>";

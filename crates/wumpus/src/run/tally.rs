@@ -84,6 +84,79 @@ impl Tally {
         self.agent_nanos += r.agent_time.as_nanos() as u64;
     }
 
+    /// Why the sums cannot be those of real games, if they cannot: the endings must add up to
+    /// the games, no count may exceed what its games allow (a game has at most `u32::MAX`
+    /// moves, shots and decisions, and a score within `i32`), and the squares of the scores,
+    /// where kept, must be at least the square of their sum over the games.
+    pub fn inconsistency(&self) -> Option<String> {
+        let endings: u128 = self.endings.iter().map(|&n| u128::from(n)).sum();
+        if endings != u128::from(self.games) {
+            return Some(format!(
+                "its endings count {endings} games, its games {}",
+                self.games
+            ));
+        }
+        let games = u128::from(self.games);
+        let most = games * u128::from(u32::MAX);
+        for (what, n) in [
+            ("moves", self.moves_sum),
+            ("shots", self.shots_sum),
+            ("decisions", self.decisions),
+        ] {
+            if u128::from(n) > most {
+                return Some(format!("{n} {what} in {} games", self.games));
+            }
+        }
+        if self.won_shots_sum > self.shots_sum {
+            return Some(format!(
+                "{} shots in won games of {} shots in all",
+                self.won_shots_sum, self.shots_sum
+            ));
+        }
+        if self.winnable > self.games {
+            return Some(format!(
+                "{} winnable games of {}",
+                self.winnable, self.games
+            ));
+        }
+        if self.score_sum.unsigned_abs() as u128 > games * (i32::MAX as u128 + 1) {
+            return Some(format!(
+                "a score sum of {} in {} games",
+                self.score_sum, self.games
+            ));
+        }
+        // Cauchy-Schwarz: (sum s)^2 <= games * sum s^2, where the squares were kept.
+        let sum = self.score_sum.unsigned_abs() as u128;
+        let squares = u128::from(self.score_squares_sum);
+        if squares > 0 && sum.checked_mul(sum).is_none_or(|sq| sq > games * squares) {
+            return Some(format!(
+                "a score sum of {} that its squares ({}) cannot give",
+                self.score_sum, self.score_squares_sum
+            ));
+        }
+        None
+    }
+
+    /// Adds another tally's sums, refusing sums that overflow.
+    pub fn checked_merge(&mut self, o: &Tally) -> Option<()> {
+        let mut out = *self;
+        out.games = out.games.checked_add(o.games)?;
+        for (a, b) in out.endings.iter_mut().zip(o.endings) {
+            *a = a.checked_add(b)?;
+        }
+        out.score_sum = out.score_sum.checked_add(o.score_sum)?;
+        out.score_squares_sum = out.score_squares_sum.checked_add(o.score_squares_sum)?;
+        out.moves_sum = out.moves_sum.checked_add(o.moves_sum)?;
+        out.shots_sum = out.shots_sum.checked_add(o.shots_sum)?;
+        out.won_shots_sum = out.won_shots_sum.checked_add(o.won_shots_sum)?;
+        out.winnable = out.winnable.checked_add(o.winnable)?;
+        out.solver_calls_sum = out.solver_calls_sum.checked_add(o.solver_calls_sum)?;
+        out.decisions = out.decisions.checked_add(o.decisions)?;
+        out.agent_nanos = out.agent_nanos.saturating_add(o.agent_nanos);
+        *self = out;
+        Some(())
+    }
+
     /// Adds another tally's sums.
     pub fn merge(&mut self, o: &Tally) {
         self.games += o.games;
@@ -355,6 +428,26 @@ pub enum MergeError {
     /// A shard was interrupted.
     #[error("shard {0} was interrupted after {1} of its games; run it again")]
     Interrupted(String, u64),
+    /// A summary's sums cannot be those of real games, or its figures do not follow from its
+    /// sums (a summary edited by hand).
+    #[error("summary {0} does not add up: {1}")]
+    Inconsistent(usize, String),
+    /// The shards' sums together overflow.
+    #[error("the summaries' sums overflow when added up (summary {0})")]
+    Overflow(usize),
+}
+
+impl MergeError {
+    /// The summary at fault (1 for the first given), when one is.
+    pub fn part(&self) -> Option<usize> {
+        match self {
+            MergeError::OtherBatch(n, _)
+            | MergeError::NotAShard(n)
+            | MergeError::Inconsistent(n, _)
+            | MergeError::Overflow(n) => Some(*n),
+            _ => None,
+        }
+    }
 }
 
 /// Merges the summaries of the shards of one batch (given in any order, of any rule set)
@@ -409,7 +502,30 @@ pub fn merge(parts: &[Summary]) -> Result<Summary, MergeError> {
             let name = p.shard.map_or("the batch".to_string(), |s| s.to_string());
             return Err(MergeError::Interrupted(name, p.totals.games));
         }
-        totals.merge(&p.totals);
+        if let Some(why) = p.totals.inconsistency() {
+            return Err(MergeError::Inconsistent(n, why));
+        }
+        let own = Summary::new(p.id(), p.totals, p.seconds, p.threads);
+        for (what, given, computed) in [
+            ("games", p.games, own.games),
+            ("wins", p.wins, own.wins),
+        ] {
+            if given != computed {
+                return Err(MergeError::Inconsistent(
+                    n,
+                    format!("it says {given} {what}, its sums {computed}"),
+                ));
+            }
+        }
+        if p.endings != own.endings {
+            return Err(MergeError::Inconsistent(
+                n,
+                "its endings are not those of its sums".to_string(),
+            ));
+        }
+        totals
+            .checked_merge(&p.totals)
+            .ok_or(MergeError::Overflow(n))?;
         seconds += p.seconds;
         threads = threads.max(p.threads);
     }
