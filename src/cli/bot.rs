@@ -4,9 +4,9 @@
 
 use super::args::{parse_rule_set, spec_error};
 use super::bad_input;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use wumpus::agent::roster::classic_bot_agent;
@@ -83,19 +83,12 @@ where
 {
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    let mut bytes = Vec::new();
     for number in 1.. {
-        bytes.clear();
-        if input
-            .read_until(b'\n', &mut bytes)
-            .context("reading the host's lines")?
-            == 0
-        {
-            break;
-        }
-        let text = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-        let text = text.strip_suffix(b"\r").unwrap_or(text);
-        let line = std::str::from_utf8(text).map_err(|e| {
+        let bytes = match super::read_bounded_line(&mut input, super::MAX_PROTOCOL_LINE, number)? {
+            super::Line::End => break,
+            super::Line::Text(bytes) => bytes,
+        };
+        let line = std::str::from_utf8(&bytes).map_err(|e| {
             bad_input(anyhow::anyhow!(
                 "line {number}: not UTF-8 text (byte {} is not)",
                 e.valid_up_to() + 1
@@ -108,7 +101,13 @@ where
             }
             Ok(None) => {}
             // "line N: what is wrong", or "line N: cannot play this game: why".
-            Err(e) => return Err(bad_input(anyhow::anyhow!("line {number}: {e}"))),
+            Err(e) => {
+                let why = e.to_string();
+                return Err(bad_input(anyhow::anyhow!(
+                    "line {number}: {}",
+                    super::printable(&why)
+                )));
+            }
         }
     }
     Ok(())

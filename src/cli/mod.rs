@@ -166,22 +166,104 @@ impl fmt::Display for BadInput {
 
 impl std::error::Error for BadInput {}
 
+/// The longest line a person may type or pipe to `play` and `trace --step`.
+pub const MAX_COMMAND_LINE: usize = 4096;
+
+/// The longest line a game host may send to `bot`.
+pub const MAX_PROTOCOL_LINE: usize = 64 * 1024;
+
+/// What reading one bounded line gave.
+pub enum Line {
+    /// A line (its end of line stripped).
+    Text(Vec<u8>),
+    /// The end of input.
+    End,
+}
+
+/// Reads one line of at most `max` bytes (its end of line not counted) into memory, never
+/// more: a longer line is refused as bad input naming the limit, whatever follows it (an
+/// endless `/dev/zero` included).
+pub fn read_bounded_line(
+    input: &mut impl std::io::BufRead,
+    max: usize,
+    number: usize,
+) -> Result<Line> {
+    let mut line = Vec::new();
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.into()),
+        };
+        if chunk.is_empty() {
+            return Ok(if line.is_empty() {
+                Line::End
+            } else {
+                Line::Text(line)
+            });
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(at) => (at, true),
+            None => (chunk.len(), false),
+        };
+        if line.len() + take > max + 1 {
+            return Err(bad_input(anyhow::anyhow!(
+                "line {number} of standard input is longer than {max} bytes, the most this \
+                 command reads in a line"
+            )));
+        }
+        line.extend_from_slice(&chunk[..take]);
+        input.consume(take + usize::from(done));
+        if done {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            if line.len() > max {
+                return Err(bad_input(anyhow::anyhow!(
+                    "line {number} of standard input is longer than {max} bytes, the most \
+                     this command reads in a line"
+                )));
+            }
+            return Ok(Line::Text(line));
+        }
+    }
+}
+
 /// Reads one line of typed commands from piped input: `Ok(None)` at the end of input, and
 /// `Some(Err(reason))` for a line that is not UTF-8 text, which `play` refuses like any other
-/// invalid command (the game goes on).
+/// invalid command (the game goes on). A line longer than [`MAX_COMMAND_LINE`] is bad input.
 pub fn read_command_line(
     input: &mut impl std::io::BufRead,
-) -> std::io::Result<Option<std::result::Result<String, String>>> {
-    let mut bytes = Vec::new();
-    if input.read_until(b'\n', &mut bytes)? == 0 {
-        return Ok(None);
-    }
+    number: usize,
+) -> Result<Option<std::result::Result<String, String>>> {
+    let bytes = match read_bounded_line(input, MAX_COMMAND_LINE, number)? {
+        Line::End => return Ok(None),
+        Line::Text(bytes) => bytes,
+    };
     Ok(Some(String::from_utf8(bytes).map_err(|e| {
         format!(
             "the line is not UTF-8 text (byte {} is not)",
             e.utf8_error().valid_up_to() + 1
         )
     })))
+}
+
+/// Text that came from input, fit to print on a terminal: its control characters (but tab)
+/// written as escapes, so that what a file or a pipe held cannot move the cursor, clear the
+/// screen or retitle the window.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\t') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Wraps an error as bad input.

@@ -165,12 +165,13 @@ impl OnRules for Play {
                         text::plural(player.session.moves() as u64, "move", "moves")
                     ))
                 }
-                Read::Failed(e) => return Err(bad_input(e)),
+                Read::Failed(e) => return Err(e),
             };
             // A transcript of piped play shows each command after the prompt, as a terminal
             // would.
             if !interactive {
-                player.say(&format!("{}{}", player.session.prompt(), line.trim_end()))?;
+                let shown = super::printable(line.trim_end());
+                player.say(&format!("{}{shown}", player.session.prompt()))?;
             }
             if player.line(&line)? {
                 return Ok(());
@@ -230,7 +231,7 @@ impl<S: Playable, W: Write> Player<S, W> {
         let command = match self.session.parse_command(line) {
             Ok(c) => c,
             Err(e) => {
-                self.say(&format!("Invalid command: {e}."))?;
+                self.say(&format!("Invalid command: {}.", super::printable(&e)))?;
                 return Ok(false);
             }
         };
@@ -261,6 +262,7 @@ impl<S: Playable, W: Write> Player<S, W> {
                         let dice = Dice::for_game(self.seed);
                         self.hints = Hints::start(&self.game, &self.session, dice);
                         let title = self.session.title();
+                        let file = super::printable(&file);
                         self.say(&format!("Loaded {file}: a new game begins ({title})."))?;
                         for line in self.session.intro() {
                             self.say(&line)?;
@@ -268,12 +270,18 @@ impl<S: Playable, W: Write> Player<S, W> {
                         let start = self.session.start();
                         self.show(&start)?;
                     }
-                    Err(e) => self.say(&format!("Cannot load: {e}"))?,
+                    Err(e) => {
+                        self.say(&format!("Cannot load: {}", super::printable(&e.to_string())))?
+                    }
                 }
             }
             Command::Save(file) => match self.session.save(Path::new(&file)) {
-                Ok(()) => self.say(&format!("Saved this game's {} to {file}.", S::FILE))?,
-                Err(e) => self.say(&format!("Cannot save: {e}"))?,
+                Ok(()) => self.say(&format!(
+                    "Saved this game's {} to {}.",
+                    S::FILE,
+                    super::printable(&file)
+                ))?,
+                Err(e) => self.say(&format!("Cannot save: {}", super::printable(&e.to_string())))?,
             },
         }
         Ok(false)
@@ -300,14 +308,15 @@ enum Read {
     NotText(String),
     End,
     Interrupted,
-    Failed(std::io::Error),
+    /// Input that cannot be read, or a line over the limit: the game ends with status 2.
+    Failed(anyhow::Error),
 }
 
 /// Where commands come from: a line editor with history on a terminal, plain lines otherwise
 /// (piped transcripts, tests).
 enum Input<'a> {
     Editor(Box<rustyline::DefaultEditor>),
-    Plain(std::io::StdinLock<'a>),
+    Plain(std::io::StdinLock<'a>, usize),
 }
 
 impl<'a> Input<'a> {
@@ -317,12 +326,15 @@ impl<'a> Input<'a> {
                 return Input::Editor(Box::new(editor));
             }
         }
-        Input::Plain(stdin.lock())
+        Input::Plain(stdin.lock(), 0)
     }
 
     fn next_line(&mut self, prompt: &str) -> Read {
         match self {
-            Input::Plain(input) => match super::read_command_line(input) {
+            Input::Plain(input, read) => match super::read_command_line(input, {
+                *read += 1;
+                *read
+            }) {
                 Ok(None) => Read::End,
                 Ok(Some(Ok(line))) => Read::Line(line),
                 Ok(Some(Err(why))) => Read::NotText(why),
@@ -337,8 +349,8 @@ impl<'a> Input<'a> {
                 }
                 Err(rustyline::error::ReadlineError::Eof) => Read::End,
                 Err(rustyline::error::ReadlineError::Interrupted) => Read::Interrupted,
-                Err(rustyline::error::ReadlineError::Io(e)) => Read::Failed(e),
-                Err(e) => Read::Failed(std::io::Error::other(e.to_string())),
+                Err(rustyline::error::ReadlineError::Io(e)) => Read::Failed(bad_input(e)),
+                Err(e) => Read::Failed(bad_input(anyhow::anyhow!("{e}"))),
             },
         }
     }

@@ -8,7 +8,7 @@ use super::play::{agent_for, title, WorldArgs};
 use super::{bad_input, html, text};
 use anyhow::Result;
 use clap::Args;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use wumpus::agent::Agent;
 use wumpus::game::Session;
@@ -151,9 +151,13 @@ struct StepPrinter<'a> {
     out: &'a mut dyn Write,
     json: bool,
     waiting: bool,
-    input: std::io::Lines<std::io::StdinLock<'static>>,
+    input: std::io::StdinLock<'static>,
+    /// Lines read from standard input.
+    read: usize,
     line: Vec<u8>,
     failure: Option<std::io::Error>,
+    /// A line of input over the limit: the trace stops, and the command fails.
+    stop_error: Option<anyhow::Error>,
 }
 
 impl<'a> StepPrinter<'a> {
@@ -162,9 +166,11 @@ impl<'a> StepPrinter<'a> {
             out,
             json,
             waiting: step,
-            input: std::io::stdin().lock().lines(),
+            input: std::io::stdin().lock(),
+            read: 0,
             line: Vec::new(),
             failure: None,
+            stop_error: None,
         }
     }
 
@@ -188,17 +194,27 @@ impl<'a> StepPrinter<'a> {
         if self.waiting {
             let _ = write!(self.out, "(Enter: next step; q then Enter: stop) ");
             let _ = self.out.flush();
-            match self.input.next() {
-                Some(Ok(line)) if line.trim().eq_ignore_ascii_case("q") => return Flow::Stop,
-                Some(Ok(_)) => {}
+            self.read += 1;
+            match super::read_bounded_line(&mut self.input, super::MAX_COMMAND_LINE, self.read) {
+                Ok(super::Line::Text(line)) if line.trim_ascii().eq_ignore_ascii_case(b"q") => {
+                    return Flow::Stop
+                }
+                Ok(super::Line::Text(_)) => {}
                 // At end of input, stop waiting and finish the game.
-                _ => self.waiting = false,
+                Ok(super::Line::End) => self.waiting = false,
+                Err(e) => {
+                    self.stop_error.get_or_insert(e);
+                    return Flow::Stop;
+                }
             }
         }
         Flow::Go
     }
 
     fn finish(self) -> Result<()> {
+        if let Some(e) = self.stop_error {
+            return Err(e);
+        }
         match self.failure {
             Some(e) => Err(e.into()),
             None => Ok(()),

@@ -119,3 +119,49 @@ fn binary_garbage_is_refused_with_a_line() {
         .code(2)
         .stderr(predicate::str::contains("garbage.txt:3: not valid UTF-8"));
 }
+
+/// Runs `wumpus ARGS` on the first `bytes` bytes of `/dev/zero` (no line ends at all) and on
+/// one long `status` line: each command that reads lines refuses a line over its limit with
+/// status 2, naming the limit, and never holds more than the limit in memory.
+#[test]
+fn every_line_reader_is_bounded() {
+    for args in [
+        &["bot"][..],
+        &["bot", "--rules", "maze"],
+        &["play"],
+        &["play", "--rules", "cave"],
+        &["trace", "--step", "--seed", "1"],
+    ] {
+        let zeros = vec![0u8; 1 << 20];
+        let out = wumpus().args(args).write_stdin(zeros).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("longer than") && err.contains("bytes"), "{args:?}: {err}");
+    }
+    // One 60 MB status line to the bot is refused once it passes the limit.
+    let mut line = b"game 20\nstatus 0 0 0 1 out 1 4 7 in ".to_vec();
+    line.extend(std::iter::repeat_n(b'7', 60 << 20));
+    let out = wumpus().arg("bot").write_stdin(line).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
+}
+
+#[test]
+fn control_characters_from_input_are_escaped_on_the_terminal() {
+    let out = wumpus()
+        .args(["play", "--world", "worlds/seed-example.txt"])
+        .write_stdin("\x1b]0;pwned\x07\x1b[2J\nload \x1b[31mno-such-file.txt\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains('\x1b') && !text.contains('\x07'), "{text:?}");
+    assert!(text.contains("\\u{1b}]0;pwned"), "{text}");
+    let bot = wumpus()
+        .arg("bot")
+        .write_stdin("game 20\nstatus \x1b[2J\n")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&bot.stderr);
+    assert_eq!(bot.status.code(), Some(2));
+    assert!(!err.contains('\x1b'), "{err:?}");
+}
