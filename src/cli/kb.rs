@@ -8,8 +8,8 @@ use super::trace::traced;
 use anyhow::Result;
 use clap::Args;
 use wumpus::agent::AgentKind;
-use wumpus::run::{Flow, StepEvent};
 use wumpus::game_spec::{OnRules, Playable, Prepared};
+use wumpus::run::{Flow, StepEvent};
 
 #[derive(Args, Debug)]
 pub struct KbArgs {

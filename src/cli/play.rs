@@ -12,9 +12,9 @@ use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use wumpus::game::{Command, Files, Words};
+use wumpus::game_spec::{Dealt, DoorOption, OnRules, Playable, Prepared};
 use wumpus::rng::Dice;
 use wumpus::run::Follower;
-use wumpus::game_spec::{Dealt, DoorOption, OnRules, Playable, Prepared};
 
 /// Which game to play: a seed, or a file.
 #[derive(Args, Debug, Clone, Default)]
@@ -270,9 +270,10 @@ impl<S: Playable, W: Write> Player<S, W> {
                         let start = self.session.start();
                         self.show(&start)?;
                     }
-                    Err(e) => {
-                        self.say(&format!("Cannot load: {}", super::printable(&e.to_string())))?
-                    }
+                    Err(e) => self.say(&format!(
+                        "Cannot load: {}",
+                        super::printable(&e.to_string())
+                    ))?,
                 }
             }
             Command::Save(file) => match self.session.save(Path::new(&file)) {
@@ -281,7 +282,10 @@ impl<S: Playable, W: Write> Player<S, W> {
                     S::FILE,
                     super::printable(&file)
                 ))?,
-                Err(e) => self.say(&format!("Cannot save: {}", super::printable(&e.to_string())))?,
+                Err(e) => self.say(&format!(
+                    "Cannot save: {}",
+                    super::printable(&e.to_string())
+                ))?,
             },
         }
         Ok(false)

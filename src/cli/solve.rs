@@ -8,8 +8,8 @@ use super::{bad_input, text};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
-use wumpus::run::{BatchId, Shard, Summary};
 use wumpus::game_spec::{OnRules, Playable, Prepared};
+use wumpus::run::{BatchId, Shard, Summary};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -140,13 +140,37 @@ fn list_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
             files.push(path.clone());
             continue;
         }
-        let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
-            .map_err(|e| bad_input(anyhow::anyhow!("{}: {e}", path.display())))?
-            .flatten()
-            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-            .filter(|e| e.path().metadata().is_ok_and(|m| m.is_file()))
-            .map(|e| e.path())
-            .collect();
+        let mut inside: Vec<PathBuf> = Vec::new();
+        let entries = std::fs::read_dir(path)
+            .map_err(|e| bad_input(anyhow::anyhow!("{}: {e}", path.display())))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| bad_input(anyhow::anyhow!("{}: {e}", path.display())))?;
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let file = entry.path();
+            // Links are followed: a link to a world file plays it; a folder inside is not
+            // searched; anything else (a FIFO, a device, a link loop or one that leads
+            // nowhere) is refused by name rather than skipped without a word.
+            match std::fs::metadata(&file) {
+                Ok(m) if m.is_file() => inside.push(file),
+                Ok(m) if m.is_dir() => {}
+                Ok(_) => {
+                    return Err(bad_input(anyhow::anyhow!(
+                        "{}: not a regular file (a FIFO, a device or a socket): a folder \
+                         given to --files holds world or hazard files only",
+                        file.display()
+                    )))
+                }
+                Err(e) => {
+                    return Err(bad_input(anyhow::anyhow!(
+                        "{}: {}",
+                        file.display(),
+                        e.to_string().to_lowercase()
+                    )))
+                }
+            }
+        }
         if inside.is_empty() {
             return Err(bad_input(anyhow::anyhow!(
                 "{}: the folder holds no files to play",

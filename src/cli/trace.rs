@@ -12,9 +12,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use wumpus::agent::Agent;
 use wumpus::game::Session;
+use wumpus::game_spec::{OnRules, Playable, Prepared};
 use wumpus::run::event::{trace_end, TraceEnd, TraceStart};
 use wumpus::run::{play_to_end, Finished, Flow, StepEvent, Watch};
-use wumpus::game_spec::{OnRules, Playable, Prepared};
 
 #[derive(Args, Debug)]
 pub struct TraceArgs {

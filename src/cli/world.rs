@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use wumpus::cave::{self, ClassicHazards, MapFormat, MazeHazards, Rules, Tunnels};
 use wumpus::game::RuleSet;
+use wumpus::game_spec::{GameSpec, GridSizes, Value};
 use wumpus::grid::{self, GridWorld};
 use wumpus::rng::seeded;
-use wumpus::game_spec::{GameSpec, GridSizes, Value};
 use wumpus::topology::Topology;
 
 /// One grid size, read as the library reads `size`.

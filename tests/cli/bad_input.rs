@@ -136,7 +136,10 @@ fn every_line_reader_is_bounded() {
         let out = wumpus().args(args).write_stdin(zeros).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains("longer than") && err.contains("bytes"), "{args:?}: {err}");
+        assert!(
+            err.contains("longer than") && err.contains("bytes"),
+            "{args:?}: {err}"
+        );
     }
     // One 60 MB status line to the bot is refused once it passes the limit.
     let mut line = b"game 20\nstatus 0 0 0 1 out 1 4 7 in ".to_vec();

@@ -716,7 +716,12 @@ fn merge_refuses_forged_or_overflowing_shards_naming_the_file() {
         edit(&mut v);
         let path = dir.path().join(name);
         std::fs::write(&path, v.to_string()).unwrap();
-        let out = wumpus().arg("merge").arg(&first).arg(&path).output().unwrap();
+        let out = wumpus()
+            .arg("merge")
+            .arg(&first)
+            .arg(&path)
+            .output()
+            .unwrap();
         let err = String::from_utf8_lossy(&out.stderr).to_string();
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
         assert!(err.contains(name), "{name}: the file is named: {err}");
@@ -764,5 +769,8 @@ fn merge_refuses_forged_or_overflowing_shards_naming_the_file() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("other.json") && err.contains("overflow"), "{err}");
+    assert!(
+        err.contains("other.json") && err.contains("overflow"),
+        "{err}"
+    );
 }

@@ -369,3 +369,75 @@ fn invisible_characters_in_a_bad_token_are_shown_escaped() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(r"unexpected character '\0'"), "{err}");
 }
+
+/// `CMD -o /dev/stdout >> log` (and `--html`, `--csv`) writes through the shell's own
+/// descriptor: it appends, and what `log` held stays.
+#[test]
+fn a_standard_stream_opened_for_append_is_appended_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "log", b"kept line\n");
+    let bin = env!("CARGO_BIN_EXE_wumpus");
+    let root = env!("CARGO_MANIFEST_DIR");
+    for (args, marks) in [
+        ("world new --seed 7 -o /dev/stdout", "WUMPUS"),
+        ("trace --seed 3 --html /dev/stdout", "<!DOCTYPE html"),
+        ("solve --worlds 3 --csv /dev/stdout", "seed,"),
+        ("world new --seed 8 -o /proc/self/fd/1", "WUMPUS"),
+    ] {
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "cd {root} && {bin} {args} >> '{}' 2>/dev/null",
+                log.display()
+            ))
+            .status()
+            .unwrap();
+        assert!(status.success(), "{args}");
+        let now = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            now.starts_with("kept line\n"),
+            "{args} replaced the log: {now:.80}"
+        );
+        assert!(now.contains(marks), "{args} appended nothing");
+    }
+}
+
+/// Saving over a file keeps its permissions; another hard link to it keeps the old text (the
+/// save makes a new file and renames it in, documented in `files::AtomicFile`).
+#[test]
+fn a_replaced_file_keeps_its_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let world = write(dir.path(), "w.txt", b"old\n");
+    std::fs::set_permissions(&world, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let twin = dir.path().join("twin.txt");
+    std::fs::hard_link(&world, &twin).unwrap();
+    let (code, _, err) = run(
+        &["world", "new", "--seed", "7", "-o", world.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let mode = std::fs::metadata(&world).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    assert!(std::fs::read_to_string(&world).unwrap().contains("WUMPUS"));
+    assert_eq!(std::fs::read_to_string(&twin).unwrap(), "old\n");
+}
+
+/// A folder given to `solve --files` that holds a FIFO, a link to a device or a link loop is
+/// refused naming it, as a file over the size cap is; nothing is skipped without a word.
+#[test]
+fn solve_files_refuses_what_is_not_a_regular_file_naming_it() {
+    for planted in ["pipe", "zero", "loop"] {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "a.txt", b"WUMPUS 1 1\nGOLD 2 2\n");
+        let path = dir.path().join(planted);
+        match planted {
+            "pipe" => mkfifo(&path),
+            "zero" => std::os::unix::fs::symlink("/dev/zero", &path).unwrap(),
+            _ => std::os::unix::fs::symlink(&path, &path).unwrap(),
+        }
+        let (code, _, err) = run(&["solve", "--files", dir.path().to_str().unwrap()], "");
+        assert_eq!(code, 2, "{planted}: {err}");
+        assert!(err.contains(planted), "{planted}: {err}");
+    }
+}

@@ -385,7 +385,15 @@ fn the_rules_know_nothing_of_reasoning_or_players() {
     let graph = top_level_graph();
     for rules in ["topology", "game", "grid", "cave"] {
         let uses = &graph[rules];
-        for player in ["kb", "planner", "agent", "run", "bot", "game_spec", "numbered"] {
+        for player in [
+            "kb",
+            "planner",
+            "agent",
+            "run",
+            "bot",
+            "game_spec",
+            "numbered",
+        ] {
             assert!(
                 !uses.contains(player),
                 "{rules} depends on {player}: {uses:?}"

@@ -148,11 +148,48 @@ fn read_regular(path: &Path) -> Result<Vec<u8>, FileError> {
     Ok(bytes)
 }
 
-/// True when `path` exists and is not a regular file once links are followed (a device, a
-/// FIFO, a terminal): saving there writes to it directly, so a command that reports "Wrote"
-/// can keep that note off a page going to `/dev/stdout`.
+/// True when saving to `path` writes to it directly rather than replacing a file: it exists
+/// and is not a regular file once links are followed (a device, a FIFO, a terminal), or it
+/// names one of this process's open streams (`/dev/stdout`, `/proc/self/fd/N`), whatever
+/// that stream is. A command that reports "Wrote" keeps that note off a page going there.
 pub fn is_special(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+    open_stream(path).is_some()
+        || std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// The file descriptor of this process that `path` names through its links, if it names one:
+/// `/dev/stdout` (1), `/dev/stderr` (2), `/dev/fd/N`, `/proc/self/fd/N`. Writing there must
+/// go through the open descriptor itself, so that a shell's `>>` (append) and its offset hold;
+/// opening the path again, or replacing the file it leads to, would lose what is there.
+fn open_stream(path: &Path) -> Option<i32> {
+    let mut at = path.to_path_buf();
+    // Links are followed one hop at a time, a few dozen at most (a loop ends it).
+    for _ in 0..40 {
+        let text = at.to_string_lossy();
+        let fd = match text.as_ref() {
+            "/dev/stdin" => Some(0),
+            "/dev/stdout" => Some(1),
+            "/dev/stderr" => Some(2),
+            t => t
+                .strip_prefix("/dev/fd/")
+                .or_else(|| t.strip_prefix("/proc/self/fd/"))
+                .or_else(|| {
+                    let pid = format!("/proc/{}/fd/", std::process::id());
+                    t.strip_prefix(pid.as_str()).map(|_| &t[pid.len()..])
+                })
+                .and_then(|n| n.parse::<i32>().ok()),
+        };
+        if fd.is_some() {
+            return fd;
+        }
+        let next = std::fs::read_link(&at).ok()?;
+        at = if next.is_absolute() {
+            next
+        } else {
+            at.parent().unwrap_or(Path::new("/")).join(next)
+        };
+    }
+    None
 }
 
 /// Writes `text` to `path` through a temporary file and a rename, so that `path` holds either
@@ -169,12 +206,16 @@ pub fn save_atomically(path: &Path, text: &str) -> Result<(), FileError> {
 /// (unpredictably named, created exclusively), which is removed if the writer is dropped
 /// uncommitted.
 ///
-/// Where the text goes: a new file or a regular file is replaced by the rename; a link to a
-/// regular file keeps being a link, the file it points to being replaced (the temporary file
-/// sits beside that file, so the rename stays on one file system); a target that exists and is
-/// not a regular file (`/dev/null`, a FIFO, a terminal, a link to one) is written directly, as
-/// a shell's `>` would, since replacing a device by a regular file is never what was meant; a
-/// folder or a link that leads nowhere is refused.
+/// Where the text goes: a new file or a regular file is replaced by the rename, the new file
+/// keeping the old one's permissions and owner; a link to a regular file keeps being a link,
+/// the file it points to being replaced (the temporary file sits beside that file, so the
+/// rename stays on one file system); a target that exists and is not a regular file
+/// (`/dev/null`, a FIFO, a terminal, a link to one) is written directly, as a shell's `>`
+/// would, since replacing a device by a regular file is never what was meant; one of this
+/// process's own streams (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`), whatever it leads
+/// to, is written through the open descriptor, so that a shell's `>>` appends; a folder or a
+/// link that leads nowhere is refused. A replaced file is a new file: another hard link to the
+/// old one keeps the old text.
 pub struct AtomicFile {
     path: PathBuf,
     sink: Sink,
@@ -197,6 +238,23 @@ impl AtomicFile {
     /// Starts writing the file at `path`.
     pub fn create(path: &Path) -> Result<AtomicFile, FileError> {
         let io_error = |e: std::io::Error| FileError::new(path, None, io_reason(&e));
+        #[cfg(unix)]
+        if let Some(fd) = open_stream(path) {
+            // One of this process's streams (`-o /dev/stdout`, maybe `>> log`): written
+            // through the descriptor the shell opened, with its mode and offset.
+            use std::os::fd::FromRawFd;
+            // SAFETY: `dup` returns a new descriptor this process owns, or -1.
+            let copy = unsafe { libc::dup(fd) };
+            if copy < 0 {
+                return Err(io_error(std::io::Error::last_os_error()));
+            }
+            // SAFETY: `copy` is a descriptor just made and owned by nothing else.
+            let file = unsafe { std::fs::File::from_raw_fd(copy) };
+            return Ok(AtomicFile {
+                path: path.to_path_buf(),
+                sink: Sink::Direct(std::io::BufWriter::new(file)),
+            });
+        }
         let sink = match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => return Err(FileError::new(path, None, "is a folder")),
             Ok(meta) if !meta.is_file() => {
@@ -208,11 +266,25 @@ impl AtomicFile {
                     .map_err(io_error)?;
                 Sink::Direct(std::io::BufWriter::new(file))
             }
-            Ok(_) => {
-                // A regular file, or a link to one: replace the file itself.
+            Ok(meta) => {
+                // A regular file, or a link to one: replace the file itself, keeping its
+                // permissions (and, where this process may, its owner).
                 let target = std::fs::canonicalize(path).map_err(io_error)?;
+                let temp = temp_beside(path, &target)?;
+                temp.as_file()
+                    .set_permissions(meta.permissions())
+                    .map_err(io_error)?;
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::MetadataExt;
+                    let _ = std::os::unix::fs::fchown(
+                        temp.as_file(),
+                        Some(meta.uid()),
+                        Some(meta.gid()),
+                    );
+                }
                 Sink::Temp {
-                    file: std::io::BufWriter::new(temp_beside(path, &target)?),
+                    file: std::io::BufWriter::new(temp),
                     target,
                 }
             }

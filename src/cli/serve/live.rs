@@ -19,10 +19,10 @@ use std::sync::Arc;
 use tokio::sync::oneshot;
 use wumpus::agent::AgentFactory;
 use wumpus::game::Command;
+use wumpus::game_spec::{Dealt, OnRules, Playable, Prepared};
 use wumpus::rng::Dice;
 use wumpus::run::event::{trace_end, TraceStart};
 use wumpus::run::{play_to_end, Flow, Follower, StepEvent};
-use wumpus::game_spec::{Dealt, OnRules, Playable, Prepared};
 
 use super::steps::{
     compact, compact_watched, final_step, hidden_action, json_len, odds_because, with_because,

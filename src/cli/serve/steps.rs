@@ -5,10 +5,10 @@
 
 use serde_json::{json, Map, Value};
 use std::collections::{HashMap, HashSet};
+use wumpus::game_spec::Playable;
 use wumpus::kb::ground::Atom;
 use wumpus::kb::KnowledgeBase;
 use wumpus::run::StepEvent;
-use wumpus::game_spec::Playable;
 use wumpus::topology::Place;
 
 /// The most observations named for one place's odds; more are counted ("and 4 more").

@@ -506,10 +506,7 @@ pub fn merge(parts: &[Summary]) -> Result<Summary, MergeError> {
             return Err(MergeError::Inconsistent(n, why));
         }
         let own = Summary::new(p.id(), p.totals, p.seconds, p.threads);
-        for (what, given, computed) in [
-            ("games", p.games, own.games),
-            ("wins", p.wins, own.wins),
-        ] {
+        for (what, given, computed) in [("games", p.games, own.games), ("wins", p.wins, own.wins)] {
             if given != computed {
                 return Err(MergeError::Inconsistent(
                     n,
