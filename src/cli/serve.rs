@@ -13,6 +13,7 @@
 //! comes from the form, a file of the worlds folder or an upload. The HTTP API and its limits
 //! are described in `docs/live-page.md`.
 
+mod games;
 mod guard;
 mod listen;
 mod live;
@@ -21,19 +22,19 @@ mod steps;
 
 use anyhow::{Context, Result};
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path as UrlPath, Query, State};
-use axum::http::{header, StatusCode};
+use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use clap::Args;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::collections::HashMap;
+
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use live::{ApiError, Job};
 use request::bad;
@@ -43,13 +44,6 @@ pub const MAX_BODY: usize = 64 * 1024;
 
 /// The largest grid the page plays.
 pub const MAX_SIDE: usize = 64;
-
-/// A finished game is kept this long after its last request, for its view and the agent's
-/// game, but holds no slot.
-const FINISHED_KEPT: Duration = Duration::from_secs(5 * 60);
-
-/// A game ends this long after it started, however busy it is kept.
-const MAX_GAME_AGE: Duration = Duration::from_secs(4 * 60 * 60);
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
@@ -68,13 +62,15 @@ pub struct ServeArgs {
     /// At most this many unfinished games at once (a new one is refused while all are in use).
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=1000))]
     max_games: u64,
-    /// At most this many unfinished games from one client address.
+    /// At most this many unfinished games for one browser (the games are shared evenly among
+    /// the browsers playing when the server is full).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
-    games_per_client: u64,
+    games_per_browser: u64,
     /// At most this many open connections in all.
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=10000))]
     max_connections: u64,
-    /// At most this many open connections from one client address.
+    /// At most this many open connections from one address other than this machine's own
+    /// (every local program shares the loopback addresses, so they count in all only).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=10000))]
     connections_per_client: u64,
     /// Also answer requests that name this host (the server answers only for loopback names
@@ -88,35 +84,10 @@ pub struct ServeArgs {
 
 /// What the server shares between requests.
 struct Server {
-    games: Mutex<HashMap<String, Entry>>,
-    max_games: usize,
-    games_per_client: usize,
-    idle: Duration,
+    games: Mutex<games::Games>,
     worlds: PathBuf,
-    /// The files the page offers, by name: `grid` worlds and cave `map`s.
+    /// The files the page offers, by name: grid `world`s and cave `map`s.
     files: Vec<(String, &'static str)>,
-}
-
-/// One live game: the way to its actor, whose it is, and when it was started and last used.
-struct Entry {
-    to: std::sync::mpsc::SyncSender<live::Request>,
-    client: IpAddr,
-    started: Instant,
-    used: Instant,
-    /// Over: it holds no slot, and is kept only [`FINISHED_KEPT`].
-    finished: bool,
-}
-
-impl Entry {
-    /// True while the game should be kept.
-    fn alive(&self, idle: Duration) -> bool {
-        let idle = if self.finished {
-            idle.min(FINISHED_KEPT)
-        } else {
-            idle
-        };
-        self.used.elapsed() < idle && self.started.elapsed() < MAX_GAME_AGE
-    }
 }
 
 type Shared = Arc<Server>;
@@ -124,10 +95,11 @@ type Shared = Arc<Server>;
 pub fn run(args: ServeArgs) -> Result<()> {
     let files = world_files(&args.worlds);
     let server = Arc::new(Server {
-        games: Mutex::new(HashMap::new()),
-        max_games: args.max_games as usize,
-        games_per_client: args.games_per_client as usize,
-        idle: Duration::from_secs(60 * args.idle_minutes),
+        games: Mutex::new(games::Games::new(
+            args.max_games as usize,
+            args.games_per_browser as usize,
+            Duration::from_secs(60 * args.idle_minutes),
+        )),
         worlds: args.worlds.clone(),
         files,
     });
@@ -183,7 +155,7 @@ fn router(server: Shared) -> Router {
     Router::new()
         .route("/", get(page))
         .route("/api/catalogue", get(catalogue))
-        .route("/api/games", post(create))
+        .route("/api/games", post(create).get(list))
         .route("/api/games/{id}", get(view).delete(end_game))
         .route("/api/games/{id}/act", post(act))
         .route("/api/games/{id}/hint", get(hint))
@@ -195,76 +167,56 @@ fn router(server: Shared) -> Router {
 
 /// Ends the games left idle too long, every little while.
 async fn reap(server: Shared) {
-    let every = (server.idle / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
+    let idle = server.games.lock().map(|g| g.idle).unwrap_or_default();
+    let every = (idle / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
     loop {
         tokio::time::sleep(every).await;
         server.expire();
     }
 }
 
+/// The browser's key a request carries (`X-Wumpus-Key`), if it carries one of the right shape.
+fn key_of(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get("x-wumpus-key")
+        .and_then(|v| v.to_str().ok())
+        .filter(|k| games::is_secret(k))
+        .map(str::to_ascii_lowercase)
+}
+
 impl Server {
     /// Drops the games idle longer than the limit, finished a while or too old (their actors
     /// then end).
     fn expire(&self) {
-        let idle = self.idle;
         if let Ok(mut games) = self.games.lock() {
-            games.retain(|_, e| e.alive(idle));
+            games.expire();
         }
     }
 
-    /// Marks game `id` over: it no longer holds a slot. Finished games beyond the slots'
-    /// number are dropped, the least recently used first.
-    fn finished(&self, id: &str) {
-        let Ok(mut games) = self.games.lock() else {
-            return;
-        };
-        if let Some(e) = games.get_mut(id) {
-            e.finished = true;
-        }
-        let mut over: Vec<(Instant, String)> = games
-            .iter()
-            .filter(|(_, e)| e.finished)
-            .map(|(k, e)| (e.used, k.clone()))
-            .collect();
-        if over.len() > self.max_games {
-            over.sort();
-            for (_, k) in &over[..over.len() - self.max_games] {
-                games.remove(k);
-            }
-        }
-    }
-
-    /// The way to game `id`'s actor, marking it used.
-    fn actor(&self, id: &str) -> Result<std::sync::mpsc::SyncSender<live::Request>, ApiError> {
+    /// The way to game `id`'s actor, if it is `key`'s, marking it used.
+    fn actor(
+        &self,
+        id: &str,
+        key: Option<&str>,
+    ) -> Result<std::sync::mpsc::SyncSender<live::Request>, ApiError> {
         let mut games = self.games.lock().map_err(|_| ApiError::internal())?;
-        match games.get_mut(id) {
-            Some(e) => {
-                e.used = Instant::now();
-                Ok(e.to.clone())
-            }
-            None => Err(ApiError::new(
-                StatusCode::NOT_FOUND,
-                format!(
-                    "there is no game {id} (it may have ended after {} idle minutes, or the \
-                     server restarted): start a new one",
-                    self.idle.as_secs() / 60
-                ),
-            )),
-        }
+        Ok(games.get(id, key)?.to.clone())
     }
 
-    /// Asks game `id` for `job`.
-    async fn ask(&self, id: &str, job: Job) -> Result<live::Answer, ApiError> {
-        let to = self.actor(id)?;
+    /// Asks game `id` (of `key`) for `job`.
+    async fn ask(&self, id: &str, key: Option<&str>, job: Job) -> Result<live::Answer, ApiError> {
+        let to = self.actor(id, key)?;
         let acting = matches!(job, Job::Act(..));
         let answer = live::ask(&to, job).await;
         if acting && answer.as_ref().is_ok_and(|v| !v["end"].is_null()) {
-            self.finished(id);
+            if let Ok(mut games) = self.games.lock() {
+                games.finished(id);
+            }
         }
         if let Err(e) = &answer {
             if e.status == StatusCode::GONE {
                 if let Ok(mut games) = self.games.lock() {
-                    games.remove(id);
+                    games.remove(id, "it stopped after an internal error");
                 }
             }
         }
@@ -304,17 +256,16 @@ async fn catalogue(State(server): State<Shared>) -> Json<Value> {
         "files": {"world": files("world"), "map": files("map")},
         "refused": ["kb"],
         "limits": {"max_side": MAX_SIDE, "rollouts": request::MAX_PAGE_ROLLOUTS,
-                   "max_body": MAX_BODY, "max_games": server.max_games,
-                   "games_per_client": server.games_per_client,
-                   "idle_minutes": server.idle.as_secs() / 60},
+                   "max_body": MAX_BODY},
     });
     Json(catalogue)
 }
 
-/// Starts a game: `201` with its first view, or why not.
+/// Starts a game: `201` with its first view and the browser's key (the one the request
+/// carried, or a fresh one the page keeps), or why not.
 async fn create(
     State(server): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     body: Result<Json<serde_json::Map<String, Value>>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(fields) = body.map_err(rejected)?;
@@ -323,46 +274,13 @@ async fn create(
         Some(name) => Some(server.offered(name, "world")?),
         None => None,
     };
-    let id = format!("{:016x}", rand::random::<u64>());
+    let key = key_of(&headers).unwrap_or_else(games::fresh_secret);
+    let id = games::fresh_secret();
     let (to, from) = std::sync::mpsc::sync_channel(live::QUEUE);
     {
         let mut games = server.games.lock().map_err(|_| ApiError::internal())?;
-        let idle = server.idle;
-        games.retain(|_, e| e.alive(idle));
-        let mine = games
-            .values()
-            .filter(|e| !e.finished && e.client == peer.ip())
-            .count();
-        if mine >= server.games_per_client {
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!(
-                    "you already have {mine} unfinished games here, the most one client may \
-                     hold: finish or close one first"
-                ),
-            ));
-        }
-        if games.values().filter(|e| !e.finished).count() >= server.max_games {
-            return Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "the server already holds {} games, its most: close a tab, or wait for a \
-                     game to end ({} idle minutes end one)",
-                    server.max_games,
-                    idle.as_secs() / 60
-                ),
-            ));
-        }
-        games.insert(
-            id.clone(),
-            Entry {
-                to,
-                client: peer.ip(),
-                started: Instant::now(),
-                used: Instant::now(),
-                finished: false,
-            },
-        );
+        games.admit(&key)?;
+        games.insert(id.clone(), &key, to);
     }
     let spawn = live::Spawn {
         id: id.clone(),
@@ -384,15 +302,41 @@ async fn create(
         Ok(Err(e)) => Err(bad(e.spelled(wumpus::game_spec::Spelling::Keywords))),
         Err(e) => Err(e),
     };
+    let mut games = server.games.lock().map_err(|_| ApiError::internal())?;
     match first {
-        Ok(view) => Ok((StatusCode::CREATED, Json(view)).into_response()),
-        Err(e) => {
-            if let Ok(mut games) = server.games.lock() {
-                games.remove(&id);
+        Ok(view) => {
+            if let Ok(entry) = games.get(&id, Some(&key)) {
+                entry.title = view["start"]["title"].as_str().unwrap_or("").to_string();
             }
+            let mut view = (*view).clone();
+            view["key"] = json!(key);
+            Ok((StatusCode::CREATED, Json(view)).into_response())
+        }
+        Err(e) => {
+            games.remove(&id, "it could not start");
             Err(e)
         }
     }
+}
+
+/// `GET /api/games`: the games of the browser whose key the request carries, most recently
+/// used first, so that a full server is never a dead end.
+async fn list(State(server): State<Shared>, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
+    let Some(key) = key_of(&headers) else {
+        return Ok(Json(json!({"games": []})));
+    };
+    let games = server.games.lock().map_err(|_| ApiError::internal())?;
+    let mine: Vec<Value> = games
+        .of(&key)
+        .into_iter()
+        .map(|(id, title, finished, idle)| {
+            json!({"id": id, "title": title, "finished": finished, "idle_seconds": idle})
+        })
+        .collect();
+    Ok(Json(json!({
+        "games": mine,
+        "most": games.per_key,
+    })))
 }
 
 /// An action the player takes, in the player's words (`north`, `move 5`, `shoot 5 6 7`,
@@ -410,14 +354,16 @@ pub struct Act {
 async fn act(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
     body: Result<Json<Act>, JsonRejection>,
 ) -> Result<Json<live::Answer>, ApiError> {
     let Json(req) = body.map_err(rejected)?;
     if req.action.len() > 200 {
         return Err(bad("an action is a few words"));
     }
+    let key = key_of(&headers);
     server
-        .ask(&id, Job::Act(req.action, req.step))
+        .ask(&id, key.as_deref(), Job::Act(req.action, req.step))
         .await
         .map(Json)
 }
@@ -425,22 +371,28 @@ async fn act(
 async fn view(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
 ) -> Result<Json<live::Answer>, ApiError> {
-    server.ask(&id, Job::View).await.map(Json)
+    let key = key_of(&headers);
+    server.ask(&id, key.as_deref(), Job::View).await.map(Json)
 }
 
 async fn hint(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
 ) -> Result<Json<live::Answer>, ApiError> {
-    server.ask(&id, Job::Hint).await.map(Json)
+    let key = key_of(&headers);
+    server.ask(&id, key.as_deref(), Job::Hint).await.map(Json)
 }
 
 async fn watch(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
 ) -> Result<Json<live::Answer>, ApiError> {
-    server.ask(&id, Job::Watch).await.map(Json)
+    let key = key_of(&headers);
+    server.ask(&id, key.as_deref(), Job::Watch).await.map(Json)
 }
 
 /// The longest `grace` a `DELETE` may ask for, in seconds.
@@ -457,23 +409,23 @@ struct Grace {
 async fn end_game(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
     Query(q): Query<Grace>,
 ) -> Result<StatusCode, ApiError> {
-    server.actor(&id)?;
+    let key = key_of(&headers);
+    server.actor(&id, key.as_deref())?;
     match q.grace.filter(|&s| s > 0) {
         None => {
             if let Ok(mut games) = server.games.lock() {
-                games.remove(&id);
+                games.remove(&id, "its player ended it");
             }
         }
         Some(s) => {
-            let asked = Instant::now();
+            let asked = std::time::Instant::now();
             tokio::spawn(async move {
                 tokio::time::sleep(Duration::from_secs(s.min(MAX_GRACE))).await;
                 if let Ok(mut games) = server.games.lock() {
-                    if games.get(&id).is_some_and(|e| e.used <= asked) {
-                        games.remove(&id);
-                    }
+                    games.remove_unused_since(&id, asked);
                 }
             });
         }

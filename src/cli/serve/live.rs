@@ -139,7 +139,8 @@ impl OnRules for Spawn {
         let (first, answer) = oneshot::channel();
         let (id, requests) = (self.id, self.requests);
         std::thread::Builder::new()
-            .name(format!("game-{id}"))
+            // The id is a secret of its owner's: a thread's name is readable by any local user.
+            .name("wumpus-game".to_string())
             .stack_size(64 << 20)
             .spawn(move || {
                 let started =

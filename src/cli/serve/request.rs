@@ -47,6 +47,9 @@ impl Server {
     /// game, checked by the library.
     pub fn new_game(&self, fields: Map<String, Json>) -> Result<NewGame, ApiError> {
         let mut req = NewGame::default();
+        // Every game of the page is at most this large, whether dealt, uploaded or read from
+        // a file of the worlds folder (read again each time a game is made).
+        req.spec.limits.max_side = MAX_SIDE;
         let mut upload_name = None;
         let mut options: Vec<(String, Value)> = Vec::new();
         for (name, v) in fields {

@@ -167,6 +167,24 @@ pub struct GameSpec {
     pub map_known: Option<bool>,
     /// The agent.
     pub agent: Option<AgentKind>,
+    /// A door's own limits (not an option: what the door allows, not what the game is).
+    pub limits: Limits,
+}
+
+/// What a door allows beyond the library's own limits, enforced wherever a game is made,
+/// a file read for it included (a server plays smaller grids than the command line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The longest side of a grid, dealt or read from a file.
+    pub max_side: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_side: crate::topology::MAX_GRID_SIDE,
+        }
+    }
 }
 
 /// How a door spells an option in messages: `--pit-prob 0.3` on the command line,
@@ -413,6 +431,12 @@ impl GameSpec {
                  not both",
             ));
         }
+        let most = self.limits.max_side;
+        if let Some(size) = self.size.filter(|s| s.largest().0.max(s.largest().1) > most) {
+            return Err(SpecError::refused(format!(
+                "{{size}}: {size} is larger than this door plays ({most}x{most} at most)"
+            )));
+        }
         Ok(())
     }
 
@@ -535,6 +559,7 @@ impl GameSpec {
             }
         };
         setup.size_told = self.size_told;
+        setup.max_side = self.limits.max_side;
         Ok(setup)
     }
 

@@ -31,6 +31,10 @@ pub struct GridSetup {
     /// by bumping), `None` leaves it to the source: hidden for the course's deal and the
     /// course's files, told otherwise.
     pub size_told: Option<bool>,
+    /// The longest side a game of this setup may have, a world file's included: checked on
+    /// the file's bytes as they are read, whenever a game is made (a door's own limit; the
+    /// grid's own, [`crate::topology::MAX_GRID_SIDE`], otherwise).
+    pub max_side: usize,
 }
 
 /// How a grid's worlds are dealt.
@@ -60,6 +64,7 @@ impl GridSetup {
             sizes: None,
             deal: Deal::Uniform,
             size_told: None,
+            max_side: crate::topology::MAX_GRID_SIDE,
         })
     }
 
@@ -318,6 +323,7 @@ impl Session for GridSession {
                 Deal::Uniform
             },
             size_told: Some(self.size_told),
+            max_side: crate::topology::MAX_GRID_SIDE,
         }
     }
 
@@ -454,7 +460,7 @@ impl Files for GridSession {
         // A world file holds its own size; nothing in the grid is random after the deal. A
         // course file was dealt by the course's deal; the project's own files by the uniform
         // one (with the size hidden, over the square sizes 4x4 to 7x7).
-        let (world, course) = super::read_world_and_format(path)?;
+        let (world, course) = super::read_world_and_format(path, setup.max_side)?;
         let prior = if course {
             GridPrior::Course
         } else if setup.size_told == Some(false) {
