@@ -68,8 +68,12 @@ pub struct Reply {
     pub text: String,
 }
 
+/// The key the tests' requests carry unless they give their own: one browser.
+pub const TEST_KEY: &str = "0123456789abcdef0123456789abcdef";
+
 /// One request with `Connection: close` from `from`, with `headers` (a `Host` naming the
-/// server is added unless one is given) and `body`.
+/// server, and the browser's key [`TEST_KEY`], are added unless given; an empty key value
+/// sends none) and `body`.
 pub fn request(
     from: IpAddr,
     port: u16,
@@ -86,7 +90,13 @@ pub fn request(
     if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
         head.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
     }
-    for (name, value) in headers {
+    if !headers
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("x-wumpus-key"))
+    {
+        head.push_str(&format!("X-Wumpus-Key: {TEST_KEY}\r\n"));
+    }
+    for (name, value) in headers.iter().filter(|(_, v)| !v.is_empty()) {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
     let body = body.unwrap_or("");

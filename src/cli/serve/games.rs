@@ -212,11 +212,8 @@ impl Games {
 
     /// Game `id`, if it is `key`'s, marked used; a miss is counted against the rate.
     pub fn get(&mut self, id: &str, key: Option<&str>) -> Result<&mut Entry, ApiError> {
-        let owned = key.is_some_and(|k| {
-            self.by_id
-                .get(id)
-                .is_some_and(|e| same_secret(&e.owner, k))
-        });
+        let owned =
+            key.is_some_and(|k| self.by_id.get(id).is_some_and(|e| same_secret(&e.owner, k)));
         if !owned {
             return Err(self.miss(id));
         }
@@ -244,7 +241,11 @@ impl Games {
             .rev()
             .find(|(gone, _)| gone == id)
             .map(|(_, why)| *why);
-        let shown: String = id.chars().take(40).filter(char::is_ascii_hexdigit).collect();
+        let shown: String = id
+            .chars()
+            .take(40)
+            .filter(char::is_ascii_hexdigit)
+            .collect();
         ApiError::new(
             StatusCode::NOT_FOUND,
             match why {
@@ -345,7 +346,11 @@ mod tests {
         game(&mut games, &newcomer).unwrap();
         assert_eq!(games.of(&hog).len(), 2);
         let err = games.get(&first, Some(&hog)).err().unwrap();
-        assert!(err.message.contains("held more games than its share"), "{}", err.message);
+        assert!(
+            err.message.contains("held more games than its share"),
+            "{}",
+            err.message
+        );
         // The hog holds 2 of 4 and asks for more: no one holds more than it would.
         assert_eq!(game(&mut games, &hog).err().unwrap().status, 503);
         // A fourth browser still takes one of the hog's two.
@@ -359,7 +364,14 @@ mod tests {
     fn misses_are_rate_limited() {
         let mut games = Games::new(4, 2, Duration::from_secs(60));
         let statuses: Vec<u16> = (0..200)
-            .map(|_| games.get(&fresh_secret(), None).err().unwrap().status.as_u16())
+            .map(|_| {
+                games
+                    .get(&fresh_secret(), None)
+                    .err()
+                    .unwrap()
+                    .status
+                    .as_u16()
+            })
             .collect();
         assert!(statuses.iter().take(40).all(|&s| s == 404));
         assert!(statuses.contains(&429));

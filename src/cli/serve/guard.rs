@@ -94,8 +94,21 @@ pub async fn guard(State(hosts): State<Arc<Hosts>>, request: Request, next: Next
         )),
         _ => None,
     };
+    // A body announced over the limit is refused on its head, before anything is read: hyper
+    // answers `Expect: 100-continue` only once the body is read, so the client never sends it.
+    let announced =
+        header_text(&request, header::CONTENT_LENGTH).and_then(|v| v.trim().parse::<u64>().ok());
+    let too_large = announced.is_some_and(|n| n > super::MAX_BODY as u64);
     let mut response = match refused {
         Some(why) => ApiError::new(StatusCode::FORBIDDEN, why).into_response(),
+        None if too_large => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "a request body is at most {} KiB here",
+                super::MAX_BODY / 1024
+            ),
+        )
+        .into_response(),
         None => match tokio::time::timeout(REQUEST_TIME, next.run(request)).await {
             Ok(response) => response,
             Err(_) => ApiError::new(

@@ -1,10 +1,17 @@
-//! The live server's connections: accepts them, admits each only while the server and its
-//! client are under their connection caps, and serves HTTP/1.1 on it with hyper under time
-//! limits (the request head, the idle time between requests, the connection's whole life).
+//! The live server's connections: accepts them within a budget, and serves HTTP/1.1 on each
+//! with hyper under time limits (the request head, the idle time between requests, the
+//! connection's whole life).
 //!
-//! It must never let one client hold every connection, nor let a connection that sends
-//! nothing, or sends slowly, live on: every socket it accepts ends within
-//! [`CONNECTION_LIFETIME`], and one whose head does not arrive within [`HEADER_TIMEOUT`] at once.
+//! Every local program may use any loopback address, so on loopback an address says nothing of
+//! who is asking: there the connections share one budget, and when it is full a new one takes
+//! the place of the oldest connection not in the middle of a request (an idle keep-alive, or one
+//! still dribbling its head), else the oldest of all. Sockets held open, from however many
+//! addresses, can then never keep the user's own page from being answered. A client on another
+//! address (a server bound to a public address) is also held to its own cap.
+//!
+//! It must never let a connection that sends nothing, or sends slowly, live on: every socket
+//! it accepts ends within [`CONNECTION_LIFETIME`], and one whose head does not arrive within
+//! [`HEADER_TIMEOUT`] at once.
 
 use axum::extract::ConnectInfo;
 use axum::Router;
@@ -15,8 +22,10 @@ use hyper_util::server::graceful::GracefulShutdown;
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
 use tower::ServiceExt;
 
 /// A request's head must arrive within this time, and a kept-alive connection that sends no
@@ -34,49 +43,95 @@ pub const MAX_HEAD: usize = 16 * 1024;
 pub struct ConnectionCaps {
     /// Open at once, in all.
     pub total: usize,
-    /// Open at once from one address.
+    /// Open at once from one address that is not a loopback one.
     pub per_client: usize,
 }
 
-/// The connections open now, in all and by client address.
+/// One open connection, as the budget sees it.
+struct Conn {
+    client: IpAddr,
+    opened: Instant,
+    /// Requests in progress on it.
+    busy: Arc<AtomicUsize>,
+    /// Closes it, when it must make room.
+    close: Option<oneshot::Sender<()>>,
+}
+
+/// The connections open now.
 #[derive(Default)]
 struct Open {
-    total: usize,
+    next: u64,
+    conns: HashMap<u64, Conn>,
     by_client: HashMap<IpAddr, usize>,
 }
 
-/// A connection's place under the caps, given back when it is dropped.
-struct Admitted {
-    open: Arc<Mutex<Open>>,
-    client: IpAddr,
-}
-
-impl Drop for Admitted {
-    fn drop(&mut self) {
-        if let Ok(mut open) = self.open.lock() {
-            open.total = open.total.saturating_sub(1);
-            if let Some(n) = open.by_client.get_mut(&self.client) {
+impl Open {
+    fn forget(&mut self, id: u64) {
+        if let Some(c) = self.conns.remove(&id) {
+            if let Some(n) = self.by_client.get_mut(&c.client) {
                 *n -= 1;
                 if *n == 0 {
-                    open.by_client.remove(&self.client);
+                    self.by_client.remove(&c.client);
                 }
             }
         }
     }
 }
 
-/// Takes a place for a connection from `client`, or `None` when a cap is reached.
+/// A connection's place in the budget, given back when it is dropped.
+struct Admitted {
+    open: Arc<Mutex<Open>>,
+    id: u64,
+    busy: Arc<AtomicUsize>,
+    closed: oneshot::Receiver<()>,
+}
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        if let Ok(mut open) = self.open.lock() {
+            open.forget(self.id);
+        }
+    }
+}
+
+/// Takes a place for a connection from `client`, closing another to make room when the
+/// budget is full; `None` when `client` (not on loopback) is over its own cap.
 fn admit(open: &Arc<Mutex<Open>>, caps: ConnectionCaps, client: IpAddr) -> Option<Admitted> {
     let mut guard = open.lock().ok()?;
     let mine = guard.by_client.get(&client).copied().unwrap_or(0);
-    if guard.total >= caps.total || mine >= caps.per_client {
+    if !client.is_loopback() && mine >= caps.per_client {
         return None;
     }
-    guard.total += 1;
+    if guard.conns.len() >= caps.total {
+        let victim = guard
+            .conns
+            .iter()
+            .min_by_key(|(_, c)| (c.busy.load(Ordering::Relaxed) > 0, c.opened))
+            .map(|(&id, _)| id)?;
+        if let Some(close) = guard.conns.get_mut(&victim).and_then(|c| c.close.take()) {
+            let _ = close.send(());
+        }
+        guard.forget(victim);
+    }
+    let id = guard.next;
+    guard.next += 1;
+    let busy = Arc::new(AtomicUsize::new(0));
+    let (close, closed) = oneshot::channel();
+    guard.conns.insert(
+        id,
+        Conn {
+            client,
+            opened: Instant::now(),
+            busy: busy.clone(),
+            close: Some(close),
+        },
+    );
     *guard.by_client.entry(client).or_insert(0) += 1;
     Some(Admitted {
         open: open.clone(),
-        client,
+        id,
+        busy,
+        closed,
     })
 }
 
@@ -108,24 +163,34 @@ pub async fn serve(
                 continue;
             }
         };
-        let Some(place) = admit(&open, caps, peer.ip()) else {
-            // Over a cap: closed at once, before any byte is read.
+        let Some(mut place) = admit(&open, caps, peer.ip()) else {
+            // Over its own cap: closed at once, before any byte is read.
             drop(stream);
             continue;
         };
         let _ = stream.set_nodelay(true);
+        let (started, finished) = (place.busy.clone(), place.busy.clone());
         let service = app
             .clone()
             .map_request(move |mut request: Request<Incoming>| {
+                started.fetch_add(1, Ordering::Relaxed);
                 request.extensions_mut().insert(ConnectInfo(peer));
                 request
+            })
+            .map_response(move |response| {
+                finished.fetch_sub(1, Ordering::Relaxed);
+                response
             });
         let connection = graceful.watch(http.serve_connection(
             TokioIo::new(stream),
             hyper_util::service::TowerToHyperService::new(service),
         ));
         tokio::spawn(async move {
-            let _ = tokio::time::timeout(CONNECTION_LIFETIME, connection).await;
+            tokio::select! {
+                _ = tokio::time::timeout(CONNECTION_LIFETIME, connection) => {}
+                // Closed to make room: dropping the connection closes the socket.
+                _ = &mut place.closed => {}
+            }
             drop(place);
         });
     }
@@ -137,23 +202,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn caps_hold_per_client_and_in_all_and_free_on_drop() {
+    fn a_full_budget_makes_room_by_closing_the_oldest_idle_connection() {
         let open = Arc::new(Mutex::new(Open::default()));
         let caps = ConnectionCaps {
             total: 3,
-            per_client: 2,
+            per_client: 1,
         };
-        let a: IpAddr = "127.0.0.1".parse().unwrap();
-        let b: IpAddr = "127.0.0.2".parse().unwrap();
-        let first = admit(&open, caps, a).expect("room");
-        let _second = admit(&open, caps, a).expect("room");
-        assert!(admit(&open, caps, a).is_none(), "a's own cap");
-        let _third = admit(&open, caps, b).expect("b has its own");
-        assert!(admit(&open, caps, b).is_none(), "the total cap");
-        drop(first);
+        let local = |n: u8| IpAddr::from([127, 0, 0, n]);
+        let mut first = admit(&open, caps, local(1)).expect("room");
+        let second = admit(&open, caps, local(1)).expect("loopback has no cap of its own");
+        second.busy.fetch_add(1, Ordering::Relaxed);
+        let _third = admit(&open, caps, local(2)).expect("room");
+        // Full: the oldest idle connection (the first) is closed for the fourth.
+        let _fourth = admit(&open, caps, local(3)).expect("room made");
         assert!(
-            admit(&open, caps, a).is_some(),
-            "a closed one is given back"
+            first.closed.try_recv().is_ok(),
+            "the oldest idle one is told to close"
         );
+        assert_eq!(open.lock().unwrap().conns.len(), 3);
+        // Another address than this machine's keeps its own cap.
+        let far: IpAddr = "192.0.2.7".parse().unwrap();
+        let _one = admit(&open, caps, far).expect("room made");
+        assert!(admit(&open, caps, far).is_none(), "its own cap");
+        drop(second);
+        assert!(open.lock().unwrap().conns.len() <= 3);
     }
 }

@@ -22,14 +22,24 @@
   // How the game's player gives actions: compass, heading, rooms or tunnels.
   const input = () => (game.rule ? game.rule.input : "");
 
+  // The browser's key: the server hands it out with the first game and asks for it with
+  // every request about a game, which is the key holder's alone. It lives in this origin's
+  // storage, shared by this browser's tabs (and no other site's, or port's).
+  const KEY = "wumpus-key";
+  const key = () => { try { return localStorage.getItem(KEY) || ""; } catch (e) { return ""; } };
+  const keep = (k) => { try { if (k) localStorage.setItem(KEY, k); } catch (e) { /* private mode */ } };
+  let memoryKey = "";
+  const keyHeader = () => (key() || memoryKey ? {"x-wumpus-key": key() || memoryKey} : {});
+
   async function api(method, path, body) {
-    const init = {method, headers: {}};
+    const init = {method, headers: keyHeader()};
     if (body !== undefined) {
       init.headers["content-type"] = "application/json";
       init.body = JSON.stringify(body);
     }
     const res = await fetch(path, init);
     const data = res.status === 204 ? null : await res.json().catch(() => ({error: res.statusText}));
+    if (data && data.key) { keep(data.key); memoryKey = data.key; }
     if (!res.ok) {
       const err = new Error((data && data.error) || ("HTTP " + res.status));
       err.status = res.status;
@@ -487,7 +497,8 @@
   // A closed tab frees its game; a reload asks for it again within the grace.
   window.addEventListener("pagehide", () => {
     if (!game.id) return;
-    fetch("/api/games/" + game.id + "?grace=" + GRACE, {method: "DELETE", keepalive: true}).catch(() => {});
+    fetch("/api/games/" + game.id + "?grace=" + GRACE, {method: "DELETE", keepalive: true,
+      headers: keyHeader()}).catch(() => {});
   });
   window.addEventListener("pageshow", (e) => {
     if (!e.persisted || !game.id) return;

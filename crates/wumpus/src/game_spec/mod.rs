@@ -432,7 +432,10 @@ impl GameSpec {
             ));
         }
         let most = self.limits.max_side;
-        if let Some(size) = self.size.filter(|s| s.largest().0.max(s.largest().1) > most) {
+        if let Some(size) = self
+            .size
+            .filter(|s| s.largest().0.max(s.largest().1) > most)
+        {
             return Err(SpecError::refused(format!(
                 "{{size}}: {size} is larger than this door plays ({most}x{most} at most)"
             )));

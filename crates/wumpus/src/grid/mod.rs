@@ -45,10 +45,7 @@ pub fn read_world(path: &Path) -> Result<GridWorld, FileError> {
 
 /// [`read_world`], telling whether the file is a course file ([`course`]), and refusing a
 /// grid with a side over `max_side` on the bytes read, before anything is built for it.
-pub fn read_world_and_format(
-    path: &Path,
-    max_side: usize,
-) -> Result<(GridWorld, bool), FileError> {
+pub fn read_world_and_format(path: &Path, max_side: usize) -> Result<(GridWorld, bool), FileError> {
     read_parsed(path, |text| {
         let course = course::looks_like_course_world(text);
         parse_world_within(text, max_side).map(|w| (w, course))
