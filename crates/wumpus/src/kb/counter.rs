@@ -53,11 +53,36 @@ impl Counter {
     }
 }
 
+/// The cardinality constraints, one counter each (epochs included), and which predicates they
+/// count. It must never assume anything of an atom no clause mentions but that it is one of the
+/// rest, and a counter only grows: an atom counted stays counted.
+pub(super) struct Counting {
+    pub(super) counters: Vec<Counter>,
+    /// By predicate of the knowledge base: true when a counter counts its atoms.
+    pub(super) counted: Vec<bool>,
+}
+
+impl Counting {
+    /// A counter for each of `rules`' cardinalities over `places` places, none started.
+    pub(super) fn new(rules: &rules::Rules, places: usize) -> Counting {
+        let mut counted = vec![false; rules.predicates.len()];
+        let counters = rules
+            .cardinalities
+            .iter()
+            .map(|c| {
+                counted[c.pred] = true;
+                Counter::new(c, c.pred, places)
+            })
+            .collect();
+        Counting { counters, counted }
+    }
+}
+
 impl KnowledgeBase {
     /// Starts counter `i`: an impossible bound is a contradiction; "at least" is enforced over
     /// the places no clause mentions yet.
     pub(super) fn start_counter(&mut self, i: usize) {
-        let c = &self.counters[i];
+        let c = &self.counting.counters[i];
         if c.at_least > c.places || c.at_most.is_some_and(|m| m < c.at_least) {
             self.sat.add_clause(&[]);
         }
@@ -78,14 +103,14 @@ impl KnowledgeBase {
 
     /// The register "at least k before this atom" for counter `i`'s upper bound, if bounded.
     pub(super) fn upper_guard(&self, i: usize) -> Option<Bit> {
-        let c = &self.counters[i];
+        let c = &self.counting.counters[i];
         c.at_most
             .map(|k| if k == 0 { Bit::True } else { c.regs[k - 1] })
     }
 
     /// "At least k": the unmentioned rest can make up at most `rest` of them.
     pub(super) fn enforce_at_least(&mut self, i: usize) {
-        let c = &self.counters[i];
+        let c = &self.counting.counters[i];
         let need = c.at_least.saturating_sub(c.places - c.mentioned);
         if need > 0 {
             match c.regs[need - 1] {
@@ -100,14 +125,14 @@ impl KnowledgeBase {
     pub(super) fn extend_counter(&mut self, i: usize, x: Lit) {
         let guard = self.upper_guard(i);
         self.forbid_after(guard, Some(x));
-        let old = self.counters[i].regs.clone();
+        let old = self.counting.counters[i].regs.clone();
         let new: Vec<Bit> = (0..old.len())
             .map(|j| {
                 let b = if j == 0 { Bit::True } else { old[j - 1] };
                 self.or_and(old[j], x, b)
             })
             .collect();
-        let c = &mut self.counters[i];
+        let c = &mut self.counting.counters[i];
         c.regs = new;
         c.mentioned += 1;
         self.enforce_at_least(i);
@@ -118,14 +143,14 @@ impl KnowledgeBase {
         if value {
             let guard = self.upper_guard(i);
             self.forbid_after(guard, None);
-            let c = &mut self.counters[i];
+            let c = &mut self.counting.counters[i];
             // One more true atom: "at least j" becomes "at least j - 1 before".
             if !c.regs.is_empty() {
                 c.regs.pop();
                 c.regs.insert(0, Bit::True);
             }
         }
-        self.counters[i].mentioned += 1;
+        self.counting.counters[i].mentioned += 1;
         self.enforce_at_least(i);
     }
 

@@ -19,7 +19,7 @@ impl KnowledgeBase {
     /// rest"). In explained mode the observations' selectors are added as unit clauses too.
     pub fn to_dimacs(&self) -> String {
         use std::fmt::Write;
-        if let Some(explainer) = &self.explainer {
+        if let Some(explainer) = &self.explaining.explainer {
             // The explainer holds the formula with the observations' selectors.
             return explainer.to_dimacs();
         }
@@ -28,12 +28,12 @@ impl KnowledgeBase {
         let rules = self.rules();
         let mut next = self.sat.var_count();
         let mut units: Vec<isize> = Vec::new();
-        for (pred, slots) in self.atoms.iter().enumerate() {
+        for (pred, slots) in self.atoms.slots.iter().enumerate() {
             for (slot, state) in slots.iter() {
                 if state.lit.is_none() && state.fixed.is_none() {
                     continue;
                 }
-                let (base, epoch) = self.epoch_of[pred];
+                let (base, epoch) = self.epochs.epoch_of[pred];
                 let name = if epoch == 0 {
                     rules.predicates[base].name.clone()
                 } else {
@@ -58,7 +58,7 @@ impl KnowledgeBase {
                 }
             }
         }
-        for (obs, sel) in self.observations.iter().zip(&self.selectors) {
+        for (obs, sel) in self.told.observations.iter().zip(&self.told.selectors) {
             let _ = writeln!(
                 out,
                 "c observation {} {}",
@@ -71,7 +71,7 @@ impl KnowledgeBase {
             out,
             "p cnf {} {}",
             next,
-            clauses.len() + self.selectors.len() + units.len()
+            clauses.len() + self.told.selectors.len() + units.len()
         );
         for clause in clauses {
             for l in clause {
@@ -79,7 +79,7 @@ impl KnowledgeBase {
             }
             let _ = writeln!(out, "0");
         }
-        for s in &self.selectors {
+        for s in &self.told.selectors {
             let _ = writeln!(out, "{} 0", s.to_dimacs());
         }
         for u in units {

@@ -52,7 +52,7 @@ impl KnowledgeBase {
                     }
                 }
                 for b in edge {
-                    drivers.extend(told(&b).filter(|&k| !self.observations[k].present));
+                    drivers.extend(told(&b).filter(|&k| !self.told.observations[k].present));
                 }
                 drivers.into_iter().collect()
             })
@@ -63,9 +63,9 @@ impl KnowledgeBase {
     /// atom.
     fn mentions(&self) -> (Vec<Vec<Atom>>, HashMap<Atom, Vec<usize>>) {
         let rules = &self.grounding.rules;
-        let mut mentions = Vec::with_capacity(self.observations.len());
+        let mut mentions = Vec::with_capacity(self.told.observations.len());
         let mut by_atom: HashMap<Atom, Vec<usize>> = HashMap::default();
-        for (k, obs) in self.observations.iter().enumerate() {
+        for (k, obs) in self.told.observations.iter().enumerate() {
             let mut atoms: Vec<Atom> = Vec::new();
             let says = rules
                 .percept_rule(obs.pred)
@@ -79,7 +79,7 @@ impl KnowledgeBase {
                     // the odds asked of are the current epoch's.
                     let a = if obs.time > 0 {
                         Atom {
-                            pred: self.current[a.pred],
+                            pred: self.epochs.current[a.pred],
                             place: a.place,
                         }
                     } else {

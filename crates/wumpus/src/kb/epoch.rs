@@ -9,30 +9,63 @@ use std::sync::Arc;
 
 use super::counter::Counter;
 use super::ground::{Atom, Ground};
-use super::knowledge::AtomSlots;
 use super::rules::{EventId, PredId};
 use super::{Grounding, KbError, KnowledgeBase};
 use crate::topology::{Place, Topology};
 
+/// The events told and the epochs they began: which knowledge-base predicate holds each of the
+/// rules' predicates now, and before. It must never rename an epoch once begun: clauses
+/// grounded earlier name its atoms.
+pub(super) struct Epochs {
+    /// For each predicate of the rules, the knowledge base's predicate of its current epoch.
+    pub(super) current: Vec<PredId>,
+    /// For each predicate of the knowledge base: the rules' predicate and its epoch.
+    pub(super) epoch_of: Vec<(PredId, u32)>,
+    /// For each predicate of the rules, its epochs' predicates, oldest first.
+    pub(super) history: Vec<Vec<PredId>>,
+    /// Events told so far.
+    pub(super) time: u32,
+}
+
+impl Epochs {
+    /// Each of the `n` predicates of the rules in its first epoch, no event told.
+    pub(super) fn new(n: usize) -> Epochs {
+        Epochs {
+            current: (0..n).collect(),
+            epoch_of: (0..n).map(|p| (p, 0)).collect(),
+            history: (0..n).map(|p| vec![p]).collect(),
+            time: 0,
+        }
+    }
+
+    /// Begins a new epoch of the rules' predicate `pred`, held by the knowledge base's
+    /// predicate `id`.
+    pub(super) fn begin(&mut self, pred: PredId, id: PredId) {
+        self.epoch_of.push((pred, self.history[pred].len() as u32));
+        self.history[pred].push(id);
+        self.current[pred] = id;
+    }
+}
+
 impl KnowledgeBase {
     /// Events told so far.
     pub fn time(&self) -> u32 {
-        self.time
+        self.epochs.time
     }
 
     /// The current epoch of the rules' predicate `pred`: how many times an event changed it.
     pub fn epoch(&self, pred: PredId) -> u32 {
-        self.epochs[pred].len() as u32 - 1
+        self.epochs.history[pred].len() as u32 - 1
     }
 
     /// The rules' predicate behind a knowledge-base predicate (itself but for later epochs).
     pub(crate) fn base_pred(&self, pred: PredId) -> PredId {
-        self.epoch_of[pred].0
+        self.epochs.epoch_of[pred].0
     }
 
     /// The rules' predicate and the epoch behind a predicate of an [`Atom`].
     pub fn epoch_of(&self, atom: Atom) -> (PredId, u32) {
-        self.epoch_of[atom.pred]
+        self.epochs.epoch_of[atom.pred]
     }
 
     /// Tells the knowledge base that `event` happened (at `at`, for an event at a place): every
@@ -47,28 +80,22 @@ impl KnowledgeBase {
         {
             return Err(KbError::BadEvent(decl.name.clone()));
         }
-        if let Some(explainer) = &mut self.explainer {
+        if let Some(explainer) = &mut self.explaining.explainer {
             explainer.happen(event, at)?;
         }
         let places = grounding.topology.len();
-        let old = self.current.clone();
+        let old = self.epochs.current.clone();
         for &pred in &decl.changes {
-            let id = self.atoms.len();
-            self.atoms.push(AtomSlots::default());
-            self.mentioned.push(Vec::new());
-            self.fixed_true.push(Vec::new());
-            self.unfixed.push(Vec::new());
-            self.counted.push(self.counted[pred]);
-            self.epoch_of.push((pred, self.epochs[pred].len() as u32));
-            self.epochs[pred].push(id);
-            self.current[pred] = id;
+            let id = self.atoms.add_predicate();
+            self.counting.counted.push(self.counting.counted[pred]);
+            self.epochs.begin(pred, id);
             for c in rules.cardinalities.iter().filter(|c| c.pred == pred) {
-                self.counters.push(Counter::new(c, id, places));
-                self.start_counter(self.counters.len() - 1);
+                self.counting.counters.push(Counter::new(c, id, places));
+                self.start_counter(self.counting.counters.len() - 1);
             }
         }
-        self.time += 1;
-        let new = self.current.clone();
+        self.epochs.time += 1;
+        let new = self.epochs.current.clone();
         let ground = Ground {
             topology: &grounding.topology,
             start: grounding.start,
@@ -112,10 +139,10 @@ impl KnowledgeBase {
                 found: topology.len(),
             });
         }
-        if let Some(explainer) = &mut self.explainer {
+        if let Some(explainer) = &mut self.explaining.explainer {
             explainer.set_topology(topology.clone())?;
         }
-        if let Some(relevance) = &mut self.relevance {
+        if let Some(relevance) = &mut self.explaining.relevance {
             // Observations told from now on are grounded on the new graph; a knowledge base
             // told them again would ground the earlier ones on it too.
             relevance.valid = false;
@@ -134,7 +161,7 @@ impl KnowledgeBase {
     /// The ground atom of `pred` at `place` in epoch `epoch` (0: as dealt), if that epoch has
     /// begun.
     pub fn atom_at(&self, pred: PredId, epoch: u32, place: Option<Place>) -> Option<Atom> {
-        let id = *self.epochs[pred].get(epoch as usize)?;
+        let id = *self.epochs.history[pred].get(epoch as usize)?;
         Some(Atom { pred: id, place })
     }
 }

@@ -1,5 +1,5 @@
 //! Explanations: the observations a conclusion rests on, as a subset-minimal unsatisfiable
-//! core of the observations' selectors, in the explainer (see `KnowledgeBase::explainer`).
+//! core of the observations' selectors, in the explainer (see `Explaining::explainer`).
 //!
 //! Which minimal set, when several would do: the one that keeps the oldest observations. It is
 //! what deleting observations newest first finds, and what the solver's failed core, then
@@ -15,8 +15,25 @@
 use varisat::Lit;
 
 use super::ground::GroundLit;
+use super::relevance::Relevance;
 use super::sat::Sat;
 use super::{KbError, KnowledgeBase, Proofs};
+
+/// What explanations need, on whichever side of the pair it sits. It must never answer a
+/// question for the agent: answers come from the knowledge base that holds it, and an
+/// explanation changes none.
+#[derive(Default)]
+pub(super) struct Explaining {
+    /// In [`Proofs::Explained`] mode, the knowledge base that explains: told the same
+    /// observations and events, each observation guarded by a selector. The one holding it
+    /// answers questions as in [`Proofs::Fast`] mode (unit observations fix atoms, so the
+    /// solver sees only what is genuinely uncertain); the explainer is asked only for
+    /// explanations, and never holds an explainer itself.
+    pub(super) explainer: Option<Box<KnowledgeBase>>,
+    /// In the explainer, its clauses by atom, to find the observations an explanation can
+    /// name (relevance.rs).
+    pub(super) relevance: Option<Relevance>,
+}
 
 impl KnowledgeBase {
     /// The observations (as indices into [`KnowledgeBase::observations`]) that make `conj`
@@ -25,16 +42,16 @@ impl KnowledgeBase {
     /// `None` when `conj` is possible.
     pub fn explain(&mut self, conj: &[GroundLit]) -> Result<Option<Vec<usize>>, KbError> {
         #[cfg(test)]
-        if self.proofs == super::Proofs::Explained && self.explainer.is_none() {
+        if self.told.proofs == super::Proofs::Explained && self.explaining.explainer.is_none() {
             return self.explain_as_before(conj);
         }
-        if self.explainer.is_none() {
+        if self.explaining.explainer.is_none() {
             return Err(KbError::NotExplaining);
         }
         if self.possible(conj)? {
             return Ok(None);
         }
-        let explainer = self.explainer.as_mut().expect("checked above");
+        let explainer = self.explaining.explainer.as_mut().expect("checked above");
         // In the explainer only the rules fix atoms, so a fixed atom needs no observation.
         match explainer.question(conj) {
             None => Ok(Some(Vec::new())),
@@ -58,9 +75,9 @@ impl KnowledgeBase {
     /// observations `among`, as indices here; `None` when they do not rule `conj` out.
     fn explanation_among(&self, among: &[usize], conj: &[GroundLit]) -> Option<Vec<usize>> {
         let mut part = KnowledgeBase::bare(self.grounding.clone(), Proofs::Explained, Sat::whole());
-        part.relevance = None;
+        part.explaining.relevance = None;
         for &i in among {
-            let o = self.observations[i];
+            let o = self.told.observations[i];
             part.tell(o.pred, o.place, o.present).ok()?;
         }
         let found = match part.question(conj) {
@@ -97,12 +114,12 @@ impl KnowledgeBase {
         let mut kept: Vec<usize> = Vec::new();
         // Invariant: `kept`, the first `upper` observations and `extra` are unsatisfiable;
         // `core` is the failed core of a solve over them.
-        let mut upper = self.selectors.len();
+        let mut upper = self.told.selectors.len();
         let mut core = self.core_of(&kept, upper, extra)?;
         loop {
             let newest = if trust {
                 core.iter()
-                    .filter_map(|s| self.selectors.binary_search(s).ok())
+                    .filter_map(|s| self.told.selectors.binary_search(s).ok())
                     .filter(|&i| i < upper)
                     .max()
             } else {
@@ -129,8 +146,8 @@ impl KnowledgeBase {
     /// The failed core (selectors and `extra`'s literals) of a solve assuming the observations
     /// `kept`, the first `upper` observations and `extra`; `None` when that is satisfiable.
     fn core_of(&mut self, kept: &[usize], upper: usize, extra: &[Lit]) -> Option<Vec<Lit>> {
-        let mut assumptions: Vec<Lit> = kept.iter().map(|&i| self.selectors[i]).collect();
-        assumptions.extend_from_slice(&self.selectors[..upper]);
+        let mut assumptions: Vec<Lit> = kept.iter().map(|&i| self.told.selectors[i]).collect();
+        assumptions.extend_from_slice(&self.told.selectors[..upper]);
         assumptions.extend_from_slice(extra);
         if self.sat.solve(&assumptions, false) {
             return None;
@@ -197,10 +214,11 @@ pub(crate) mod reference {
                     Some(sat.failed_core())
                 }
             };
-            let Some(core) = solve(&mut self.sat, &self.selectors) else {
+            let Some(core) = solve(&mut self.sat, &self.told.selectors) else {
                 return Vec::new();
             };
             let mut keep: Vec<Lit> = self
+                .told
                 .selectors
                 .iter()
                 .copied()
@@ -219,7 +237,7 @@ pub(crate) mod reference {
             }
             let mut ids: Vec<usize> = keep
                 .iter()
-                .filter_map(|s| self.selectors.iter().position(|t| t == s))
+                .filter_map(|s| self.told.selectors.iter().position(|t| t == s))
                 .collect();
             ids.sort_unstable();
             ids

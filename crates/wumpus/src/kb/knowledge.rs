@@ -1,21 +1,27 @@
 //! The knowledge base of one game: its atoms (each gets a solver variable when a clause first
 //! mentions it, or a value when a unit clause fixes it), the observations told, and the
-//! questions asked of it (`possible`, `entails`).
+//! questions asked of it (`possible`, `entails`). It is made of parts, each holding one
+//! concern: the atoms and the observations here, the epochs in epoch.rs, the counters in
+//! counter.rs, the watches in watch.rs, the odds caches in odds.rs, the explainer in
+//! explain.rs.
 //!
 //! Every "no" comes from the solver, every "yes" from a model. It must never answer a
 //! question before checking that the rules and the observations are consistent, and it never
 //! talks to varisat but through `sat.rs`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 use varisat::Lit;
 
-use super::counter::Counter;
+use super::counter::Counting;
+use super::epoch::Epochs;
+use super::explain::Explaining;
 use super::ground::{Atom, GroundClause, GroundLit};
-use super::odds;
+use super::odds::OddsCaches;
 use super::relevance::Relevance;
 use super::rules::{PredId, PredKind, Rules};
 use super::sat::Sat;
+use super::watch::Watches;
 use super::{Grounding, KbError, Observation, Proofs};
 use crate::topology::{Place, Topology};
 
@@ -76,56 +82,110 @@ impl AtomSlots {
     }
 }
 
-/// Clauses grouped by the component (representative variable) they belong to.
-pub(super) type ComponentClauses = HashMap<usize, Arc<odds::SharedClauses>>;
-
-/// The knowledge base of one game.
-pub struct KnowledgeBase {
-    pub(super) grounding: Arc<Grounding>,
-    pub(super) proofs: Proofs,
-    pub(super) sat: Sat,
-    pub(super) atoms: Vec<AtomSlots>,
+/// Every atom's state, by predicate of the knowledge base (epochs included), and the lists
+/// kept beside the states so that a question need not scan every atom. It only keeps books: it
+/// must never add a clause or a variable itself, and never forgets a mentioned atom (the
+/// counters count on the places no clause mentions, and `mentioned` says which those are).
+pub(super) struct Atoms {
+    /// Per predicate, the states of its atoms by slot.
+    pub(super) slots: Vec<AtomSlots>,
+    /// Per predicate, the atoms that got a variable or a value, in that order.
     pub(super) mentioned: Vec<Vec<Option<Place>>>,
     /// Per predicate, the mentioned atoms fixed true.
     pub(super) fixed_true: Vec<Vec<Option<Place>>>,
     /// Per predicate, mentioned atoms that may still be unfixed (fixed ones are dropped
-    /// lazily), so that [`KnowledgeBase::true_in_model`] need not scan every mentioned atom:
-    /// on a big grid nearly all of them are fixed false by the observations.
+    /// lazily), so that [`KnowledgeBase::true_in_model`]
+    /// need not scan every mentioned atom: on a big grid nearly all of them are fixed false by
+    /// the observations.
     pub(super) unfixed: Vec<Vec<Option<Place>>>,
-    pub(super) counted: Vec<bool>,
-    pub(super) counters: Vec<Counter>,
+}
+
+impl Atoms {
+    /// No atom held, for `preds` predicates.
+    pub(super) fn new(preds: usize) -> Atoms {
+        Atoms {
+            slots: vec![AtomSlots::default(); preds],
+            mentioned: vec![Vec::new(); preds],
+            fixed_true: vec![Vec::new(); preds],
+            unfixed: vec![Vec::new(); preds],
+        }
+    }
+
+    /// Room for the atoms of one predicate more (an epoch begun); returns its id.
+    pub(super) fn add_predicate(&mut self) -> usize {
+        let id = self.slots.len();
+        self.slots.push(AtomSlots::default());
+        self.mentioned.push(Vec::new());
+        self.fixed_true.push(Vec::new());
+        self.unfixed.push(Vec::new());
+        id
+    }
+
+    pub(super) fn state(&self, atom: Atom) -> AtomState {
+        self.slots[atom.pred].get(atom.place.map_or(0, |p| p.index()))
+    }
+
+    /// The state of `atom`, to be given a variable or a value: the atom is mentioned from now
+    /// on.
+    pub(super) fn state_mut(&mut self, atom: Atom) -> &mut AtomState {
+        let state = self.slots[atom.pred].get_mut(atom.place.map_or(0, |p| p.index()));
+        if state.lit.is_none() && state.fixed.is_none() {
+            self.mentioned[atom.pred].push(atom.place);
+            self.unfixed[atom.pred].push(atom.place);
+        }
+        state
+    }
+
+    /// Fixes `atom` to `value` at time `now`; returns its variable, if it has one.
+    pub(super) fn fix(&mut self, atom: Atom, value: bool, now: u64) -> Option<Lit> {
+        let state = self.state_mut(atom);
+        state.fixed = Some(value);
+        state.fixed_at = now;
+        let lit = state.lit;
+        if value {
+            self.fixed_true[atom.pred].push(atom.place);
+        }
+        lit
+    }
+}
+
+/// What was told, in order, and how it went into the solver. It must never forget or reorder
+/// an observation: explanations name observations by their index here, and `selectors[i]`
+/// guards `observations[i]`.
+pub(super) struct Told {
+    /// [`Proofs::Explained`]: each observation is guarded by a selector, passed as an
+    /// assumption; [`Proofs::Fast`]: observations are plain clauses (and unit ones fix atoms).
+    pub(super) proofs: Proofs,
+    /// Everything told, in order.
     pub(super) observations: Vec<Observation>,
-    pub(super) told: HashSet<Observation>,
+    /// The same, as a set: telling an observation again changes nothing.
+    pub(super) distinct: HashSet<Observation>,
+    /// In [`Proofs::Explained`] mode, the selector of each observation.
     pub(super) selectors: Vec<Lit>,
+}
+
+/// The knowledge base of one game: the solver and a few parts, each holding one concern.
+pub struct KnowledgeBase {
+    /// The rules, the graph and the rules' facts grounded on it.
+    pub(super) grounding: Arc<Grounding>,
+    /// The solver, the only door to varisat (sat.rs).
+    pub(super) sat: Sat,
+    /// The solver's time when the formula was last found consistent.
     pub(super) consistent_at: Option<u64>,
-    /// For each predicate of the rules, the knowledge base's predicate of its current epoch.
-    pub(super) current: Vec<PredId>,
-    /// For each predicate of the knowledge base: the rules' predicate and its epoch.
-    pub(super) epoch_of: Vec<(PredId, u32)>,
-    /// For each predicate of the rules, its epochs' predicates, oldest first.
-    pub(super) epochs: Vec<Vec<PredId>>,
-    /// Events told so far.
-    pub(super) time: u32,
-    /// Clauses grouped by component for odds, at a time, over this many clauses.
-    pub(super) by_component: Option<(u64, ComponentClauses)>,
-    pub(super) grouped: usize,
-    /// Counts kept between odds questions about the same state.
-    pub(super) odds_cache: Option<odds::OddsCache>,
-    /// Watches on atoms no clause mentions yet and no counter constrains: they wait here
-    /// until the atom gets a variable (the watch moves to its component) or is fixed (it
-    /// fires). See [`KnowledgeBase::watch`].
-    pub(super) atom_watches: rustc_hash::FxHashMap<Atom, Vec<(u32, u64)>>,
-    /// Watches that fired and are not yet taken by [`KnowledgeBase::take_changed`].
-    pub(super) fired: Vec<u32>,
-    /// In [`Proofs::Explained`] mode, the knowledge base that explains: told the same
-    /// observations and events, each observation guarded by a selector. This one answers
-    /// questions as in [`Proofs::Fast`] mode (unit observations fix atoms, so the solver sees
-    /// only what is genuinely uncertain); the explainer is asked only for explanations
-    /// (explain.rs), and never holds an explainer itself.
-    pub(super) explainer: Option<Box<KnowledgeBase>>,
-    /// In the explainer, its clauses by atom, to find the observations an explanation can
-    /// name (relevance.rs).
-    pub(super) relevance: Option<Relevance>,
+    /// Every atom's variable and fixed value.
+    pub(super) atoms: Atoms,
+    /// The observations told.
+    pub(super) told: Told,
+    /// The events told, and the epochs of atoms they began.
+    pub(super) epochs: Epochs,
+    /// The cardinality constraints' counters.
+    pub(super) counting: Counting,
+    /// The watches on atoms, for [`KnowledgeBase::take_changed`].
+    pub(super) watches: Watches,
+    /// What odds questions keep between them.
+    pub(super) odds: OddsCaches,
+    /// The explainer, or in the explainer its index of clauses by atom.
+    pub(super) explaining: Explaining,
 }
 
 impl KnowledgeBase {
@@ -171,7 +231,7 @@ impl KnowledgeBase {
             Proofs::Explained => {
                 let explainer = KnowledgeBase::bare(grounding.clone(), Proofs::Explained, sat);
                 let mut kb = KnowledgeBase::bare(grounding, Proofs::Fast, Sat::growing());
-                kb.explainer = Some(Box::new(explainer));
+                kb.explaining.explainer = Some(Box::new(explainer));
                 kb
             }
         }
@@ -182,47 +242,28 @@ impl KnowledgeBase {
     pub(super) fn bare(grounding: Arc<Grounding>, proofs: Proofs, sat: Sat) -> KnowledgeBase {
         let rules = grounding.rules.clone();
         let places = grounding.topology.len();
-        let atoms = vec![AtomSlots::default(); rules.predicates.len()];
-        let mut counted = vec![false; rules.predicates.len()];
-        let counters = rules
-            .cardinalities
-            .iter()
-            .map(|c| {
-                counted[c.pred] = true;
-                Counter::new(c, c.pred, places)
-            })
-            .collect();
         let n = rules.predicates.len();
         let mut kb = KnowledgeBase {
             grounding: grounding.clone(),
-            proofs,
             sat,
-            mentioned: vec![Vec::new(); rules.predicates.len()],
-            fixed_true: vec![Vec::new(); rules.predicates.len()],
-            unfixed: vec![Vec::new(); rules.predicates.len()],
-            atoms,
-            counted,
-            counters,
-            observations: Vec::new(),
-            told: HashSet::new(),
-            selectors: Vec::new(),
             consistent_at: None,
-            current: (0..n).collect(),
-            epoch_of: (0..n).map(|p| (p, 0)).collect(),
-            epochs: (0..n).map(|p| vec![p]).collect(),
-            time: 0,
-            by_component: None,
-            grouped: 0,
-            odds_cache: None,
-            atom_watches: rustc_hash::FxHashMap::default(),
-            fired: Vec::new(),
-            explainer: None,
-            relevance: None,
+            atoms: Atoms::new(n),
+            told: Told {
+                proofs,
+                observations: Vec::new(),
+                distinct: HashSet::new(),
+                selectors: Vec::new(),
+            },
+            epochs: Epochs::new(n),
+            counting: Counting::new(&rules, places),
+            watches: Watches::default(),
+            odds: OddsCaches::default(),
+            explaining: Explaining::default(),
         };
         if proofs == Proofs::Explained {
-            kb.relevance = Some(Relevance::new(&grounding.facts, &kb.counted));
+            kb.explaining.relevance = Some(Relevance::new(&grounding.facts, &kb.counting.counted));
         }
-        for i in 0..kb.counters.len() {
+        for i in 0..kb.counting.counters.len() {
             kb.start_counter(i);
         }
         for clause in &grounding.facts {
@@ -243,7 +284,7 @@ impl KnowledgeBase {
 
     /// Everything told so far, in order.
     pub fn observations(&self) -> &[Observation] {
-        &self.observations
+        &self.told.observations
     }
 
     /// Solver calls made so far.
@@ -254,7 +295,7 @@ impl KnowledgeBase {
     /// True once the knowledge base solves one component at a time (see sat.rs).
     #[cfg(test)]
     pub(crate) fn is_split(&self) -> bool {
-        match &self.explainer {
+        match &self.explaining.explainer {
             Some(explainer) => explainer.sat.is_split(),
             None => self.sat.is_split(),
         }
@@ -280,52 +321,45 @@ impl KnowledgeBase {
         }
     }
 
-    pub(super) fn state(&self, atom: Atom) -> AtomState {
-        self.atoms[atom.pred].get(atom.place.map_or(0, |p| p.index()))
-    }
-
-    pub(super) fn state_mut(&mut self, atom: Atom) -> &mut AtomState {
-        let state = self.atoms[atom.pred].get_mut(atom.place.map_or(0, |p| p.index()));
-        if state.lit.is_none() && state.fixed.is_none() {
-            self.mentioned[atom.pred].push(atom.place);
-            self.unfixed[atom.pred].push(atom.place);
-        }
-        state
-    }
-
     /// The places where `pred` is true in the most recent model, among the atoms mentioned so
     /// far (unmentioned atoms are unconstrained but for their counters), in no particular
     /// order.
     ///
     /// Complexity: the atoms fixed true plus those not fixed, not every mentioned atom.
     pub fn true_in_model(&mut self, pred: PredId) -> Vec<Option<Place>> {
-        let pred = self.current[pred];
-        let atoms = &self.atoms[pred];
-        self.unfixed[pred]
+        let pred = self.epochs.current[pred];
+        let atoms = &self.atoms.slots[pred];
+        self.atoms.unfixed[pred]
             .retain(|&place| atoms.get(place.map_or(0, |p| p.index())).fixed.is_none());
-        let open = self.unfixed[pred]
+        let open = self.atoms.unfixed[pred]
             .iter()
             .copied()
             .filter(|&place| self.model_value(Atom { pred, place }) == Some(true));
-        self.fixed_true[pred].iter().copied().chain(open).collect()
+        self.atoms.fixed_true[pred]
+            .iter()
+            .copied()
+            .chain(open)
+            .collect()
     }
 
     /// The places of a per-place predicate that no clause mentions yet, if there is exactly
     /// one (by counting, such a place can still be forced).
     pub fn sole_unmentioned(&self, pred: PredId) -> Option<Place> {
-        let pred = self.current[pred];
+        let pred = self.epochs.current[pred];
         let places = self.topology().len();
-        if places - self.mentioned[pred].len() != 1 {
+        if places - self.atoms.mentioned[pred].len() != 1 {
             return None;
         }
         (0..places).map(Place::new).find(|&p| {
-            self.state(Atom {
-                pred,
-                place: Some(p),
-            })
-            .lit
-            .is_none()
+            self.atoms
+                .state(Atom {
+                    pred,
+                    place: Some(p),
+                })
+                .lit
+                .is_none()
                 && self
+                    .atoms
                     .state(Atom {
                         pred,
                         place: Some(p),
@@ -340,7 +374,7 @@ impl KnowledgeBase {
     pub(super) fn add_ground(&mut self, clause: &[GroundLit], selector: Option<Lit>) {
         let mut open: Vec<GroundLit> = Vec::with_capacity(clause.len());
         for &(atom, value) in clause {
-            match self.state(atom).fixed {
+            match self.atoms.state(atom).fixed {
                 Some(v) if v == value => return,
                 Some(_) => {}
                 None => open.push((atom, value)),
@@ -362,24 +396,15 @@ impl KnowledgeBase {
     /// Fixes `atom` to `value` (a unit clause).
     pub(super) fn fix(&mut self, atom: Atom, value: bool) {
         let now = self.sat.tick();
-        let state = self.state_mut(atom);
-        state.fixed = Some(value);
-        state.fixed_at = now;
-        let lit = state.lit;
+        let lit = self.atoms.fix(atom, value, now);
         // A watched atom without a variable changes now; one with a variable is reached
         // through its component, which the unit clause below stamps.
-        if let Some(watches) = self.atom_watches.remove(&atom) {
-            self.fired
-                .extend(watches.iter().filter(|w| now > w.1).map(|w| w.0));
-        }
-        if value {
-            self.fixed_true[atom.pred].push(atom.place);
-        }
+        self.watches.fixed(atom, now);
         match lit {
             Some(l) => self.sat.add_clause(&[if value { l } else { !l }]),
             None => {
-                for i in 0..self.counters.len() {
-                    if self.counters[i].pred == atom.pred {
+                for i in 0..self.counting.counters.len() {
+                    if self.counting.counters[i].pred == atom.pred {
                         self.count_fixed(i, value);
                     }
                 }
@@ -390,23 +415,19 @@ impl KnowledgeBase {
     /// The solver literal of a ground literal, allocating the atom's variable (and extending
     /// its counters) on first mention.
     pub(super) fn lit(&mut self, (atom, positive): GroundLit) -> Lit {
-        let state = self.state(atom);
+        let state = self.atoms.state(atom);
         let lit = match state.lit {
             Some(l) => l,
             None => {
                 let l = self.sat.new_lit();
-                self.state_mut(atom).lit = Some(l);
-                if let Some(watches) = self.atom_watches.remove(&atom) {
-                    for (token, since) in watches {
-                        self.sat.watch(l, token, since, &mut self.fired);
-                    }
-                }
+                self.atoms.state_mut(atom).lit = Some(l);
+                self.watches.given_variable(atom, l, &mut self.sat);
                 match state.fixed {
                     // Already counted when it was fixed.
                     Some(v) => self.sat.add_clause(&[if v { l } else { !l }]),
                     None => {
-                        for i in 0..self.counters.len() {
-                            if self.counters[i].pred == atom.pred {
+                        for i in 0..self.counting.counters.len() {
+                            if self.counting.counters[i].pred == atom.pred {
                                 self.extend_counter(i, l);
                             }
                         }
@@ -426,7 +447,7 @@ impl KnowledgeBase {
     /// in its current epoch.
     pub fn atom(&self, pred: PredId, place: Option<Place>) -> Atom {
         Atom {
-            pred: self.current[pred],
+            pred: self.epochs.current[pred],
             place,
         }
     }
@@ -453,19 +474,19 @@ impl KnowledgeBase {
             pred,
             place,
             present,
-            time: self.time,
+            time: self.epochs.time,
         };
-        if !self.told.insert(obs) {
+        if !self.told.distinct.insert(obs) {
             return Ok(());
         }
-        if let Some(explainer) = &mut self.explainer {
+        if let Some(explainer) = &mut self.explaining.explainer {
             explainer.tell(pred, place, present)?;
         }
-        self.observations.push(obs);
-        let selector = match self.proofs {
+        self.told.observations.push(obs);
+        let selector = match self.told.proofs {
             Proofs::Explained => {
                 let s = self.sat.new_lit();
-                self.selectors.push(s);
+                self.told.selectors.push(s);
                 Some(s)
             }
             Proofs::Fast => None,
@@ -473,11 +494,11 @@ impl KnowledgeBase {
         // Absence of a one-way percept says nothing.
         if present || rule.iff {
             let clauses = grounding.percept(pred, place, present)?;
-            let remap = self.time > 0;
-            let index = self.observations.len() - 1;
-            if let Some(relevance) = self.relevance.as_mut().filter(|_| !remap) {
+            let remap = self.epochs.time > 0;
+            let index = self.told.observations.len() - 1;
+            if let Some(relevance) = self.explaining.relevance.as_mut().filter(|_| !remap) {
                 for clause in clauses.iter() {
-                    relevance.add(Some(index), clause, &self.counted);
+                    relevance.add(Some(index), clause, &self.counting.counted);
                 }
             }
             for clause in clauses.iter() {
@@ -487,7 +508,7 @@ impl KnowledgeBase {
                         .map(|&(a, v)| {
                             (
                                 Atom {
-                                    pred: self.current[a.pred],
+                                    pred: self.epochs.current[a.pred],
                                     place: a.place,
                                 },
                                 v,
@@ -508,16 +529,16 @@ impl KnowledgeBase {
         if self.consistent_at == Some(self.sat.now()) {
             return Ok(());
         }
-        let assumptions = self.selectors.clone();
+        let assumptions = self.told.selectors.clone();
         if self.sat.solve(&assumptions, true) {
             self.consistent_at = Some(self.sat.now());
             return Ok(());
         }
-        let explainer = match &mut self.explainer {
+        let explainer = match &mut self.explaining.explainer {
             Some(explainer) => explainer,
             None => self,
         };
-        let why = match explainer.proofs {
+        let why = match explainer.told.proofs {
             Proofs::Explained => {
                 let core = explainer.oldest_core(&[]).unwrap_or_default();
                 if core.is_empty() {
@@ -525,17 +546,17 @@ impl KnowledgeBase {
                 } else {
                     let words: Vec<String> = core
                         .iter()
-                        .map(|&i| explainer.describe(&explainer.observations[i]))
+                        .map(|&i| explainer.describe(&explainer.told.observations[i]))
                         .collect();
                     format!("these cannot all hold: {}", words.join("; "))
                 }
             }
-            Proofs::Fast if explainer.observations.is_empty() => {
+            Proofs::Fast if explainer.told.observations.is_empty() => {
                 "the rules alone cannot all hold, whatever is observed".to_string()
             }
             Proofs::Fast => format!(
                 "the {} observations of this game cannot all hold",
-                explainer.observations.len()
+                explainer.told.observations.len()
             ),
         };
         Err(KbError::Contradiction(why))
@@ -546,13 +567,13 @@ impl KnowledgeBase {
     pub(super) fn question(&mut self, conj: &[GroundLit]) -> Option<Vec<Lit>> {
         let mut lits = Vec::with_capacity(conj.len());
         for (i, &(atom, value)) in conj.iter().enumerate() {
-            let state = self.state(atom);
+            let state = self.atoms.state(atom);
             match state.fixed {
                 Some(v) if v != value => return None,
                 Some(_) => continue,
                 None => {}
             }
-            if state.lit.is_none() && !self.counted[atom.pred] {
+            if state.lit.is_none() && !self.counting.counted[atom.pred] {
                 // Nothing constrains this atom: either value will do, unless the question
                 // asks for both at once.
                 if conj[..i].contains(&(atom, !value)) {
@@ -576,7 +597,7 @@ impl KnowledgeBase {
         if lits.is_empty() || self.sat.known_possible(&lits) {
             return Ok(true);
         }
-        let mut assumptions = self.selectors.clone();
+        let mut assumptions = self.told.selectors.clone();
         assumptions.extend_from_slice(&lits);
         Ok(self.sat.solve(&assumptions, true))
     }
@@ -588,7 +609,7 @@ impl KnowledgeBase {
 
     /// The value of `atom` in the most recent model, if known.
     pub fn model_value(&self, atom: Atom) -> Option<bool> {
-        let state = self.state(atom);
+        let state = self.atoms.state(atom);
         if let Some(v) = state.fixed {
             return Some(v);
         }

@@ -55,7 +55,6 @@ mod watch;
 use counter::Bit;
 use ground::GroundError;
 pub use grounding::Grounding;
-use knowledge::ComponentClauses;
 pub use knowledge::KnowledgeBase;
 use rules::PredId;
 

@@ -22,6 +22,7 @@
 
 use super::ground::{Atom, GroundLit};
 use super::rules::{PredId, Rules};
+use super::sat::Sat;
 use super::{Bit, KbError, KnowledgeBase};
 use rustc_hash::FxHashMap as HashMap;
 use varisat::Lit;
@@ -103,8 +104,8 @@ impl KnowledgeBase {
     /// variable, and the cache would start afresh after it).
     pub fn mention(&mut self, atoms: &[Atom]) {
         for &atom in atoms {
-            let state = self.state(atom);
-            if state.fixed.is_none() && state.lit.is_none() && self.counted[atom.pred] {
+            let state = self.atoms.state(atom);
+            if state.fixed.is_none() && state.lit.is_none() && self.counting.counted[atom.pred] {
                 self.lit((atom, true));
             }
         }
@@ -123,14 +124,14 @@ impl KnowledgeBase {
         let mut lits: Vec<Lit> = Vec::new();
         let mut independent = 1.0;
         for &(atom, value) in conj {
-            let state = self.state(atom);
+            let state = self.atoms.state(atom);
             if let Some(v) = state.fixed {
                 if v != value {
                     return Ok(0.0);
                 }
                 continue;
             }
-            if state.lit.is_none() && !self.counted[atom.pred] {
+            if state.lit.is_none() && !self.counting.counted[atom.pred] {
                 let (t, f) = prior.per_atom(self.base_pred(atom.pred)).ok_or_else(|| {
                     KbError::Unsupported(format!(
                         "a count prior on '{}' needs a cardinality constraint in the rules",
@@ -161,21 +162,21 @@ impl KnowledgeBase {
         lits: &[Lit],
         prior: &Prior,
     ) -> Result<f64, KbError> {
-        let clauses = self.component_clauses(component);
+        let clauses = self.odds.component_clauses(&mut self.sat, component);
         let now = (
             self.sat.now(),
             self.sat.clauses().len(),
             self.sat.var_count(),
         );
-        let fresh = match &self.odds_cache {
+        let fresh = match &self.odds.cache {
             Some(cache) => cache.at != now || cache.prior != *prior,
             None => true,
         };
         if fresh {
             let mut weights = vec![(1.0, 1.0); self.sat.var_count()];
-            for (pred, slots) in self.atoms.iter().enumerate() {
+            for (pred, slots) in self.atoms.slots.iter().enumerate() {
                 // A counted predicate's weight comes whole from the split on its count.
-                if self.counted[pred] {
+                if self.counting.counted[pred] {
                     continue;
                 }
                 if let Some(w) = prior.per_atom(self.base_pred(pred)) {
@@ -189,7 +190,7 @@ impl KnowledgeBase {
             // Counts of clause sets stay true as the knowledge base grows (the cache is keyed
             // by the clauses themselves, and a variable's weight never changes under one
             // prior), so the counter and its cache carry over to the new state.
-            let counter = match self.odds_cache.take() {
+            let counter = match self.odds.cache.take() {
                 Some(old) if old.prior == *prior => {
                     let mut counter = old.counter;
                     counter.grow(weights);
@@ -197,7 +198,7 @@ impl KnowledgeBase {
                 }
                 _ => ModelCounter::new(weights),
             };
-            self.odds_cache = Some(OddsCache {
+            self.odds.cache = Some(OddsCache {
                 at: now,
                 prior: prior.clone(),
                 counter,
@@ -207,13 +208,15 @@ impl KnowledgeBase {
             });
         }
         let base = match self
-            .odds_cache
+            .odds
+            .cache
             .as_ref()
             .and_then(|c| c.selectors.get(&component))
         {
             Some(base) => base.clone(),
             None => {
                 let mut base: Vec<Lit> = self
+                    .told
                     .selectors
                     .iter()
                     .copied()
@@ -221,25 +224,26 @@ impl KnowledgeBase {
                     .collect();
                 base.sort_unstable();
                 let base = std::sync::Arc::new(base);
-                let cache = self.odds_cache.as_mut().expect("made above");
+                let cache = self.odds.cache.as_mut().expect("made above");
                 cache.selectors.insert(component, base.clone());
                 base
             }
         };
         let cached = self
-            .odds_cache
+            .odds
+            .cache
             .as_ref()
             .and_then(|c| c.splits.get(&component).cloned());
         let splits = match cached {
             Some(splits) => splits,
             None => {
                 let splits = std::sync::Arc::new(self.splits(component, prior)?);
-                let cache = self.odds_cache.as_mut().expect("made above");
+                let cache = self.odds.cache.as_mut().expect("made above");
                 cache.splits.insert(component, splits.clone());
                 splits
             }
         };
-        let cache = self.odds_cache.as_mut().expect("made above");
+        let cache = self.odds.cache.as_mut().expect("made above");
         let (clauses, vars) = (&clauses.clauses, &clauses.vars);
         let (mut all, mut with) = (0.0, 0.0);
         for (index, split) in splits.iter().enumerate() {
@@ -274,63 +278,6 @@ impl KnowledgeBase {
         Ok(with / all)
     }
 
-    /// The clauses of one component (literals sorted) and their variables.
-    ///
-    /// The solver's clauses only grow, and components only merge as they grow, so the groups
-    /// are kept from one question to the next and brought up to date with the clauses added
-    /// since: a group that gained nothing is shared as it was.
-    fn component_clauses(&mut self, component: usize) -> std::sync::Arc<SharedClauses> {
-        let total = self.sat.clauses().len();
-        if self.by_component.is_none() || self.grouped != total {
-            let old = self.by_component.take().map(|(_, g)| g).unwrap_or_default();
-            // New clauses by their component.
-            let mut fresh: HashMap<usize, Vec<Clause>> = HashMap::default();
-            for i in self.grouped..total {
-                let Some(&first) = self.sat.clauses()[i].first() else {
-                    continue;
-                };
-                let root = self.sat.component(first);
-                let mut clause = Clause::from(&self.sat.clauses()[i][..]);
-                std::sync::Arc::get_mut(&mut clause)
-                    .expect("a clause just made is not shared")
-                    .sort_unstable();
-                fresh.entry(root).or_default().push(clause);
-            }
-            // Old groups under their present component; those that merged, or gained
-            // clauses, are rebuilt.
-            let mut merged: HashMap<usize, Vec<std::sync::Arc<SharedClauses>>> = HashMap::default();
-            for (root, group) in old {
-                let now_root = self
-                    .sat
-                    .component(varisat::Var::from_index(root).positive());
-                merged.entry(now_root).or_default().push(group);
-            }
-            let mut groups: super::ComponentClauses = Default::default();
-            for (root, mut parts) in merged {
-                let added = fresh.remove(&root);
-                if parts.len() == 1 && added.is_none() {
-                    groups.insert(root, parts.pop().expect("one part"));
-                    continue;
-                }
-                let mut clauses: Vec<Clause> = parts
-                    .iter()
-                    .flat_map(|p| p.clauses.iter().cloned())
-                    .collect();
-                clauses.extend(added.into_iter().flatten());
-                let vars = vars_of(&clauses);
-                groups.insert(root, std::sync::Arc::new(SharedClauses { clauses, vars }));
-            }
-            for (root, clauses) in fresh {
-                let vars = vars_of(&clauses);
-                groups.insert(root, std::sync::Arc::new(SharedClauses { clauses, vars }));
-            }
-            self.grouped = total;
-            self.by_component = Some((self.sat.now(), groups));
-        }
-        let (_, groups) = self.by_component.as_ref().expect("grouped above");
-        groups.get(&component).cloned().unwrap_or_default()
-    }
-
     /// The ways to split the count by how many mentioned atoms of each count-weighted
     /// predicate in `component` are true.
     fn splits(&mut self, component: usize, prior: &Prior) -> Result<Vec<Split>, KbError> {
@@ -339,10 +286,10 @@ impl KnowledgeBase {
             weight: 1.0,
         }];
         let places = self.topology().len();
-        for i in 0..self.counters.len() {
-            let pred = self.counters[i].pred;
+        for i in 0..self.counting.counters.len() {
+            let pred = self.counting.counters[i].pred;
             let base = self.base_pred(pred);
-            let mut lits: Vec<Lit> = self.counters[i]
+            let mut lits: Vec<Lit> = self.counting.counters[i]
                 .regs
                 .iter()
                 .filter_map(|b| match b {
@@ -351,14 +298,14 @@ impl KnowledgeBase {
                 })
                 .collect();
             lits.extend(
-                self.mentioned[pred]
+                self.atoms.mentioned[pred]
                     .iter()
-                    .filter_map(|&place| self.state(Atom { pred, place }).lit),
+                    .filter_map(|&place| self.atoms.state(Atom { pred, place }).lit),
             );
             if !lits.iter().any(|&l| self.sat.component(l) == component) {
                 continue;
             }
-            let c = &self.counters[i];
+            let c = &self.counting.counters[i];
             let Some(hi) = c.at_most else {
                 return Err(KbError::Unsupported(format!(
                     "odds on '{}' need an upper bound on its count",
@@ -417,6 +364,83 @@ fn binomial(n: usize, k: usize) -> f64 {
     }
     let k = k.min(n - k);
     (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+}
+
+/// What odds questions keep between them: the solver's clauses grouped by component, and the
+/// counts of the last state asked about. It must never change an answer: every group and
+/// count is of the clauses as they are, brought up to date or dropped when they change.
+#[derive(Default)]
+pub(super) struct OddsCaches {
+    /// Clauses grouped by component, at a time.
+    groups: Option<(u64, ComponentClauses)>,
+    /// How many of the solver's clauses `groups` holds.
+    grouped: usize,
+    /// Counts kept between odds questions about the same state.
+    cache: Option<OddsCache>,
+}
+
+/// Clauses grouped by the component (representative variable) they belong to.
+type ComponentClauses = std::collections::HashMap<usize, std::sync::Arc<SharedClauses>>;
+
+impl OddsCaches {
+    /// The clauses of one component (literals sorted) and their variables.
+    ///
+    /// The solver's clauses only grow, and components only merge as they grow, so the groups
+    /// are kept from one question to the next and brought up to date with the clauses added
+    /// since: a group that gained nothing is shared as it was.
+    fn component_clauses(
+        &mut self,
+        sat: &mut Sat,
+        component: usize,
+    ) -> std::sync::Arc<SharedClauses> {
+        let total = sat.clauses().len();
+        if self.groups.is_none() || self.grouped != total {
+            let old = self.groups.take().map(|(_, g)| g).unwrap_or_default();
+            // New clauses by their component.
+            let mut fresh: HashMap<usize, Vec<Clause>> = HashMap::default();
+            for i in self.grouped..total {
+                let Some(&first) = sat.clauses()[i].first() else {
+                    continue;
+                };
+                let root = sat.component(first);
+                let mut clause = Clause::from(&sat.clauses()[i][..]);
+                std::sync::Arc::get_mut(&mut clause)
+                    .expect("a clause just made is not shared")
+                    .sort_unstable();
+                fresh.entry(root).or_default().push(clause);
+            }
+            // Old groups under their present component; those that merged, or gained
+            // clauses, are rebuilt.
+            let mut merged: HashMap<usize, Vec<std::sync::Arc<SharedClauses>>> = HashMap::default();
+            for (root, group) in old {
+                let now_root = sat.component(varisat::Var::from_index(root).positive());
+                merged.entry(now_root).or_default().push(group);
+            }
+            let mut groups: ComponentClauses = Default::default();
+            for (root, mut parts) in merged {
+                let added = fresh.remove(&root);
+                if parts.len() == 1 && added.is_none() {
+                    groups.insert(root, parts.pop().expect("one part"));
+                    continue;
+                }
+                let mut clauses: Vec<Clause> = parts
+                    .iter()
+                    .flat_map(|p| p.clauses.iter().cloned())
+                    .collect();
+                clauses.extend(added.into_iter().flatten());
+                let vars = vars_of(&clauses);
+                groups.insert(root, std::sync::Arc::new(SharedClauses { clauses, vars }));
+            }
+            for (root, clauses) in fresh {
+                let vars = vars_of(&clauses);
+                groups.insert(root, std::sync::Arc::new(SharedClauses { clauses, vars }));
+            }
+            self.grouped = total;
+            self.groups = Some((sat.now(), groups));
+        }
+        let (_, groups) = self.groups.as_ref().expect("grouped above");
+        groups.get(&component).cloned().unwrap_or_default()
+    }
 }
 
 /// What the knowledge base keeps between odds questions asked of the same state.

@@ -103,7 +103,8 @@ impl KnowledgeBase {
     /// mentions (see the module documentation).
     /// The question's own atoms may be among them, so they are not counted on.
     fn available_rest(&self, asked: usize) -> bool {
-        self.counters
+        self.counting
+            .counters
             .iter()
             .all(|c| c.places - c.mentioned >= c.at_least + asked)
     }
@@ -111,8 +112,8 @@ impl KnowledgeBase {
     /// The observations an explanation of `conj` can name, when the index can show it (see
     /// the module documentation); `None` when every observation must be searched.
     pub(super) fn relevant_to(&self, conj: &[GroundLit]) -> Option<Vec<usize>> {
-        let index = self.relevance.as_ref()?;
-        if !index.valid || self.time > 0 || !self.available_rest(conj.len()) {
+        let index = self.explaining.relevance.as_ref()?;
+        if !index.valid || self.epochs.time > 0 || !self.available_rest(conj.len()) {
             return None;
         }
         Some(index.relevant(conj.iter().map(|&(a, _)| a)))

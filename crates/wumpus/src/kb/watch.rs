@@ -4,8 +4,45 @@
 //!
 //! A watch may fire early (a caller checks with `changed_since`), but it must never be late.
 
+use varisat::Lit;
+
 use super::ground::Atom;
+use super::sat::Sat;
 use super::KnowledgeBase;
+
+/// The watches set on atoms, and those that fired. Watches on atoms with a variable live in the
+/// solver's components (sat.rs); this holds the rest. It must never drop a watch before it
+/// fires, and never decides itself what changed: the fixing of an atom, or the stamp of its
+/// component, says that.
+#[derive(Default)]
+pub(super) struct Watches {
+    /// Watches on atoms no clause mentions yet and no counter constrains: they wait here
+    /// until the atom gets a variable (the watch moves to its component) or is fixed (it
+    /// fires). See [`KnowledgeBase::watch`].
+    pub(super) waiting: rustc_hash::FxHashMap<Atom, Vec<(u32, u64)>>,
+    /// Watches that fired and are not yet taken by [`KnowledgeBase::take_changed`].
+    pub(super) fired: Vec<u32>,
+}
+
+impl Watches {
+    /// `atom`, without a variable, was fixed at time `now`: its waiting watches set before
+    /// then fire.
+    pub(super) fn fixed(&mut self, atom: Atom, now: u64) {
+        if let Some(watches) = self.waiting.remove(&atom) {
+            self.fired
+                .extend(watches.iter().filter(|w| now > w.1).map(|w| w.0));
+        }
+    }
+
+    /// `atom` got the variable `lit`: its waiting watches move to the solver.
+    pub(super) fn given_variable(&mut self, atom: Atom, lit: Lit, sat: &mut Sat) {
+        if let Some(watches) = self.waiting.remove(&atom) {
+            for (token, since) in watches {
+                sat.watch(lit, token, since, &mut self.fired);
+            }
+        }
+    }
+}
 
 impl KnowledgeBase {
     /// The current time, for [`KnowledgeBase::changed_since`].
@@ -16,14 +53,14 @@ impl KnowledgeBase {
     /// True when something learnt after time `since` can bear on `atom`. An answer about the
     /// atom obtained at `since` still stands when this is false.
     pub fn changed_since(&mut self, atom: Atom, since: u64) -> bool {
-        let state = self.state(atom);
+        let state = self.atoms.state(atom);
         if state.fixed.is_some() {
             return state.fixed_at > since;
         }
         match state.lit {
             Some(l) => self.sat.changed_since(l, since),
             // A counted atom not yet mentioned is still constrained through its counter.
-            None => self.counted[atom.pred],
+            None => self.counting.counted[atom.pred],
         }
     }
 
@@ -37,20 +74,21 @@ impl KnowledgeBase {
     /// Why: an agent with thousands of open questions can re-ask only those whose answer can
     /// have changed, at a cost proportional to what changed rather than to what it asked.
     pub fn watch(&mut self, atom: Atom, token: u32, since: u64) {
-        let state = self.state(atom);
+        let state = self.atoms.state(atom);
         if state.fixed.is_some() {
             // A fixed atom changes once, when it is fixed.
             if state.fixed_at > since {
-                self.fired.push(token);
+                self.watches.fired.push(token);
             }
             return;
         }
         match state.lit {
-            Some(l) => self.sat.watch(l, token, since, &mut self.fired),
+            Some(l) => self.sat.watch(l, token, since, &mut self.watches.fired),
             // An unmentioned counted atom is always "changed" (see changed_since).
-            None if self.counted[atom.pred] => self.fired.push(token),
+            None if self.counting.counted[atom.pred] => self.watches.fired.push(token),
             None => self
-                .atom_watches
+                .watches
+                .waiting
                 .entry(atom)
                 .or_default()
                 .push((token, since)),
@@ -60,8 +98,8 @@ impl KnowledgeBase {
     /// Appends to `out` the tokens of the watches that fired since the last call (see
     /// [`KnowledgeBase::watch`]), in no particular order, possibly repeated.
     pub fn take_changed(&mut self, out: &mut Vec<u32>) {
-        self.sat.drain_changed(&mut self.fired);
-        out.append(&mut self.fired);
+        self.sat.drain_changed(&mut self.watches.fired);
+        out.append(&mut self.watches.fired);
     }
 }
 

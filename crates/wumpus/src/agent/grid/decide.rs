@@ -8,35 +8,126 @@
 
 use super::*;
 
+/// What the agent set out to do: the actions planned and what they are for, the decision given
+/// and not yet taken, and the route finder's tables. It holds what was chosen and never
+/// chooses; it must never outlive a surprise: the steps are dropped when the player did
+/// something other than planned, or when new safe ground or the wumpus's cell was proven.
+pub(super) struct Plan {
+    /// The actions still to take, in order.
+    pub(super) steps: VecDeque<Action>,
+    /// What the steps are for: the rule, the cell they lead to, and in words.
+    pub(super) goal: Option<(Rule, Place, String)>,
+    /// The decision given and not yet taken.
+    pub(super) pending: Option<Chosen>,
+    /// The route finder, with its tables kept between the many searches of a game.
+    pub(super) searcher: planner::Searcher,
+}
+
+impl Plan {
+    /// Nothing planned.
+    pub(super) fn new() -> Plan {
+        Plan {
+            steps: VecDeque::new(),
+            goal: None,
+            pending: None,
+            searcher: planner::Searcher::new(),
+        }
+    }
+
+    /// Drops the plan for one action alone, `text` saying why.
+    pub(super) fn single(&mut self, action: Action, rule: Rule, text: &str) -> Chosen {
+        self.steps.clear();
+        self.goal = None;
+        Chosen {
+            action,
+            reason: Reason {
+                rule,
+                target: None,
+                steps: 0,
+                text: text.to_string(),
+            },
+            odds: None,
+        }
+    }
+
+    /// Starts following `route`, then `last` (a shot or a climb) if given; `what` says what
+    /// the plan is for.
+    pub(super) fn follow(
+        &mut self,
+        route: planner::Route,
+        last: Option<Action>,
+        rule: Rule,
+        what: String,
+    ) -> Chosen {
+        self.steps = route
+            .links
+            .iter()
+            .map(|link| match link {
+                Link::Step(d) => Action::Move(*d),
+                Link::Tunnel(_) => unreachable!("grid routes follow steps"),
+            })
+            .chain(last)
+            .collect();
+        self.goal = Some((rule, route.goal(), what));
+        self.next()
+    }
+
+    /// The plan's next action, with the steps still to go in its reason.
+    pub(super) fn next(&mut self) -> Chosen {
+        let to_go = self
+            .steps
+            .iter()
+            .filter(|a| matches!(a, Action::Move(_)))
+            .count();
+        let action = self.steps.pop_front().expect("a plan with an action left");
+        let (rule, target, what) = self.goal.clone().expect("a plan has a goal");
+        let text = match to_go {
+            0 => what,
+            1 => format!("{what} (1 step to go)"),
+            n => format!("{what} ({n} steps to go)"),
+        };
+        Chosen {
+            action,
+            reason: Reason {
+                rule,
+                target: Some(target),
+                steps: to_go,
+                text,
+            },
+            odds: None,
+        }
+    }
+}
+
 impl GridAgent {
     pub(super) fn is_safe(&self, place: Place) -> bool {
-        safe_in(&self.cells, self.wumpus_alive, place)
+        self.map.safe(self.status.wumpus_alive, place)
     }
 
     /// The shortest walk over safe cells from where the agent stands to the nearest `goal`
     /// (exactly [`planner::nearest`]'s route, from the agent's reusable searcher).
     pub(super) fn walk_to(&mut self, goal: Goal) -> Option<planner::Route> {
-        let (cells, alive) = (&self.cells, self.wumpus_alive);
-        if let Some(facing) = self.facing {
+        let (map, alive) = (&self.map, self.status.wumpus_alive);
+        if let Some(facing) = self.status.facing {
             // With a heading the nearest goal is the cheapest in actions, turns counted.
             return planner::nearest_headed(
                 &self.topology,
-                self.position,
+                self.status.position,
                 facing,
-                |p| safe_in(cells, alive, p),
+                |p| map.safe(alive, p),
                 |(p, _)| match goal {
-                    Goal::SafeUnvisited => !cells[p.index()].visited && safe_in(cells, alive, p),
+                    Goal::SafeUnvisited => !map.cells[p.index()].visited && map.safe(alive, p),
                     Goal::At(place) => p == place,
                 },
             )
             .map(|(route, _)| route);
         }
-        self.searcher.nearest(
+        self.plan.searcher.nearest(
             &self.topology,
-            self.position,
-            |p| safe_in(cells, alive, p),
+            self.status.position,
+            |p| map.safe(alive, p),
             |p| match goal {
-                Goal::SafeUnvisited => !cells[p.index()].visited && safe_in(cells, alive, p),
+                Goal::SafeUnvisited => !map.cells[p.index()].visited && map.safe(alive, p),
                 Goal::At(place) => p == place,
             },
         )
@@ -44,14 +135,14 @@ impl GridAgent {
 
     /// Actions left before the budget runs out, where there is one.
     pub(super) fn budget_left(&self) -> Option<u32> {
-        let spent = self.moves + if self.has_arrow { 0 } else { 10 };
-        self.action_budget.map(|b| b.saturating_sub(spent))
+        let spent = self.status.moves + if self.status.has_arrow { 0 } else { 10 };
+        self.settings.action_budget.map(|b| b.saturating_sub(spent))
     }
 
     /// The cost in actions of following `route` from here (turns counted, with a heading),
     /// and the way the agent then faces.
     pub(super) fn route_cost(&self, route: &planner::Route) -> (u32, Option<Direction>) {
-        let Some(mut facing) = self.facing else {
+        let Some(mut facing) = self.status.facing else {
             return (route.len() as u32, None);
         };
         let mut cost = 0;
@@ -72,8 +163,8 @@ impl GridAgent {
             return true;
         };
         let start = Place::new(0);
-        let (cells, alive) = (&self.cells, self.wumpus_alive);
-        let safe = |p| safe_in(cells, alive, p);
+        let (map, alive) = (&self.map, self.status.wumpus_alive);
+        let safe = |p| map.safe(alive, p);
         let home = match facing {
             Some(f) => planner::nearest_headed(&self.topology, place, f, safe, |(p, _)| p == start)
                 .map(|(_, c)| c),
@@ -87,28 +178,28 @@ impl GridAgent {
     /// taken instead, [`GridAgent::observe_percepts`] notices and replans. Asking again before the next
     /// observation gives the same decision.
     pub(super) fn chosen(&mut self) -> Chosen {
-        if let Some(decision) = &self.pending {
+        if let Some(decision) = &self.plan.pending {
             return decision.clone();
         }
         let decision = self.choose();
-        self.pending = Some(decision.clone());
+        self.plan.pending = Some(decision.clone());
         decision
     }
 
     pub(super) fn choose(&mut self) -> Chosen {
-        if self.glint_here && !self.has_gold {
-            self.plan.clear();
-            return self.single(
+        if self.status.glint_here && !self.status.has_gold {
+            self.plan.steps.clear();
+            return self.plan.single(
                 Action::Grab,
                 Rule::GrabGold,
                 "the gold glints here: grab it",
             );
         }
-        if !self.plan.is_empty() {
-            return self.next_planned();
+        if !self.plan.steps.is_empty() {
+            return self.plan.next();
         }
         let start = Place::new(0);
-        if self.has_gold {
+        if self.status.has_gold {
             return self.go_home(Rule::ReturnWithGold, "carrying the gold");
         }
         // Explore: the nearest proven-safe cell not yet visited.
@@ -127,13 +218,13 @@ impl GridAgent {
                 "explore {}, the nearest proven-safe unvisited cell",
                 self.topology.label(target)
             );
-            return self.follow(route, None, Rule::Explore, what);
+            return self.plan.follow(route, None, Rule::Explore, what);
         }
         if let Some(decision) = self.plan_shot() {
             return decision;
         }
         let mut weighed = None;
-        if let Strategy::Risk { pit_prob, scoring } = self.strategy {
+        if let Strategy::Risk { pit_prob, scoring } = self.settings.strategy {
             // A failure to count (never expected) falls back to the safe choice below.
             match self.gamble(pit_prob, scoring) {
                 Ok(Gamble::Take(decision)) => return decision,
@@ -141,8 +232,8 @@ impl GridAgent {
                 Err(_) => {}
             }
         }
-        let mut decision = if self.position == start {
-            self.single(
+        let mut decision = if self.status.position == start {
+            self.plan.single(
                 Action::Climb,
                 Rule::Climb,
                 "no proven-safe cell is left to explore: climb out",
@@ -158,61 +249,26 @@ impl GridAgent {
         decision
     }
 
-    pub(super) fn single(&mut self, action: Action, rule: Rule, text: &str) -> Chosen {
-        self.plan.clear();
-        self.plan_goal = None;
-        Chosen {
-            action,
-            reason: Reason {
-                rule,
-                target: None,
-                steps: 0,
-                text: text.to_string(),
-            },
-            odds: None,
-        }
-    }
-
     pub(super) fn go_home(&mut self, rule: Rule, why: &str) -> Chosen {
         let start = Place::new(0);
-        if self.position == start {
-            return self.single(Action::Climb, Rule::Climb, &format!("{why}: climb out"));
+        if self.status.position == start {
+            return self
+                .plan
+                .single(Action::Climb, Rule::Climb, &format!("{why}: climb out"));
         }
         let route = self
             .walk_to(Goal::At(start))
             .expect("the way back over visited cells is always open");
         let what = format!("{why}: walk home to 0,0 and climb out");
-        self.follow(route, Some(Action::Climb), rule, what)
-    }
-
-    /// Starts following `route`, then `last` (a shot or a climb) if given; `what` says what
-    /// the plan is for.
-    pub(super) fn follow(
-        &mut self,
-        route: planner::Route,
-        last: Option<Action>,
-        rule: Rule,
-        what: String,
-    ) -> Chosen {
-        self.plan = route
-            .links
-            .iter()
-            .map(|link| match link {
-                Link::Step(d) => Action::Move(*d),
-                Link::Tunnel(_) => unreachable!("grid routes follow steps"),
-            })
-            .chain(last)
-            .collect();
-        self.plan_goal = Some((rule, route.goal(), what));
-        self.next_planned()
+        self.plan.follow(route, Some(Action::Climb), rule, what)
     }
 
     /// The walk planned: from the agent's cell through each cell its decided action and the
     /// plan after it step into; empty when neither moves it.
     pub(super) fn planned_route(&self) -> Vec<Place> {
-        let mut route = vec![self.position];
-        let decided = self.pending.iter().map(|c| &c.action);
-        for action in decided.chain(self.plan.iter()) {
+        let mut route = vec![self.status.position];
+        let decided = self.plan.pending.iter().map(|c| &c.action);
+        for action in decided.chain(self.plan.steps.iter()) {
             if let Action::Move(d) = action {
                 let at = *route.last().expect("starts with the agent's cell");
                 match self.topology.follow(at, Link::Step(*d)) {
@@ -227,47 +283,22 @@ impl GridAgent {
         route
     }
 
-    /// The plan's next action, with the steps still to go in its reason.
-    pub(super) fn next_planned(&mut self) -> Chosen {
-        let to_go = self
-            .plan
-            .iter()
-            .filter(|a| matches!(a, Action::Move(_)))
-            .count();
-        let action = self.plan.pop_front().expect("a plan with an action left");
-        let (rule, target, what) = self.plan_goal.clone().expect("a plan has a goal");
-        let text = match to_go {
-            0 => what,
-            1 => format!("{what} (1 step to go)"),
-            n => format!("{what} ({n} steps to go)"),
-        };
-        Chosen {
-            action,
-            reason: Reason {
-                rule,
-                target: Some(target),
-                steps: to_go,
-                text,
-            },
-            odds: None,
-        }
-    }
-
     /// A shot that proves new cells safe whether it kills or misses, from the nearest cell it
     /// can be fired from. Targets are cells proven pit-free where the wumpus may be.
     pub(super) fn plan_shot(&mut self) -> Option<Chosen> {
-        if !self.has_arrow || !self.wumpus_alive {
+        if !self.status.has_arrow || !self.status.wumpus_alive {
             return None;
         }
-        let targets: Vec<Place> = match self.wumpus_at {
-            Some(w) if self.cells[w.index()].proven[Question::NoPit as usize] => vec![w],
+        let targets: Vec<Place> = match self.map.wumpus_at {
+            Some(w) if self.map.cells[w.index()].proven[Question::NoPit as usize] => vec![w],
             Some(_) => Vec::new(),
             None => self
                 .frontier
+                .places
                 .iter()
                 .copied()
                 .filter(|&p| {
-                    let c = &self.cells[p.index()];
+                    let c = &self.map.cells[p.index()];
                     self.in_frontier_now(p)
                         && c.proven[Question::NoPit as usize]
                         && !c.proven[Question::NoWumpus as usize]
@@ -277,21 +308,21 @@ impl GridAgent {
         if targets.is_empty() {
             return None;
         }
-        let (dist, headed) = match self.facing {
+        let (dist, headed) = match self.status.facing {
             // With a heading, a firing place costs the walk there and the turns to face the
             // target.
             Some(facing) => (
                 planner::Distances::Dense(Vec::new()),
                 Some(planner::headed_costs(
                     &self.topology,
-                    self.position,
+                    self.status.position,
                     facing,
                     |p| self.is_safe(p),
                     |_| false,
                 )),
             ),
             None => (
-                planner::distances(&self.topology, self.position, |p| self.is_safe(p)),
+                planner::distances(&self.topology, self.status.position, |p| self.is_safe(p)),
                 None,
             ),
         };
@@ -329,10 +360,10 @@ impl GridAgent {
         }
         let (opened, cost, from, dir) = best?;
         // The shot is an action and costs 10 more.
-        if !self.affordable(cost + 11, from, self.facing.map(|_| dir)) {
+        if !self.affordable(cost + 11, from, self.status.facing.map(|_| dir)) {
             return None;
         }
-        let (rule, what) = match self.wumpus_at {
+        let (rule, what) = match self.map.wumpus_at {
             Some(w) => (
                 Rule::ShootWumpus,
                 format!("the wumpus is proven at {}", self.topology.label(w)),
@@ -351,12 +382,12 @@ impl GridAgent {
             None => self.walk_to(Goal::At(from))?,
         };
         // With a heading the textbook's words: the arrow flies the way the player faces.
-        let fire = if self.facing.is_some() {
+        let fire = if self.status.facing.is_some() {
             "shoot facing"
         } else {
             "fire"
         };
         let what = format!("{what}: {fire} {dir} from {}", self.topology.label(from));
-        Some(self.follow(route, Some(Action::Fire(dir)), rule, what))
+        Some(self.plan.follow(route, Some(Action::Fire(dir)), rule, what))
     }
 }

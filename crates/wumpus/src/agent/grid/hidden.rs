@@ -111,8 +111,8 @@ impl GridAgent {
         let topology =
             Topology::grid(rows, cols).map_err(|e| KbError::Unsupported(e.to_string()))?;
         let mut agent = GridAgent::new(Arc::new(topology), rules, insight)?;
-        agent.pit_chances = Some(Arc::new(hidden.pit_chances()));
-        agent.sizes = Some(Arc::new(hidden.sizes()));
+        agent.foresight.pit_chances = Some(Arc::new(hidden.pit_chances()));
+        agent.foresight.sizes = Some(Arc::new(hidden.sizes()));
         agent.hidden = Some(Box::new(hidden));
         Ok(agent)
     }
@@ -141,11 +141,11 @@ impl GridAgent {
         if h.recipe.is_none() {
             h.recipe = Some(Recipe {
                 rules: self.kb.rules().clone(),
-                insight: self.insight,
-                strategy: self.strategy,
-                depth: self.lookahead.as_ref().map_or(1, |(_, d)| *d),
-                facing: self.facing,
-                budget: self.action_budget,
+                insight: self.settings.insight,
+                strategy: self.settings.strategy,
+                depth: self.foresight.lookahead.as_ref().map_or(1, |(_, d)| *d),
+                facing: self.status.facing,
+                budget: self.settings.action_budget,
             });
         }
     }
@@ -162,7 +162,7 @@ impl GridAgent {
         self.take_recipe(&mut h);
         h.history.push(Event::Observed(last, *percepts));
         let conclusions = self.observe_known(last, percepts)?;
-        let (row, col) = self.topology.coords(self.position);
+        let (row, col) = self.topology.coords(self.status.position);
         let (rows, cols) = (h.rows, h.cols);
         // Standing here shows the board reaches this far.
         h.rows.0 = h.rows.0.max(row + 1);
@@ -181,7 +181,7 @@ impl GridAgent {
             return self.rebuild(h);
         }
         if (h.rows, h.cols) != (rows, cols) {
-            self.set_cell_chances(h.pit_chances(), h.sizes());
+            self.foresight.set_cell_chances(h.pit_chances(), h.sizes());
         }
         self.hidden = Some(h);
         Ok(conclusions)
@@ -196,8 +196,8 @@ impl GridAgent {
             Topology::grid(rows, cols).map_err(|e| KbError::Unsupported(e.to_string()))?;
         let mut agent = GridAgent::new(Arc::new(topology), Some(recipe.rules), recipe.insight)?
             .with_strategy(recipe.strategy);
-        agent.pit_chances = Some(Arc::new(h.pit_chances()));
-        agent.sizes = Some(Arc::new(h.sizes()));
+        agent.foresight.pit_chances = Some(Arc::new(h.pit_chances()));
+        agent.foresight.sizes = Some(Arc::new(h.sizes()));
         if let Some(facing) = recipe.facing {
             agent = agent.headed(facing);
         }
@@ -265,7 +265,7 @@ mod tests {
             super::super::CellView::Visited
         );
         // On the 4x4 block, with the size known to be 4x5, pits may lie in columns 0 to 3 only.
-        let chances = agent.pit_chances.as_ref().unwrap();
+        let chances = agent.foresight.pit_chances.as_ref().unwrap();
         assert_eq!(chances[2 * 5 + 3], 0.2);
         assert_eq!(chances[2 * 5 + 4], 0.0);
     }

@@ -22,7 +22,7 @@ impl Agent<GridSession> for GridAgent {
     fn decide(&mut self) -> Decision<Action> {
         let d = self.chosen();
         let mut choices = Vec::new();
-        if let (Insight::Explained, Some(odds)) = (self.insight, &d.odds) {
+        if let (Insight::Explained, Some(odds)) = (self.settings.insight, &d.odds) {
             for c in &odds.candidates {
                 choices.push(Choice {
                     what: format!("step into {}", self.topology.label(c.place)),

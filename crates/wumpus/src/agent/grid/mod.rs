@@ -12,6 +12,12 @@
 //!
 //! When logic runs out, the risk agent weighs its risks in `agent::grid::risk`.
 //!
+//! Beside its knowledge base the agent keeps a few parts, each holding one concern: how it was
+//! made to play (`Settings`) and where it is and what it carries (`Status`), both here; what
+//! it knows of each cell (`map`); the cells in doubt and which to examine (`frontier`); what
+//! it set out to do (`Plan`, in `decide`); the look-ahead's state (`foresight`); and, with the
+//! size hidden, what it knows of the size (`hidden`).
+//!
 //! Invariant: the agent holds no hidden state of the world, only its knowledge base and what it
 //! did. Every cell it steps into was visited before or proven safe by the solver.
 
@@ -29,16 +35,22 @@ use std::sync::{Arc, OnceLock};
 
 mod cell_list;
 mod decide;
+mod foresight;
+mod frontier;
 mod headed;
 mod hidden;
 mod interface;
 pub mod lookahead;
+mod map;
 mod observe;
 pub mod odds;
 mod risk;
-use cell_list::CellList;
+use decide::Plan;
+use foresight::Foresight;
+use frontier::Frontier;
 pub use headed::HeadedAgent;
-use lookahead::{Lookahead, Sight};
+use lookahead::Lookahead;
+use map::Map;
 use risk::Gamble;
 pub use risk::{Candidate, Odds, ShotCandidate};
 
@@ -115,18 +127,6 @@ enum Question {
     Wumpus = 3,
 }
 
-/// What the agent knows of one cell.
-#[derive(Clone, Copy, Debug, Default)]
-struct CellKnowledge {
-    visited: bool,
-    /// Proven answers, by [`Question`].
-    proven: [bool; 4],
-    /// When each unproven question was last asked (0: never).
-    asked_at: [u64; 4],
-    /// True once the cell has been announced safe in a conclusion.
-    announced_safe: bool,
-}
-
 /// What the agent believes of a cell, for maps and traces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CellView {
@@ -168,69 +168,56 @@ pub enum Strategy {
     },
 }
 
-/// The logic agent for the grid.
-pub struct GridAgent {
-    kb: KnowledgeBase,
+/// How the agent was made to play: the words of its rules, whether it explains its
+/// conclusions, how it plays when logic runs out, and the actions it may spend. Set before the
+/// first observation; play must never change it.
+#[derive(Clone, Copy, Debug)]
+struct Settings {
+    /// The predicates of the rules it asks and tells about.
     words: Vocabulary,
-    topology: Arc<Topology>,
+    /// Whether conclusions come with the observations they rest on.
     insight: Insight,
-    position: Place,
-    has_gold: bool,
-    has_arrow: bool,
-    wumpus_alive: bool,
-    glint_here: bool,
-    cells: Vec<CellKnowledge>,
-    /// Unvisited cells next to visited ones and not announced safe, in the order they joined,
-    /// plus some that have since been visited or announced (dropped in bulk once they are
-    /// half the list, so that leaving costs nothing per turn); read it through
-    /// [`GridAgent::in_frontier_now`].
-    frontier: Vec<Place>,
-    /// How many of `frontier` are still in it.
-    frontier_live: usize,
-    in_frontier: Vec<bool>,
-    /// Each cell's place in the order cells joined the frontier, from 1 (0: never joined),
-    /// up to the highest cell that joined: grown on demand, so that a big grid mostly
-    /// unexplored costs little here.
-    order: Vec<u32>,
-    /// Every cell that ever joined the frontier, by its `order` − 1.
-    by_order: Vec<Place>,
-    /// Frontier cells (by order) that may have something new to ask or announce: new ones,
-    /// and those whose watched atoms changed. Every other frontier cell would ask nothing
-    /// (its answers cannot have changed), so walking it in order does what walking the whole
-    /// frontier did.
-    to_examine: std::collections::BTreeSet<u32>,
-    /// Scratch for the tokens (cell indices) the knowledge base hands back.
-    fired: Vec<u32>,
-    /// The route finder, with its tables kept between the many searches of a game.
-    searcher: planner::Searcher,
-    /// Cells proven safe (visited or announced), in cell order: proven safety never ends, and
-    /// every safe cell is visited or announced in the turn it became safe, so this is what a
-    /// scan of every cell would find, at the cost of the cells found.
-    safe_cells: CellList,
-    /// Cells proven to hold a pit.
-    pit_cells: CellList,
-    /// Cells visited.
-    visited_cells: CellList,
-    wumpus_at: Option<Place>,
-    plan: VecDeque<Action>,
-    plan_goal: Option<(Rule, Place, String)>,
-    pending: Option<Chosen>,
     strategy: Strategy,
-    moves: u32,
-    /// The way the agent faces under the textbook's rules (`None`: compass moves, no
-    /// heading): its routes then count turns, each an action.
-    facing: Option<Direction>,
     /// The actions (the arrow counting 10) after which the game ends, where it does (the
     /// tournament's score floor under the textbook's rules).
     action_budget: Option<u32>,
-    /// The look-ahead deeper than one step, and what it has seen (`--depth` above 1).
-    lookahead: Option<(Arc<Lookahead>, u32)>,
-    sight: Option<Sight>,
-    /// Each cell's own prior chance of a pit, where the deal puts pits in some cells only or
-    /// the size is hidden (`None`: the strategy's chance in every cell but the start).
-    pit_chances: Option<Arc<Vec<f64>>>,
-    /// With the board's size hidden, the sizes it may still have, for the look-ahead.
-    sizes: Option<Arc<Vec<lookahead::SizeHypothesis>>>,
+}
+
+/// Where the agent is and what it has: its cell, the way it faces, the gold and the arrow,
+/// the actions spent, whether the scream was heard, whether the gold glints here. All of it
+/// follows from the agent's own actions and the percepts that followed; it must never hold
+/// anything of the world the agent was not shown.
+#[derive(Clone, Copy, Debug)]
+struct Status {
+    position: Place,
+    /// The way the agent faces under the textbook's rules (`None`: compass moves, no
+    /// heading): its routes then count turns, each an action.
+    facing: Option<Direction>,
+    has_gold: bool,
+    has_arrow: bool,
+    /// True while no scream has been heard.
+    wumpus_alive: bool,
+    glint_here: bool,
+    /// The actions taken so far.
+    moves: u32,
+}
+
+/// The logic agent for the grid.
+pub struct GridAgent {
+    /// What it was told, and what it can prove from it.
+    kb: KnowledgeBase,
+    /// The grid it reasons on.
+    topology: Arc<Topology>,
+    settings: Settings,
+    status: Status,
+    /// What it knows of each cell.
+    map: Map,
+    /// The cells in doubt next to where it walked, and which to examine.
+    frontier: Frontier,
+    /// What it set out to do, and the decision given and not yet taken.
+    plan: Plan,
+    /// The look-ahead and the priors it counts with.
+    foresight: Foresight,
     /// With the board's size hidden, what the agent knows of it ([`hidden`]).
     hidden: Option<Box<hidden::HiddenSize>>,
 }
@@ -270,45 +257,33 @@ impl GridAgent {
         let n = topology.len();
         Ok(GridAgent {
             kb,
-            words,
             topology,
-            insight,
-            position: Place::new(0),
-            has_gold: false,
-            has_arrow: true,
-            wumpus_alive: true,
-            glint_here: false,
-            cells: vec![CellKnowledge::default(); n],
-            frontier: Vec::new(),
-            frontier_live: 0,
-            in_frontier: vec![false; n],
-            order: Vec::new(),
-            by_order: Vec::new(),
-            to_examine: std::collections::BTreeSet::new(),
-            fired: Vec::new(),
-            searcher: planner::Searcher::new(),
-            safe_cells: CellList::of(Place::new(0)),
-            pit_cells: CellList::default(),
-            visited_cells: CellList::default(),
-            wumpus_at: None,
-            plan: VecDeque::new(),
-            plan_goal: None,
-            pending: None,
-            strategy: Strategy::Logic,
-            moves: 0,
-            facing: None,
-            action_budget: None,
-            lookahead: None,
-            sight: None,
-            pit_chances: None,
-            sizes: None,
+            settings: Settings {
+                words,
+                insight,
+                strategy: Strategy::Logic,
+                action_budget: None,
+            },
+            status: Status {
+                position: Place::new(0),
+                facing: None,
+                has_gold: false,
+                has_arrow: true,
+                wumpus_alive: true,
+                glint_here: false,
+                moves: 0,
+            },
+            map: Map::new(n),
+            frontier: Frontier::new(n),
+            plan: Plan::new(),
+            foresight: Foresight::default(),
             hidden: None,
         })
     }
 
     /// The same agent playing by `strategy` when logic runs out.
     pub fn with_strategy(mut self, strategy: Strategy) -> GridAgent {
-        self.strategy = strategy;
+        self.settings.strategy = strategy;
         self
     }
 
@@ -317,22 +292,22 @@ impl GridAgent {
     /// cells; elsewhere it looks one step ahead. Call it after [`GridAgent::with_strategy`]
     /// and before the first observation.
     pub fn with_depth(mut self, depth: u32) -> GridAgent {
-        self.lookahead = None;
-        self.sight = None;
-        if let Strategy::Risk { pit_prob, scoring } = self.strategy {
+        self.foresight.lookahead = None;
+        self.foresight.sight = None;
+        if let Strategy::Risk { pit_prob, scoring } = self.settings.strategy {
             if depth > 1 {
                 if let Some(mut l) = Lookahead::new(&self.topology, pit_prob, scoring) {
-                    if self.facing.is_some() {
+                    if self.status.facing.is_some() {
                         l = l.headed();
                     }
-                    if let Some(chances) = &self.pit_chances {
+                    if let Some(chances) = &self.foresight.pit_chances {
                         l = l.with_pit_chances(chances.to_vec());
                     }
-                    if let Some(sizes) = &self.sizes {
+                    if let Some(sizes) = &self.foresight.sizes {
                         l = l.with_sizes(sizes.to_vec());
                     }
-                    self.sight = Some(l.blank());
-                    self.lookahead = Some((Arc::new(l), depth));
+                    self.foresight.sight = Some(l.blank());
+                    self.foresight.lookahead = Some((Arc::new(l), depth));
                 }
             }
         }
@@ -345,9 +320,9 @@ impl GridAgent {
     /// taken ([`GridAgent::turned`]). Whoever drives it turns each step into turns and
     /// `Forward`.
     pub fn headed(mut self, facing: Direction) -> GridAgent {
-        self.facing = Some(facing);
+        self.status.facing = Some(facing);
         // The look-ahead then prices its walks with the turns too.
-        match self.lookahead.as_ref().map(|(_, depth)| *depth) {
+        match self.foresight.lookahead.as_ref().map(|(_, depth)| *depth) {
             Some(depth) => self.with_depth(depth),
             None => self,
         }
@@ -357,7 +332,7 @@ impl GridAgent {
     /// 10 (the textbook tournament's score floor of −1000): it sets out on no walk, shot or
     /// risk after which it could not walk home and climb out within the budget.
     pub fn with_action_budget(mut self, budget: u32) -> GridAgent {
-        self.action_budget = Some(budget);
+        self.settings.action_budget = Some(budget);
         self
     }
 
@@ -365,40 +340,26 @@ impl GridAgent {
     /// deal puts pits in some cells only: its odds count with them (the look-ahead's; what it
     /// proves rests on what it perceives alone). Call it before [`GridAgent::with_depth`].
     pub fn with_pit_chances(mut self, chances: Vec<f64>) -> GridAgent {
-        self.pit_chances = Some(Arc::new(chances));
+        self.foresight.pit_chances = Some(Arc::new(chances));
         self
-    }
-
-    /// Changes each cell's prior chance of a pit and the sizes still possible mid-game (the
-    /// size hidden, its bounds narrowed): the look-ahead counts with them from now on.
-    fn set_cell_chances(&mut self, pits: Vec<f64>, sizes: Vec<lookahead::SizeHypothesis>) {
-        if let Some((l, depth)) = &self.lookahead {
-            let l = (**l)
-                .clone()
-                .with_pit_chances(pits.clone())
-                .with_sizes(sizes.clone());
-            self.lookahead = Some((Arc::new(l), *depth));
-        }
-        self.pit_chances = Some(Arc::new(pits));
-        self.sizes = Some(Arc::new(sizes));
     }
 
     /// The way the agent faces, under the textbook's rules.
     pub fn facing(&self) -> Option<Direction> {
-        self.facing
+        self.status.facing
     }
 
     /// Takes in a quarter turn just taken (the textbook's rules): an action spent, now facing
     /// `facing`. A turn shows nothing new, so the knowledge base is not asked anything.
     pub fn turned(&mut self, facing: Direction) {
         self.remember_turn(facing);
-        self.moves += 1;
-        self.facing = Some(facing);
+        self.status.moves += 1;
+        self.status.facing = Some(facing);
     }
 
     /// Where the agent believes it is (it tracks this from its own moves and bumps).
     pub fn position(&self) -> Place {
-        self.position
+        self.status.position
     }
 
     /// The grid the agent reasons on: the game's, or with the size hidden, the model of the
@@ -414,19 +375,19 @@ impl GridAgent {
 
     /// True while no scream has been heard.
     pub fn wumpus_alive(&self) -> bool {
-        self.wumpus_alive
+        self.status.wumpus_alive
     }
 
     /// What the agent believes of `place`.
     pub fn view(&self, place: Place) -> CellView {
-        let c = &self.cells[place.index()];
+        let c = &self.map.cells[place.index()];
         if c.visited {
             CellView::Visited
         } else if self.is_safe(place) {
             CellView::Safe
         } else if c.proven[Question::Pit as usize] {
             CellView::Pit
-        } else if self.wumpus_alive && self.wumpus_at == Some(place) {
+        } else if self.status.wumpus_alive && self.map.wumpus_at == Some(place) {
             CellView::Wumpus
         } else {
             CellView::Unknown
@@ -442,15 +403,15 @@ impl GridAgent {
         pit_prob: f64,
     ) -> Result<Vec<(f64, f64)>, KbError> {
         let rules = self.kb.rules().clone();
-        let prior = Prior::uniform(&rules).bernoulli(self.words.pit, pit_prob);
+        let prior = Prior::uniform(&rules).bernoulli(self.settings.words.pit, pit_prob);
         let mut odds = Vec::with_capacity(places.len());
         for &p in places {
             let pit = self
                 .kb
-                .probability(&[(self.atom(self.words.pit, p), true)], &prior)?;
-            let wumpus = if self.wumpus_alive {
+                .probability(&[(self.atom(self.settings.words.pit, p), true)], &prior)?;
+            let wumpus = if self.status.wumpus_alive {
                 self.kb
-                    .probability(&[(self.atom(self.words.wumpus, p), true)], &prior)?
+                    .probability(&[(self.atom(self.settings.words.wumpus, p), true)], &prior)?
             } else {
                 0.0
             };
@@ -461,22 +422,22 @@ impl GridAgent {
 
     /// Every cell proven safe so far (visited ones included), in cell order.
     pub fn proven_safe(&mut self) -> Vec<Place> {
-        self.safe_cells.sorted().to_vec()
+        self.map.safe_cells.sorted().to_vec()
     }
 
     /// Every cell visited so far, in cell order.
     pub fn visited(&mut self) -> Vec<Place> {
-        self.visited_cells.sorted().to_vec()
+        self.map.visited_cells.sorted().to_vec()
     }
 
     /// Every cell proven to hold a pit (with explanations on; else those found incidentally).
     pub fn proven_pits(&mut self) -> Vec<Place> {
-        self.pit_cells.sorted().to_vec()
+        self.map.pit_cells.sorted().to_vec()
     }
 
     /// The cell proven to hold the live wumpus, if any.
     pub fn proven_wumpus(&self) -> Option<Place> {
-        self.wumpus_at.filter(|_| self.wumpus_alive)
+        self.map.wumpus_at.filter(|_| self.status.wumpus_alive)
     }
 }
 
@@ -489,15 +450,6 @@ enum Goal {
     At(Place),
 }
 
-/// Whether `place` is safe by `cells` (visited, or proven free of pit and of the wumpus while
-/// it lives); a free function so that the planner's closures can borrow the cells alone.
-fn safe_in(cells: &[CellKnowledge], wumpus_alive: bool, place: Place) -> bool {
-    let c = &cells[place.index()];
-    c.visited
-        || (c.proven[Question::NoPit as usize]
-            && (!wumpus_alive || c.proven[Question::NoWumpus as usize]))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -508,11 +460,11 @@ mod tests {
         /// True when examining `cell` now would ask nothing and announce nothing: what a walk
         /// over the whole frontier would find for every cell not waiting in `to_examine`.
         fn quiet(&mut self, cell: Place) -> bool {
-            let explained = self.insight == Insight::Explained;
-            let c = self.cells[cell.index()];
+            let explained = self.settings.insight == Insight::Explained;
+            let c = self.map.cells[cell.index()];
             let no_pit = c.proven[Question::NoPit as usize];
             let mut asked = vec![Question::NoPit];
-            if self.wumpus_alive && (no_pit || explained) {
+            if self.status.wumpus_alive && (no_pit || explained) {
                 asked.push(Question::NoWumpus);
             }
             if explained && !no_pit {
@@ -667,9 +619,10 @@ mod tests {
                 agent.observe_percepts(last, &percepts).unwrap();
                 // Cells earlier in the order that changed during the pass wait for the next
                 // turn, as they would in a walk over the whole frontier.
-                let waiting = agent.to_examine.clone();
-                for cell in agent.frontier.clone() {
-                    if agent.in_frontier_now(cell) && !waiting.contains(&agent.order[cell.index()])
+                let waiting = agent.frontier.to_examine.clone();
+                for cell in agent.frontier.places.clone() {
+                    if agent.in_frontier_now(cell)
+                        && !waiting.contains(&agent.frontier.order[cell.index()])
                     {
                         assert!(
                             agent.quiet(cell),
@@ -679,10 +632,11 @@ mod tests {
                 }
                 let live = agent
                     .frontier
+                    .places
                     .iter()
                     .filter(|&&p| agent.in_frontier_now(p))
                     .count();
-                assert_eq!(live, agent.frontier_live, "seed {seed}");
+                assert_eq!(live, agent.frontier.live, "seed {seed}");
                 let decision = agent.chosen();
                 percepts = game.act(decision.action).percepts;
                 last = Some(decision.action);

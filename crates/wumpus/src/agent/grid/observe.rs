@@ -27,115 +27,78 @@ impl GridAgent {
         last: Option<Action>,
         percepts: &Percepts,
     ) -> Result<Vec<Conclusion>, KbError> {
-        if last != self.pending.as_ref().map(|d| d.action) || last.is_none() {
+        if last != self.plan.pending.as_ref().map(|d| d.action) || last.is_none() {
             // The player did something other than what was planned (or the game began).
-            self.plan.clear();
+            self.plan.steps.clear();
         }
-        self.pending = None;
+        self.plan.pending = None;
         if last.is_some() {
-            self.moves += 1;
+            self.status.moves += 1;
         }
         match last {
             Some(Action::Move(dir)) if !percepts.bump => {
-                if let Some(next) = self.topology.follow(self.position, Link::Step(dir)) {
-                    self.position = next;
+                if let Some(next) = self.topology.follow(self.status.position, Link::Step(dir)) {
+                    self.status.position = next;
                 }
             }
-            Some(Action::Grab) if self.glint_here => self.has_gold = true,
-            Some(Action::Fire(dir)) if self.has_arrow => {
-                self.has_arrow = false;
-                if let (Some((l, _)), Some(s)) = (&self.lookahead, &mut self.sight) {
-                    l.shot(s, self.position.index(), dir, percepts.scream);
-                }
+            Some(Action::Grab) if self.status.glint_here => self.status.has_gold = true,
+            Some(Action::Fire(dir)) if self.status.has_arrow => {
+                self.status.has_arrow = false;
+                self.foresight
+                    .shot(self.status.position.index(), dir, percepts.scream);
                 if percepts.scream {
-                    self.wumpus_alive = false;
-                    self.wumpus_at = None;
+                    self.status.wumpus_alive = false;
+                    self.map.wumpus_at = None;
                     // Every cell proven pit-free is now safe, and no wumpus question is asked
                     // any more: look at the whole frontier once.
-                    for &p in &self.frontier {
-                        let c = &self.cells[p.index()];
-                        if !c.visited && !c.announced_safe {
-                            self.to_examine.insert(self.order[p.index()]);
-                        }
-                    }
-                } else if self.wumpus_alive {
-                    for cell in self.topology.ray(self.position, dir) {
-                        self.kb.tell(self.words.missed, Some(cell), true)?;
+                    self.frontier.examine_all(&self.map);
+                } else if self.status.wumpus_alive {
+                    for cell in self.topology.ray(self.status.position, dir) {
+                        self.kb.tell(self.settings.words.missed, Some(cell), true)?;
                     }
                 }
-                self.plan.clear();
+                self.plan.steps.clear();
             }
             _ => {}
         }
-        self.glint_here = percepts.glint;
-        let here = self.position;
-        if !self.cells[here.index()].visited {
-            if self.in_frontier[here.index()] && !self.cells[here.index()].announced_safe {
-                self.frontier_live -= 1;
+        self.status.glint_here = percepts.glint;
+        let here = self.status.position;
+        if !self.map.cells[here.index()].visited {
+            if self.frontier.listed[here.index()] && !self.map.cells[here.index()].announced_safe {
+                self.frontier.live -= 1;
             }
-            self.cells[here.index()].visited = true;
-            if let (Some((l, _)), Some(s)) = (&self.lookahead, &mut self.sight) {
-                l.visit(s, here.index(), percepts.breeze, percepts.stench);
-            }
-            self.safe_cells.insert(here);
-            self.visited_cells.insert(here);
-            self.in_frontier[here.index()] = false;
-            let w = self.words;
+            self.map.cells[here.index()].visited = true;
+            self.foresight
+                .visit(here.index(), percepts.breeze, percepts.stench);
+            self.map.safe_cells.insert(here);
+            self.map.visited_cells.insert(here);
+            self.frontier.listed[here.index()] = false;
+            let w = self.settings.words;
             self.kb.tell(w.visited, Some(here), true)?;
-            if self.wumpus_alive {
+            if self.status.wumpus_alive {
                 self.kb.tell(w.unharmed, Some(here), true)?;
             }
             self.kb.tell(w.breeze, Some(here), percepts.breeze)?;
             self.kb.tell(w.stench, Some(here), percepts.stench)?;
             for n in self.topology.neighbours(here) {
-                if !self.cells[n.index()].visited && !self.in_frontier[n.index()] {
-                    self.in_frontier[n.index()] = true;
-                    self.frontier.push(n);
-                    self.frontier_live += 1;
-                    self.by_order.push(n);
-                    let order = self.by_order.len() as u32;
-                    if n.index() >= self.order.len() {
-                        let len = (n.index() + 1).max(2 * self.order.len());
-                        self.order.resize(len, 0);
-                    }
-                    self.order[n.index()] = order;
-                    self.to_examine.insert(order);
+                if !self.map.cells[n.index()].visited && !self.frontier.listed[n.index()] {
+                    self.frontier.join(n);
                 }
             }
         }
-        // A cell announced safe stays safe: nothing more is asked about it, and the shot and
-        // the gamble look only at cells not proven safe, so it leaves the frontier (on a big
-        // open grid this keeps the shot's and the gamble's work to the cells still in doubt).
-        // Leavers are dropped in bulk, keeping the order, once they are half the list.
-        if self.frontier.len() > 2 * self.frontier_live + 16 {
-            let cells = &self.cells;
-            self.frontier.retain(|p| {
-                let c = &cells[p.index()];
-                !c.visited && !c.announced_safe
-            });
-        }
+        self.frontier.drop_leavers(&self.map);
         self.update_knowledge()
     }
 
     /// True when `place` is in the frontier: unvisited, next to a visited cell, and not
     /// announced safe.
     pub(super) fn in_frontier_now(&self, place: Place) -> bool {
-        let c = &self.cells[place.index()];
-        self.in_frontier[place.index()] && !c.visited && !c.announced_safe
+        self.frontier.holds(&self.map, place)
     }
 
-    /// Moves the cells whose watched atoms changed into `to_examine`.
+    /// Moves the cells whose watched atoms changed into the frontier's cells to examine.
     pub(super) fn collect_changes(&mut self) {
-        let mut fired = std::mem::take(&mut self.fired);
-        self.kb.take_changed(&mut fired);
-        for &token in &fired {
-            let place = Place::new(token as usize);
-            if self.in_frontier_now(place) {
-                self.to_examine.insert(self.order[place.index()]);
-            }
-        }
-        fired.clear();
-        self.fired = fired;
+        self.frontier.collect_changes(&mut self.kb, &self.map);
     }
 
     pub(super) fn atom(&self, pred: usize, place: Place) -> Atom {
@@ -145,17 +108,17 @@ impl GridAgent {
     pub(super) fn question_lit(&self, q: Question, place: Place) -> GroundLit {
         // The literal whose impossibility proves the answer.
         match q {
-            Question::NoPit => (self.atom(self.words.pit, place), true),
-            Question::Pit => (self.atom(self.words.pit, place), false),
-            Question::NoWumpus => (self.atom(self.words.wumpus, place), true),
-            Question::Wumpus => (self.atom(self.words.wumpus, place), false),
+            Question::NoPit => (self.atom(self.settings.words.pit, place), true),
+            Question::Pit => (self.atom(self.settings.words.pit, place), false),
+            Question::NoWumpus => (self.atom(self.settings.words.wumpus, place), true),
+            Question::Wumpus => (self.atom(self.settings.words.wumpus, place), false),
         }
     }
 
     /// Asks `q` about `place` unless the answer is known or cannot have changed.
     pub(super) fn ask(&mut self, q: Question, place: Place) -> Result<bool, KbError> {
         let i = q as usize;
-        let cell = self.cells[place.index()];
+        let cell = self.map.cells[place.index()];
         if cell.proven[i] {
             return Ok(true);
         }
@@ -164,11 +127,11 @@ impl GridAgent {
             return Ok(false);
         }
         let proven = !self.kb.possible(&[lit])?;
-        let cell = &mut self.cells[place.index()];
+        let cell = &mut self.map.cells[place.index()];
         if proven {
             cell.proven[i] = true;
             if q == Question::Pit {
-                self.pit_cells.insert(place);
+                self.map.pit_cells.insert(place);
             }
         } else {
             let now = self.kb.now();
@@ -189,28 +152,28 @@ impl GridAgent {
     pub(super) fn update_knowledge(&mut self) -> Result<Vec<Conclusion>, KbError> {
         self.kb.check_consistent()?;
         let mut learned = Vec::new();
-        let explained = self.insight == Insight::Explained;
+        let explained = self.settings.insight == Insight::Explained;
         self.collect_changes();
         let mut cursor = 0u32;
-        while let Some(&order) = self.to_examine.range(cursor..).next() {
-            self.to_examine.remove(&order);
+        while let Some(&order) = self.frontier.to_examine.range(cursor..).next() {
+            self.frontier.to_examine.remove(&order);
             cursor = order + 1;
-            let cell = self.by_order[order as usize - 1];
+            let cell = self.frontier.by_order[order as usize - 1];
             if !self.in_frontier_now(cell) {
                 continue;
             }
             self.examine(cell, explained, &mut learned)?;
             self.collect_changes();
         }
-        if self.wumpus_alive && self.wumpus_at.is_none() {
+        if self.status.wumpus_alive && self.map.wumpus_at.is_none() {
             if let Some(w) = self.locate_wumpus()? {
-                self.wumpus_at = Some(w);
+                self.map.wumpus_at = Some(w);
                 learned.push(self.conclude(w, Fact::Wumpus)?);
             }
         }
         if !learned.iter().all(|c| c.fact == Fact::Pit) {
             // New safe ground or a located wumpus can make a shorter plan.
-            self.plan.clear();
+            self.plan.steps.clear();
         }
         Ok(learned)
     }
@@ -223,16 +186,16 @@ impl GridAgent {
         learned: &mut Vec<Conclusion>,
     ) -> Result<(), KbError> {
         let no_pit = self.ask(Question::NoPit, cell)?;
-        if self.wumpus_alive && (no_pit || explained) {
+        if self.status.wumpus_alive && (no_pit || explained) {
             self.ask(Question::NoWumpus, cell)?;
         }
         if explained && !no_pit && self.ask_new(Question::Pit, cell)? {
             learned.push(self.conclude(cell, Fact::Pit)?);
         }
-        if self.is_safe(cell) && !self.cells[cell.index()].announced_safe {
-            self.cells[cell.index()].announced_safe = true;
-            self.frontier_live -= 1;
-            self.safe_cells.insert(cell);
+        if self.is_safe(cell) && !self.map.cells[cell.index()].announced_safe {
+            self.map.cells[cell.index()].announced_safe = true;
+            self.frontier.live -= 1;
+            self.map.safe_cells.insert(cell);
             learned.push(self.conclude(cell, Fact::Safe)?);
         }
         Ok(())
@@ -240,7 +203,7 @@ impl GridAgent {
 
     /// Asks `q` and says whether it became proven just now.
     pub(super) fn ask_new(&mut self, q: Question, place: Place) -> Result<bool, KbError> {
-        let before = self.cells[place.index()].proven[q as usize];
+        let before = self.map.cells[place.index()].proven[q as usize];
         Ok(!before && self.ask(q, place)?)
     }
 
@@ -249,7 +212,7 @@ impl GridAgent {
     /// one question suffices. (When the model leaves it among the cells no clause mentions,
     /// it is proven nowhere, unless exactly one such cell is left.)
     pub(super) fn locate_wumpus(&mut self) -> Result<Option<Place>, KbError> {
-        let wumpus = self.words.wumpus;
+        let wumpus = self.settings.words.wumpus;
         self.kb.check_consistent()?;
         let candidate = match self.kb.true_in_model(wumpus).as_slice() {
             [Some(p)] => Some(*p),
@@ -263,14 +226,14 @@ impl GridAgent {
     }
 
     pub(super) fn conclude(&mut self, place: Place, fact: Fact) -> Result<Conclusion, KbError> {
-        let because = if self.insight == Insight::Explained {
+        let because = if self.settings.insight == Insight::Explained {
             let lits: Vec<GroundLit> = match fact {
                 Fact::Pit => vec![self.question_lit(Question::Pit, place)],
                 Fact::Wumpus => vec![self.question_lit(Question::Wumpus, place)],
                 Fact::Bats => Vec::new(),
                 Fact::Safe => {
                     let mut l = vec![self.question_lit(Question::NoPit, place)];
-                    if self.wumpus_alive {
+                    if self.status.wumpus_alive {
                         l.push(self.question_lit(Question::NoWumpus, place));
                     }
                     l
@@ -283,7 +246,7 @@ impl GridAgent {
             ids.sort_unstable();
             ids.dedup();
             let mut words: Vec<String> = ids.iter().map(|&i| self.describe(i)).collect();
-            if fact == Fact::Safe && !self.wumpus_alive {
+            if fact == Fact::Safe && !self.status.wumpus_alive {
                 words.push("the wumpus is dead".to_string());
             }
             words
@@ -304,7 +267,7 @@ impl GridAgent {
             .place
             .map(|p| self.topology.label(p))
             .unwrap_or_default();
-        let w = self.words;
+        let w = self.settings.words;
         match (obs.pred, obs.present) {
             (p, true) if p == w.breeze => format!("breeze at {at}"),
             (p, false) if p == w.breeze => format!("no breeze at {at}"),

@@ -8,7 +8,7 @@
 
 use super::lookahead::{Sight, REACH_DISCOUNT, REACH_RADIUS};
 use super::odds::death_chance;
-use super::{safe_in, Chosen, Goal, GridAgent, Question};
+use super::{Chosen, Goal, GridAgent, Question};
 use crate::agent::common::percent;
 use crate::agent::Rule;
 use crate::grid::{Action, Scoring};
@@ -82,48 +82,49 @@ impl GridAgent {
     pub(super) fn gamble(&mut self, pit_prob: f64, scoring: Scoring) -> Result<Gamble, KbError> {
         let candidates: Vec<Place> = self
             .frontier
+            .places
             .iter()
             .copied()
             .filter(|&p| {
-                let c = &self.cells[p.index()];
+                let c = &self.map.cells[p.index()];
                 // (Cells that left the frontier are safe, so the test below drops them.)
                 let known_deadly = c.proven[Question::Pit as usize]
-                    || (self.wumpus_alive && self.wumpus_at == Some(p));
+                    || (self.status.wumpus_alive && self.map.wumpus_at == Some(p));
                 !self.is_safe(p) && !known_deadly
             })
             .collect();
         if candidates.is_empty() {
             return Ok(Gamble::Climb(None));
         }
-        if self.wumpus_alive {
+        if self.status.wumpus_alive {
             let asked: Vec<Atom> = candidates
                 .iter()
-                .map(|&p| self.atom(self.words.wumpus, p))
+                .map(|&p| self.atom(self.settings.words.wumpus, p))
                 .collect();
             self.kb.mention(&asked);
         }
         let start = Place::new(0);
-        let dist = planner::distances(&self.topology, self.position, |p| self.is_safe(p));
+        let dist = planner::distances(&self.topology, self.status.position, |p| self.is_safe(p));
         let home = planner::distances(&self.topology, start, |p| self.is_safe(p));
         // With a heading, every walk is priced in actions, turns counted.
-        let headed = self.facing.map(|facing| {
+        let headed = self.status.facing.map(|facing| {
             planner::headed_costs(
                 &self.topology,
-                self.position,
+                self.status.position,
                 facing,
                 |p| self.is_safe(p),
                 |_| false,
             )
         });
-        let unseen = self.cells.iter().filter(|c| !c.visited).count().max(1) as f64;
-        let costs = -(self.moves as f64) - if self.has_arrow { 0.0 } else { 10.0 };
+        let unseen = self.map.cells.iter().filter(|c| !c.visited).count().max(1) as f64;
+        let costs = -(self.status.moves as f64) - if self.status.has_arrow { 0.0 } else { 10.0 };
         let (out_bonus, gold_bonus) = match scoring {
             Scoring::Standard => (100.0, 900.0),
             Scoring::Aima => (0.0, 1000.0),
         };
         let here_home = match &headed {
             Some(h) => h.to_place(start),
-            None => home[self.position.index()],
+            None => home[self.status.position.index()],
         }
         .unwrap_or(0) as f64;
         let mut climb = costs - here_home - 1.0 + out_bonus;
@@ -132,14 +133,14 @@ impl GridAgent {
         let roomy = self
             .budget_left()
             .is_none_or(|left| left as usize >= 8 * self.topology.len());
-        let search = match (&self.lookahead, self.sight) {
+        let search = match (&self.foresight.lookahead, self.foresight.sight) {
             (Some((l, d)), Some(sight)) if roomy => {
-                let facing = self.facing.map_or(0, |f| f.index() as u8);
+                let facing = self.status.facing.map_or(0, |f| f.index() as u8);
                 let sight = Sight {
-                    arrow: self.has_arrow,
-                    at: self.position.index(),
+                    arrow: self.status.has_arrow,
+                    at: self.status.position.index(),
                     facing,
-                    spent: self.moves + if self.has_arrow { 0 } else { 10 },
+                    spent: self.status.moves + if self.status.has_arrow { 0 } else { 10 },
                     ..sight
                 };
                 Some((l.clone(), *d, sight))
@@ -154,7 +155,7 @@ impl GridAgent {
             None => self.hazard_odds(&candidates, pit_prob)?,
         };
         let rules = self.kb.rules().clone();
-        let prior = Prior::uniform(&rules).bernoulli(self.words.pit, pit_prob);
+        let prior = Prior::uniform(&rules).bernoulli(self.settings.words.pit, pit_prob);
         struct Choice {
             place: Place,
             entry: Place,
@@ -203,7 +204,7 @@ impl GridAgent {
             let unknown: Vec<Place> = self
                 .topology
                 .neighbours(c)
-                .filter(|&n| !self.cells[n.index()].visited)
+                .filter(|&n| !self.map.cells[n.index()].visited)
                 .collect();
             let opened = unknown.iter().filter(|&&n| !self.is_safe(n)).count() as f64;
             let beyond = self.reachable_beyond(c, pit_prob);
@@ -282,9 +283,9 @@ impl GridAgent {
             // P(c safe and clear): no pit or live wumpus at c or next to it.
             let mut clear_conj: Vec<GroundLit> = Vec::new();
             for &p in std::iter::once(&option.place).chain(&option.unknown) {
-                clear_conj.push((self.atom(self.words.pit, p), false));
-                if self.wumpus_alive {
-                    clear_conj.push((self.atom(self.words.wumpus, p), false));
+                clear_conj.push((self.atom(self.settings.words.pit, p), false));
+                if self.status.wumpus_alive {
+                    clear_conj.push((self.atom(self.settings.words.wumpus, p), false));
                 }
             }
             let clear_and_safe = self.kb.probability(&clear_conj, &prior)?;
@@ -366,7 +367,9 @@ impl GridAgent {
                 String::new()
             }
         );
-        let mut decision = self.follow(planner::Route { places, links }, None, Rule::Gamble, what);
+        let mut decision =
+            self.plan
+                .follow(planner::Route { places, links }, None, Rule::Gamble, what);
         decision.odds = Some(odds);
         Ok(Gamble::Take(decision))
     }
@@ -385,7 +388,9 @@ impl GridAgent {
             shot.expected,
             climb,
         );
-        let mut decision = self.follow(route, Some(Action::Fire(shot.dir)), Rule::ProbeShot, what);
+        let mut decision =
+            self.plan
+                .follow(route, Some(Action::Fire(shot.dir)), Rule::ProbeShot, what);
         decision.odds = Some(odds);
         Some(decision)
     }
@@ -403,7 +408,7 @@ impl GridAgent {
         c: Place,
     ) -> Option<(Place, Direction, u32, u32)> {
         let start = Place::new(0);
-        let (cells, alive) = (&self.cells, self.wumpus_alive);
+        let (map, alive) = (&self.map, self.status.wumpus_alive);
         self.topology
             .neighbours(c)
             .filter(|&n| self.is_safe(n))
@@ -417,7 +422,7 @@ impl GridAgent {
                     &self.topology,
                     c,
                     way,
-                    |p| safe_in(cells, alive, p),
+                    |p| map.safe(alive, p),
                     |(p, _)| p == start,
                 )?;
                 Some((n, way, to_c, home))
@@ -438,7 +443,7 @@ impl GridAgent {
         let mut total = 0.0;
         while let Some(p) = queue.pop_front() {
             let d = depth[&p.index()];
-            if d >= 2 && !self.cells[p.index()].visited && !self.is_safe(p) {
+            if d >= 2 && !self.map.cells[p.index()].visited && !self.is_safe(p) {
                 total += (1.0 - pit_prob) * REACH_DISCOUNT.powi(d as i32 - 1);
             }
             if d == REACH_RADIUS {
