@@ -42,6 +42,9 @@ pub enum GroundError {
     /// Distribution would produce too many clauses.
     #[error("a rule grounds to more than {MAX_CLAUSES} clauses; split it into smaller rules")]
     TooLarge,
+    /// A rule would ground to too much on this world, found before grounding it.
+    #[error("the rule on line {0}: {1}")]
+    RuleTooLarge(usize, String),
 }
 
 #[derive(Clone, Debug)]

@@ -33,6 +33,22 @@ impl Grounding {
         topology: Arc<Topology>,
         start: Option<Place>,
     ) -> Result<Arc<Grounding>, KbError> {
+        // The largest neighbourhood of this world, in- and out-tunnels counted apart: every rule
+        // is bounded on it before anything is grounded.
+        let degree = topology
+            .places()
+            .map(|p| {
+                let ins = topology
+                    .graph()
+                    .neighbors_directed(p, petgraph::Direction::Incoming)
+                    .count();
+                topology.linked(p).len().max(ins)
+            })
+            .max()
+            .unwrap_or(0);
+        if let Some((line, why)) = rules.too_large(degree as u128) {
+            return Err(super::ground::GroundError::RuleTooLarge(line, why).into());
+        }
         let ground = Ground::new(&topology, start);
         let mut facts = Vec::new();
         for fact in &rules.facts {

@@ -108,6 +108,153 @@ pub struct PerceptRule {
     pub line: usize,
 }
 
+/// An upper bound on what grounding a formula can build, before anything is built: the clauses
+/// of its conjunctive normal form under each polarity, and the literals of its negation normal
+/// form, with every quantifier expanded over `degree` places (the largest neighbourhood of the
+/// world). Saturates rather than overflows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expansion {
+    /// Clauses of the formula asserted.
+    pub positive: u128,
+    /// Clauses of the formula denied.
+    pub negative: u128,
+    /// Literals of the formula, either way.
+    pub literals: u128,
+}
+
+impl Expansion {
+    /// The bound of `f` over neighbourhoods of at most `degree` places.
+    pub fn of(f: &Formula, degree: u128) -> Expansion {
+        let e = |c: u128| c.min(u128::MAX / 2);
+        let pow = |base: u128, n: u128| -> u128 {
+            let mut out: u128 = 1;
+            for _ in 0..n {
+                out = e(out.saturating_mul(base));
+            }
+            out
+        };
+        match f {
+            Formula::Atom(..) | Formula::Next(..) => Expansion {
+                positive: 1,
+                negative: 1,
+                literals: 1,
+            },
+            Formula::Member { .. } | Formula::Equal(..) => Expansion {
+                positive: 1,
+                negative: 1,
+                literals: 0,
+            },
+            Formula::Not(g) => {
+                let g = Expansion::of(g, degree);
+                Expansion {
+                    positive: g.negative,
+                    negative: g.positive,
+                    literals: g.literals,
+                }
+            }
+            Formula::And(parts) | Formula::Or(parts) => {
+                let kids: Vec<Expansion> = parts.iter().map(|g| Expansion::of(g, degree)).collect();
+                let sum = |get: fn(&Expansion) -> u128| {
+                    kids.iter().fold(0u128, |a, k| e(a.saturating_add(get(k))))
+                };
+                let product = |get: fn(&Expansion) -> u128| {
+                    kids.iter().fold(1u128, |a, k| e(a.saturating_mul(get(k))))
+                };
+                let literals = sum(|k| k.literals);
+                if matches!(f, Formula::And(_)) {
+                    Expansion {
+                        positive: sum(|k| k.positive),
+                        negative: product(|k| k.negative),
+                        literals,
+                    }
+                } else {
+                    Expansion {
+                        positive: product(|k| k.positive),
+                        negative: sum(|k| k.negative),
+                        literals,
+                    }
+                }
+            }
+            Formula::Implies(a, b) => {
+                let (a, b) = (Expansion::of(a, degree), Expansion::of(b, degree));
+                Expansion {
+                    positive: e(a.negative.saturating_mul(b.positive)),
+                    negative: e(a.positive.saturating_add(b.negative)),
+                    literals: e(a.literals.saturating_add(b.literals)),
+                }
+            }
+            Formula::Iff(a, b) => {
+                let (a, b) = (Expansion::of(a, degree), Expansion::of(b, degree));
+                let both = |x: u128, y: u128, z: u128, w: u128| {
+                    e(e(x.saturating_mul(y)).saturating_add(e(z.saturating_mul(w))))
+                };
+                Expansion {
+                    positive: both(a.negative, b.positive, a.positive, b.negative),
+                    negative: both(a.negative, b.negative, a.positive, b.positive),
+                    literals: e(e(a.literals.saturating_add(b.literals)).saturating_mul(2)),
+                }
+            }
+            Formula::Quant { all, body, .. } => {
+                let b = Expansion::of(body, degree);
+                let expand = |c: u128| (e(c.saturating_mul(degree)), pow(c, degree));
+                let (pos_and, pos_or) = expand(b.positive);
+                let (neg_and, neg_or) = expand(b.negative);
+                Expansion {
+                    positive: if *all { pos_and } else { pos_or },
+                    negative: if *all { neg_or } else { neg_and },
+                    literals: e(b.literals.saturating_mul(degree)),
+                }
+            }
+        }
+    }
+
+    /// Why grounding would build too much, if it would: over [`MAX_GROUND_CLAUSES`] clauses,
+    /// or over [`MAX_GROUND_LITERALS`] literals in all.
+    pub fn too_large(&self, both: bool) -> Option<String> {
+        let clauses = if both {
+            self.positive.max(self.negative)
+        } else {
+            self.positive
+        };
+        let literals = clauses.saturating_mul(self.literals.max(1));
+        if clauses > MAX_GROUND_CLAUSES as u128 || literals > MAX_GROUND_LITERALS as u128 {
+            Some(format!(
+                "this rule could ground to {} {} of up to {} literals at one place, more than \
+                 the {} clauses and {} literals allowed: split it into smaller rules",
+                shown(clauses),
+                if clauses == 1 { "clause" } else { "clauses" },
+                shown(self.literals),
+                MAX_GROUND_CLAUSES,
+                MAX_GROUND_LITERALS
+            ))
+        } else {
+            None
+        }
+    }
+}
+
+/// A large count in words a person reads (`more than 10^30`).
+fn shown(n: u128) -> String {
+    if n >= u128::MAX / 2 {
+        "astronomically many".to_string()
+    } else if n > 1_000_000_000 {
+        format!("about 10^{}", n.ilog10())
+    } else {
+        n.to_string()
+    }
+}
+
+/// The most clauses one rule may ground to at one place.
+pub const MAX_GROUND_CLAUSES: usize = 4096;
+
+/// The most literals, in all its clauses, one rule may ground to at one place.
+pub const MAX_GROUND_LITERALS: usize = 1 << 18;
+
+/// The largest neighbourhood a rule file is checked for when it is read: a grid cell's four
+/// neighbours, and a cave's three tunnels either way (grounding checks again on the world it
+/// is grounded on).
+pub const READ_DEGREE: u128 = 4;
+
 /// A fact that holds in every world: ground, or for every place when it has a free variable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fact {
@@ -200,6 +347,22 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The first rule that would ground to too much over neighbourhoods of `degree` places:
+    /// its line and why.
+    pub fn too_large(&self, degree: u128) -> Option<(usize, String)> {
+        let facts = self.facts.iter().map(|f| (&f.formula, false, f.line));
+        let percepts = self.percepts.iter().map(|p| (&p.body, p.iff, p.line));
+        let transitions = self.transitions.iter().map(|t| (&t.formula, false, t.line));
+        facts
+            .chain(percepts)
+            .chain(transitions)
+            .find_map(|(f, both, line)| {
+                Expansion::of(f, degree)
+                    .too_large(both)
+                    .map(|why| (line, why))
+            })
+    }
+
     /// The predicate called `name`.
     pub fn predicate(&self, name: &str) -> Option<PredId> {
         self.predicates.iter().position(|p| p.name == name)

@@ -54,6 +54,11 @@ pub fn parse_rules(text: &str) -> Result<Rules, RuleError> {
     while p.pos < p.toks.len() {
         p.statement(&mut rules)?;
     }
+    // Bounded before anything is grounded: a rule whose quantifiers nest so that grounding it
+    // would build millions of clauses is refused on its line.
+    if let Some((line, message)) = rules.too_large(super::ast::READ_DEGREE) {
+        return Err(RuleError { line, message });
+    }
     for (id, pred) in p.preds.iter().enumerate() {
         if pred.kind == PredKind::Percept && rules.percept_rule(id).is_none() {
             return Err(RuleError {
