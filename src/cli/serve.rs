@@ -66,8 +66,9 @@ pub struct ServeArgs {
     /// the browsers playing when the server is full).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
     games_per_browser: u64,
-    /// At most this many open connections in all.
-    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=10000))]
+    /// At most this many open connections in all; when all are open, a new one takes the
+    /// place of an idle one (the server raises its open-file limit to fit, where it may).
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=10000))]
     max_connections: u64,
     /// At most this many open connections from one address other than this machine's own
     /// (every local program shares the loopback addresses, so they count in all only).
@@ -109,7 +110,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .build()
         .context("cannot start the server's runtime")?;
     let caps = listen::ConnectionCaps {
-        total: args.max_connections as usize,
+        total: listen::fit_open_files(args.max_connections as usize),
         per_client: args.connections_per_client as usize,
     };
     runtime.block_on(serve(

@@ -196,6 +196,14 @@ impl LivePage {
         if let Some((width, height)) = size {
             browser.resize(width, height);
         }
+        // The page keeps its browser key in its origin's storage: set to the key the tests'
+        // own requests carry, before the page's first game, so that a test can act as another
+        // tab of the same browser.
+        browser.goto(&format!("http://127.0.0.1:{port}/api/catalogue"));
+        browser.run(&format!(
+            "localStorage.setItem('wumpus-key', '{}')",
+            super::http::TEST_KEY
+        ));
         browser.goto(&format!("http://127.0.0.1:{port}/"));
         browser.wait(
             "the first game",

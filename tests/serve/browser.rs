@@ -748,7 +748,7 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     )
     .unwrap();
     assert_eq!(status, 404, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("no game nope"));
+    assert!(v["error"].as_str().unwrap().contains("no game nope"), "{v}");
     // The look-ahead is asked for by `depth`, and checked as the command line checks it.
     let game = |body: Value| http(port, "POST", "/api/games", Some(&body)).unwrap();
     let (status, v) = game(json!({"rules": "aima", "size": "4x4", "seed": 1, "depth": 3}));
@@ -774,10 +774,16 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     let (status, v) = http(port, "GET", &format!("/api/games/{id}"), None).unwrap();
     assert_eq!(status, 404, "a closed tab's game is freed: {v}");
 
-    // A full server: the page says so and offers nothing to press.
+    // A full server, where this browser holds its share: the page says so and offers nothing
+    // to press. (A browser holding less than its share would take the place of another's.)
     let (_full, full) = start_server(&worlds, &["--max-games", "1"]);
     let (status, v) = http(full, "POST", "/api/games", Some(&json!({"rules": "grid"}))).unwrap();
     assert_eq!(status, 201, "{v}");
+    b.goto(&format!("http://127.0.0.1:{full}/api/catalogue"));
+    b.run(&format!(
+        "localStorage.setItem('wumpus-key', '{}')",
+        common::http::TEST_KEY
+    ));
     b.goto(&format!("http://127.0.0.1:{full}/"));
     b.wait(
         "the full server's message",

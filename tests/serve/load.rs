@@ -1,6 +1,6 @@
 //! The live server under a load that stops by itself (`tests/common/load.rs`): slow clients,
-//! idle sockets and floods of oversized uploads at once, from many loopback addresses, while
-//! honest players play. The server must stay up, answer every player correctly, refuse every
+//! idle sockets (16 from the user's own address), floods of oversized uploads and 40 clients on
+//! 40 loopback addresses asking as fast as they can, all at once, while honest players play. The server must stay up, answer every player correctly, refuse every
 //! flood with a 4xx, and stay under a stated memory bound. The players' answer times are
 //! printed here and measured against their target in `benches/serve_load.rs` (no timed
 //! assertion in a test).
@@ -26,6 +26,8 @@ fn the_server_answers_every_player_under_a_hostile_load() {
             idle_clients: 4,
             sockets_each: 16,
             flooders: 4,
+            spread: 40,
+            own_sockets: 16,
             players: 8,
         },
     );

@@ -134,9 +134,10 @@ impl Games {
             .count()
     }
 
-    /// Makes room for a new game of `key`, or says why there is none: a key over its own
-    /// budget is refused; when the server is full, the least recently used game of the key
-    /// holding the most is ended, if that key holds more than `key` would.
+    /// Makes room for a new game of `key`, or says why there is none. A key over its own budget
+    /// is refused. When the server is full, a key holding less than an even share of the games
+    /// (among the keys holding games, itself counted) takes the place of the least recently
+    /// used game of the key holding the most; a key holding its share waits.
     pub fn admit(&mut self, key: &str) -> Result<(), ApiError> {
         self.expire();
         let mine = self.unfinished(Some(key));
@@ -154,6 +155,9 @@ impl Games {
         }
         let mut held: HashMap<&str, (usize, Instant, &str)> = HashMap::new();
         for (id, e) in self.by_id.iter().filter(|(_, e)| !e.finished) {
+            if same_secret(&e.owner, key) {
+                continue;
+            }
             let slot = held.entry(&e.owner).or_insert((0, e.used, id));
             slot.0 += 1;
             if e.used < slot.1 {
@@ -161,12 +165,14 @@ impl Games {
                 slot.2 = id;
             }
         }
+        let owners = held.len() + 1;
+        let share = self.max.div_ceil(owners);
         let most = held
             .values()
             .max_by_key(|(n, used, _)| (*n, std::cmp::Reverse(*used)))
             .copied();
         match most {
-            Some((n, _, id)) if n > mine + 1 => {
+            Some((_, _, id)) if mine < share => {
                 let id = id.to_string();
                 self.by_id.remove(&id);
                 self.remember(
@@ -178,9 +184,9 @@ impl Games {
             _ => Err(ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
-                    "the server already holds {} games, its most, shared evenly among the \
-                     browsers playing: end a game, or wait for one to end ({} idle minutes \
-                     end one)",
+                    "the server already holds {} games, its most, and this browser holds its \
+                     share ({mine}): end one of yours under \"Your games\", or wait for a game \
+                     to end ({} idle minutes end one)",
                     self.max,
                     self.idle.as_secs() / 60
                 ),
@@ -244,7 +250,7 @@ impl Games {
         let shown: String = id
             .chars()
             .take(40)
-            .filter(char::is_ascii_hexdigit)
+            .filter(char::is_ascii_alphanumeric)
             .collect();
         ApiError::new(
             StatusCode::NOT_FOUND,
@@ -351,13 +357,15 @@ mod tests {
             "{}",
             err.message
         );
-        // The hog holds 2 of 4 and asks for more: no one holds more than it would.
+        // The hog holds 2 of 4 among three browsers, its share: it waits.
         assert_eq!(game(&mut games, &hog).err().unwrap().status, 503);
-        // A fourth browser still takes one of the hog's two.
+        // A fourth browser takes one of the hog's two; then everyone holds one, and a browser
+        // that holds one waits while a new one still gets in.
         game(&mut games, &fresh_secret()).unwrap();
         assert_eq!(games.of(&hog).len(), 1);
-        // One game each: a fifth browser waits.
-        assert_eq!(game(&mut games, &fresh_secret()).err().unwrap().status, 503);
+        assert_eq!(game(&mut games, &other).err().unwrap().status, 503);
+        game(&mut games, &fresh_secret()).unwrap();
+        assert_eq!(games.unfinished(None), 4);
     }
 
     #[test]

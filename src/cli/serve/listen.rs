@@ -4,8 +4,8 @@
 //!
 //! Every local program may use any loopback address, so on loopback an address says nothing of
 //! who is asking: there the connections share one budget, and when it is full a new one takes
-//! the place of the oldest connection not in the middle of a request (an idle keep-alive, or one
-//! still dribbling its head), else the oldest of all. Sockets held open, from however many
+//! the place of a connection not in the middle of a request (an idle keep-alive, or one still
+//! dribbling its head), of the address holding the most, the oldest of them. Sockets held open, from however many
 //! addresses, can then never keep the user's own page from being answered. A client on another
 //! address (a server bound to a public address) is also held to its own cap.
 //!
@@ -22,7 +22,7 @@ use hyper_util::server::graceful::GracefulShutdown;
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
@@ -34,6 +34,11 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A connection ends after this long whatever it does (a browser opens a new one).
 pub const CONNECTION_LIFETIME: Duration = Duration::from_secs(120);
+
+/// A connection opened, or active (a request begun or answered), less than this long ago is
+/// closed to make room only when every other one is as recent: its request's head may be on
+/// its way, or its answer still being written.
+const RECENT: Duration = Duration::from_millis(1000);
 
 /// The most bytes hyper buffers of a request head (hyper's smallest allowed is 8 KiB).
 pub const MAX_HEAD: usize = 16 * 1024;
@@ -53,6 +58,9 @@ struct Conn {
     opened: Instant,
     /// Requests in progress on it.
     busy: Arc<AtomicUsize>,
+    /// When a request last began or was answered on it, in milliseconds since `opened`
+    /// (`u64::MAX`: never).
+    active: Arc<AtomicU64>,
     /// Closes it, when it must make room.
     close: Option<oneshot::Sender<()>>,
 }
@@ -83,7 +91,16 @@ struct Admitted {
     open: Arc<Mutex<Open>>,
     id: u64,
     busy: Arc<AtomicUsize>,
+    active: Arc<AtomicU64>,
+    opened: Instant,
     closed: oneshot::Receiver<()>,
+}
+
+impl Admitted {
+    /// A request began or was answered now.
+    fn touch(active: &AtomicU64, opened: Instant) {
+        active.store(opened.elapsed().as_millis() as u64, Ordering::Relaxed);
+    }
 }
 
 impl Drop for Admitted {
@@ -103,10 +120,26 @@ fn admit(open: &Arc<Mutex<Open>>, caps: ConnectionCaps, client: IpAddr) -> Optio
         return None;
     }
     if guard.conns.len() >= caps.total {
+        // The victim: not in a request if any is not, not recently opened or active if any is
+        // not, of the address holding the most, the one quiet longest.
+        let by_client = &guard.by_client;
         let victim = guard
             .conns
             .iter()
-            .min_by_key(|(_, c)| (c.busy.load(Ordering::Relaxed) > 0, c.opened))
+            .min_by_key(|(_, c)| {
+                let active = c.active.load(Ordering::Relaxed);
+                let quiet_since = if active == u64::MAX {
+                    c.opened
+                } else {
+                    c.opened + Duration::from_millis(active)
+                };
+                (
+                    c.busy.load(Ordering::Relaxed) > 0,
+                    quiet_since.elapsed() < RECENT,
+                    std::cmp::Reverse(by_client.get(&c.client).copied().unwrap_or(0)),
+                    quiet_since,
+                )
+            })
             .map(|(&id, _)| id)?;
         if let Some(close) = guard.conns.get_mut(&victim).and_then(|c| c.close.take()) {
             let _ = close.send(());
@@ -116,13 +149,16 @@ fn admit(open: &Arc<Mutex<Open>>, caps: ConnectionCaps, client: IpAddr) -> Optio
     let id = guard.next;
     guard.next += 1;
     let busy = Arc::new(AtomicUsize::new(0));
+    let active = Arc::new(AtomicU64::new(u64::MAX));
+    let opened = Instant::now();
     let (close, closed) = oneshot::channel();
     guard.conns.insert(
         id,
         Conn {
             client,
-            opened: Instant::now(),
+            opened,
             busy: busy.clone(),
+            active: active.clone(),
             close: Some(close),
         },
     );
@@ -131,8 +167,37 @@ fn admit(open: &Arc<Mutex<Open>>, caps: ConnectionCaps, client: IpAddr) -> Optio
         open: open.clone(),
         id,
         busy,
+        active,
+        opened,
         closed,
     })
+}
+
+/// The connection cap `wanted`, within this process's open-file limit: the soft limit is raised
+/// towards the hard one to fit the connections and a margin for files and the runtime; where it
+/// cannot be, the cap shrinks to fit.
+pub fn fit_open_files(wanted: usize) -> usize {
+    const MARGIN: u64 = 64;
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `getrlimit` writes the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+        return wanted;
+    }
+    let need = wanted as u64 + MARGIN;
+    if limit.rlim_cur < need {
+        let raised = libc::rlimit {
+            rlim_cur: need.min(limit.rlim_max),
+            rlim_max: limit.rlim_max,
+        };
+        // SAFETY: `setrlimit` reads the struct it is given.
+        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
+            limit.rlim_cur = raised.rlim_cur;
+        }
+    }
+    (limit.rlim_cur.saturating_sub(MARGIN) as usize).clamp(1, wanted)
 }
 
 /// Serves `app` on `listener` until `stop` completes, then lets open requests finish (a few
@@ -170,15 +235,19 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let (started, finished) = (place.busy.clone(), place.busy.clone());
+        let (began, answered) = (place.active.clone(), place.active.clone());
+        let opened = place.opened;
         let service = app
             .clone()
             .map_request(move |mut request: Request<Incoming>| {
                 started.fetch_add(1, Ordering::Relaxed);
+                Admitted::touch(&began, opened);
                 request.extensions_mut().insert(ConnectInfo(peer));
                 request
             })
             .map_response(move |response| {
                 finished.fetch_sub(1, Ordering::Relaxed);
+                Admitted::touch(&answered, opened);
                 response
             });
         let connection = graceful.watch(http.serve_connection(
