@@ -4,6 +4,7 @@
 #![allow(dead_code)] // Each test or benchmark uses part of it.
 
 use super::http::{http, Killed};
+use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -175,6 +176,69 @@ pub fn free_port() -> u16 {
         .port()
 }
 
+/// Kills every process whose command line names `profile` (a browser's own user-data folder,
+/// unique to one test): the browser, its renderers and helpers, however the test ended.
+pub fn kill_browser_using(profile: &Path) {
+    let needle = profile.to_string_lossy().into_owned();
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for entry in procs.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        if String::from_utf8_lossy(&cmdline).contains(&needle) {
+            // SAFETY: a signal to a process id; at worst one that has just ended.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// A browser's profile folder that, when dropped, first ends every process still using it.
+pub struct Profile(pub tempfile::TempDir);
+
+impl Profile {
+    pub fn new() -> Profile {
+        Profile(tempfile::tempdir().expect("a browser profile"))
+    }
+
+    pub fn path(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl Default for Profile {
+    fn default() -> Profile {
+        Profile::new()
+    }
+}
+
+impl Drop for Profile {
+    fn drop(&mut self) {
+        kill_browser_using(self.0.path());
+    }
+}
+
+/// chromedriver and the browser it started: dropping it ends the session's processes, every
+/// one, pass or fail (killing chromedriver alone leaves its browser running).
+pub struct Driver {
+    driver: Killed,
+    profile: PathBuf,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.driver.0.kill();
+        let _ = self.driver.0.wait();
+        kill_browser_using(&self.profile);
+    }
+}
+
 /// The live page served from the project's `worlds/` folder, open in a fresh headless browser
 /// at `width` by `height` (the browser's default size when `None`) once its first game plays.
 /// The server, the driver and the profile last as long as it does.
@@ -183,15 +247,15 @@ pub struct LivePage {
     /// The server's port.
     pub port: u16,
     _server: Killed,
-    _driver: Killed,
-    _profile: tempfile::TempDir,
+    _driver: Driver,
+    _profile: Profile,
 }
 
 impl LivePage {
     pub fn open(size: Option<(u32, u32)>) -> LivePage {
         let worlds = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("worlds");
         let (server, port) = super::http::start_server(&worlds, &[]);
-        let profile = tempfile::tempdir().expect("a browser profile");
+        let profile = Profile::new();
         let (driver, browser) = start_browser(profile.path());
         if let Some((width, height)) = size {
             browser.resize(width, height);
@@ -219,16 +283,19 @@ impl LivePage {
     }
 }
 
-pub fn start_browser(profile: &std::path::Path) -> (Killed, Browser) {
+pub fn start_browser(profile: &std::path::Path) -> (Driver, Browser) {
     let port = free_port();
-    let driver = Killed(
-        Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts"),
-    );
+    let driver = Driver {
+        driver: Killed(
+            Command::new("chromedriver")
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromedriver starts"),
+        ),
+        profile: profile.to_path_buf(),
+    };
     let start = Instant::now();
     while http(port, "GET", "/status", None)
         .map_or(true, |(_, v)| v["value"]["ready"] != json!(true))

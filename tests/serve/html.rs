@@ -24,7 +24,8 @@ fn page(dir: &Path) -> std::path::PathBuf {
 
 /// The DOM after the page's script ran, opened at `#step=N`.
 fn dump_dom(file: &Path, step: usize) -> Option<String> {
-    let profile = tempfile::tempdir().unwrap();
+    // Dropped at the end: whatever chromium left running is ended with it.
+    let profile = common::browser::Profile::new();
     let out = std::process::Command::new("timeout")
         .arg("120")
         .arg("chromium")
