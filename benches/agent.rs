@@ -104,7 +104,7 @@ fn batches(c: &mut Criterion) {
             ))
         })
     });
-    // The look-ahead of issue 17: its target is 10,000 5x5 games a second on the 2-core
+    // The look-ahead: its target is 10,000 5x5 games a second on the 2-core
     // machine, so about 5,000 on this one thread (200 µs a game).
     let deeper = AgentOptions {
         depth: Some(2),

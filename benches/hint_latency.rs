@@ -5,7 +5,7 @@
 //! draws). That is what one request to the page costs the server, past the network.
 //!
 //! `cargo bench --bench hint_latency` prints, for each case, the turns timed and the mean,
-//! median, 95th percentile and slowest answer. The target: a hint on a 16x16 grid at
+//! median, 95th percentile and slowest answer. The target: a hint on a 16x16 grid at
 //! pit probability 0.05 in under 50 ms. It is a plain program (no harness), so that it prints
 //! a distribution rather than one mean.
 

@@ -3,7 +3,7 @@
 //! board, the server's answer included) and how long a move takes (from the key press to the
 //! paint after the board is redrawn), following the player and with the whole board in view.
 //! Times are taken in the page with `performance.now()`, the paint awaited by a
-//! `requestAnimationFrame` and a task after it. Targets (issue 40): a start within 300 ms, a
+//! `requestAnimationFrame` and a task after it. Targets: a start within 300 ms, a
 //! move within 50 ms at p95. `cargo bench --bench page_speed` (release build; about a minute);
 //! it needs `chromium` and `chromedriver`.
 

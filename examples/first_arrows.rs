@@ -1,4 +1,4 @@
-//! Experiment: how well can arrows shot from the first room find a wumpus that was not smelt
+//! How well can arrows shot from the first room find a wumpus that was not smelt
 //! there? The wumpus is taken to be in any room neither the hunter's nor next to it, alike (the
 //! pits and bats are left out). After each miss it wakes: it stays or takes one of its
 //! out-tunnels, one chance in four each, eats the hunter if it walks in, and is smelt or not.

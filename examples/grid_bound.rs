@@ -1,5 +1,5 @@
-//! Experiment: the best expected score any agent can reach on small random grids, computed
-//! exactly, so that a score target can be judged against what the game allows.
+//! The best expected score any agent can reach on small random grids, computed exactly: what
+//! the game allows, to judge an agent's score against.
 //!
 //! The game is a POMDP; this solves a relaxation of it by exhaustive expectimax over belief
 //! states. The relaxation only helps the player, so its value bounds every real agent from

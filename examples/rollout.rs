@@ -1,4 +1,4 @@
-//! Experiment: how much better could the risk agent gamble? At every point where logic runs
+//! How much better could the risk agent gamble? At every point where logic runs
 //! out, estimate each option (step into each frontier cell, shoot from here, or go home and
 //! climb) by playing the rest of the game with the risk agent itself in worlds sampled from the
 //! posterior (random worlds that give the same percepts), take the best, and compare with the

@@ -1,4 +1,4 @@
-//! Experiment: an upper bound on the best mean score any player can reach under the textbook's
+//! An upper bound on the best mean score any player can reach under the textbook's
 //! rules (`--rules aima`) on grids too large for the exact solver (`grid_bound ... headed` and
 //! the optimal agent stop at 16 cells), the size told (so it bounds a player not told it too).
 //! Two deals: square boards dealt as `wumpus` deals them, and the course tournament's

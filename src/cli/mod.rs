@@ -121,6 +121,13 @@ Examples:
   wumpus bot --map worlds/cave-risk.txt        the agent is given the map
   printf 'maze 20\\nstatus 0 0 0 1 tunnels ? ? ?\\n' | wumpus bot --rules maze")]
     Bot(bot::BotArgs),
+    /// Print the library's catalogue as JSON: every rule set with its goal, agents and the
+    /// options it takes (with their defaults), every option's kind and limits, every agent.
+    #[command(after_help = "\
+Examples:
+  wumpus catalogue | python3 -m json.tool
+  wumpus catalogue | jq '.rules[] | {name, agents}'")]
+    Catalogue,
     /// Serve the live page: play any rule set in the browser, ask for hints, watch the agent.
     #[command(after_help = "\
 The page is at the address printed (127.0.0.1 only, unless --bind says otherwise); every asset
@@ -150,6 +157,9 @@ pub fn run(args: Args) -> Result<()> {
             out(String::from_utf8_lossy(&script))
         }
         Command::Bot(a) => bot::run(a),
+        Command::Catalogue => {
+            out(serde_json::to_string_pretty(&wumpus::game_spec::catalogue())? + "\n")
+        }
         Command::Serve(a) => serve::run(a),
     }
 }

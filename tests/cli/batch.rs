@@ -393,8 +393,9 @@ fn ctrl_c_stops_a_grid_batch_with_csv_rows() {
 
 #[test]
 fn every_subcommand_help_shows_examples() {
-    let subcommands: [&[&str]; 10] = [
+    let subcommands: [&[&str]; 11] = [
         &["solve"],
+        &["catalogue"],
         &["trace"],
         &["play"],
         &["world"],
@@ -408,7 +409,15 @@ fn every_subcommand_help_shows_examples() {
     for args in subcommands {
         let help = stdout(wumpus().args(args).arg("--help"));
         if args.is_empty() {
-            for name in ["solve", "trace", "play", "world", "merge", "completions"] {
+            for name in [
+                "solve",
+                "trace",
+                "play",
+                "world",
+                "merge",
+                "completions",
+                "catalogue",
+            ] {
                 assert!(help.contains(name), "{name} missing from --help");
             }
         } else {
@@ -773,4 +782,23 @@ fn merge_refuses_forged_or_overflowing_shards_naming_the_file() {
         err.contains("other.json") && err.contains("overflow"),
         "{err}"
     );
+}
+
+/// `wumpus catalogue` prints the library's own description: every rule set with its agents and
+/// options, and each option a flag of `solve --help`.
+#[test]
+fn the_catalogue_names_every_rule_set_and_each_option_is_a_flag() {
+    let catalogue: Value = serde_json::from_str(&stdout(wumpus().arg("catalogue"))).expect("JSON");
+    let rules: Vec<&str> = catalogue["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["grid", "cave", "maze", "aima"]);
+    let help = stdout(wumpus().args(["solve", "--help"]));
+    for option in catalogue["options"].as_array().unwrap() {
+        let flag = format!("--{}", option["name"].as_str().unwrap().replace('_', "-"));
+        assert!(help.contains(&flag), "{flag} missing from solve --help");
+    }
 }

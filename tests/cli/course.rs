@@ -1,4 +1,4 @@
-//! The course tournament's worlds through the real binary (issue 37): its world files read as
+//! The course tournament's worlds through the real binary: its world files read as
 //! its shells read them, a batch over a folder of world files that equals the same worlds
 //! played one by one, and `--deal course`.
 

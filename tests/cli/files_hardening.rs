@@ -1,4 +1,4 @@
-//! The file edge through the real binary (issue 38, second pass): writes never follow a link
+//! The file edge through the real binary: writes never follow a link
 //! planted at a guessable name and write special files (devices, FIFOs, `/dev/stdout`)
 //! directly; reads refuse what is not a regular file or is over the size cap, without hanging;
 //! cave maps over the room limit, runaway `--threads`, and the quoting of invisible characters
@@ -66,8 +66,8 @@ fn ring_map(rooms: usize) -> String {
 fn world_new_does_not_follow_links_planted_at_guessable_temporary_names() {
     let dir = tempfile::tempdir().unwrap();
     let victim = write(dir.path(), "victim.txt", b"keep me\n");
-    // The temporary file used to be `.NAME.tmpPID`: the child's process id is not known here,
-    // so plant a link at every id near this process's, and at other guessable names.
+    // Names a writer might guess for its temporary file (`.NAME.tmpPID` with a process id near
+    // this one's, and others): a link planted at each must never be followed.
     let me = std::process::id();
     let mut names: Vec<String> = (me.saturating_sub(200)..me + 3000)
         .map(|pid| format!(".out.txt.tmp{pid}"))

@@ -6,22 +6,10 @@
 //! `tests/identity/record.py`, which reads both its JSON shapes; this test reads today's one
 //! shape. A change that is meant to change decisions re-records the file and says so.
 //!
-//! Re-recorded since: the classic cave agent's `last_arrow_share` (issue 17; three cave
-//! batches changed), its first arrow weighed among every path worth weighing (issue 17;
-//! the four cave logic batches changed) and rule 3's share with the last arrow (issue 17; the
-//! same four batches), the blind arrow's 10% (issue 17; the two cave batches with the map
-//! discovered), and the shooting look-ahead weighing walking on after a miss with the map
-//! known (issue 17; the two map-known cave batches that changed), and the arrow aimed two
-//! arrows deep once the rules decide to shoot (issue 17; the same two batches: on their 400
-//! games each it scores 1.05 and 1.35 points less, within the noise of so few games; on
-//! 160,000 training games a map it scores 0.11 and 0.07 more), and, with the map
-//! discovered, an arrow into unseen tunnels before a step with 15% or more to die (issue 17;
-//! the two cave batches with the map discovered), and, with the map discovered, arrows along
-//! known tunnels flying on into unseen ones, their tails weighed (issue 17; the same two
-//! batches), and, with the map discovered, rule 3 never walking back to a room it left to
-//! find a better shooting room (issue 17; the discovered batch on the standard map). Every
-//! other line is 1083410's. The grid's risk batches name `--depth 1`, the depth 1083410 played:
-//! the default has been 2 since (issue 39), and those batches still check the same decisions.
+//! A line re-recorded says which change meant to change those decisions in `git log` of
+//! `tests/identity/before.jsonl`; every other line is 1083410's. The grid's risk batches name
+//! `--depth 1`, the depth 1083410 played, so they check the same decisions whatever the
+//! default.
 
 use assert_cmd::Command;
 use serde_json::{json, Value};

@@ -1,4 +1,4 @@
-//! What a new user's walkthrough found misleading, silent or wrong (issue 16), held by tests:
+//! What a new user's walkthrough found misleading, silent or wrong, held by tests:
 //! the first screen's figures, the help texts, error messages, and what "proven safe" means.
 
 use crate::common;

@@ -4,8 +4,8 @@
 #![allow(dead_code)] // Each test or benchmark uses part of it.
 
 use super::http::{http, Killed};
-use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -184,7 +184,11 @@ pub fn kill_browser_using(profile: &Path) {
         return;
     };
     for entry in procs.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
             continue;
         };
         let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {

@@ -11,7 +11,7 @@ an all-knowing player could win. Timings are left out.
 It reads both JSON shapes: the one summary of every rule set (since the one-interface change)
 and the older ones (grid keys at the top level; cave and maze ones nested under `summary` and
 `totals`), so that `before.jsonl` could be recorded from the commit before that change
-(1083410) and compared with any later binary by `tests/identity.rs`.
+(1083410) and compared with any later binary by `tests/cli/identity.rs`.
 """
 import json
 import subprocess

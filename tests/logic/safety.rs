@@ -321,7 +321,7 @@ fn cave_100k_games_no_death_where_proven_safe() {
 }
 
 /// A cave map nobody chose anything on, dealt from `seed` (`wumpus world new --rules cave`):
-/// 6 to 40 rooms, three two-way tunnels a room, three one-way ones, or three to any room at
+/// 6 rooms to the most a map may have (`cave::map::MAX_ROOMS`), three two-way tunnels a room, three one-way ones, or three to any room at
 /// all; the wumpus smelt one
 /// tunnel away, or two in a quarter of the maps when the agent is given the map.
 fn unseen_map(seed: u64, known: bool) -> Arc<cave::CaveMap> {

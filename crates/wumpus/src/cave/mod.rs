@@ -37,7 +37,8 @@ use std::path::Path;
 /// The standard dodecahedron (the event host's `standard.txt`), built into the program.
 pub const STANDARD_MAP: &str = include_str!("../../../../worlds/cave-standard.txt");
 
-/// Seed 000's standard `caves.dat` (the corrected listing), built into the program.
+/// Seed 000's standard `caves.dat` (its listing corrected where it broke its own format),
+/// built into the program.
 pub const STANDARD_CAVES_DAT: &str = include_str!("../../../../worlds/caves.dat");
 
 /// Reads and checks a map file of either format; the error names the file and line.

@@ -4,7 +4,7 @@
 //! A briefing says what the rules let every player know of this game (the grid's size, unless
 //! the rules hide it, and how grid worlds are dealt; the number of rooms or caves) and nothing
 //! of the hidden world. It can be made only by the
-//! rules (its constructors are `pub(crate)` and `tests/layout.rs` keeps them out of
+//! rules (its constructors are `pub(crate)` and `tests/cli/layout.rs` keeps them out of
 //! `agent/`), so an agent cannot work one out from a seed or a dealt world: it must be handed
 //! the one the session gives ([`super::Session::briefing`]). It must never carry a seed, a
 //! layout of hazards or anything else a player is not told.

@@ -132,7 +132,7 @@ impl GridSetup {
     }
 
     /// The grid of the game dealt from `rng`: `topology`, or with a range of sizes, one drawn
-    /// from `rng` first (so that a batch of one size deals exactly as before ranges existed).
+    /// from `rng` first (so that a batch of one size draws nothing for its size).
     pub fn draw_topology(&self, rng: &mut impl rand::Rng) -> Result<Arc<Topology>, GameError> {
         match &self.sizes {
             None => Ok(self.topology.clone()),

@@ -543,6 +543,6 @@ mod tests {
         // The way before found the same set nearly always (its failed core reached the oldest
         // observations first), never a smaller one (both are minimal).
         assert!(as_before * 100 >= checked * 90, "{as_before} of {checked}");
-        eprintln!("{as_before} of {checked} explanations as before");
+        eprintln!("{as_before} of {checked} explanations as the reference's");
     }
 }

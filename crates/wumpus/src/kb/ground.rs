@@ -369,7 +369,7 @@ mod tests {
         let rules = parse_rules(&text).unwrap();
         let topo = Topology::grid(2, 2).unwrap();
         let g = Ground::new(&topo, topo.cell(0, 0));
-        // Before the fix this took minutes; now it is linear in the number of terms.
+        // Linear in the number of terms, not quadratic.
         let clauses = g
             .clauses(&rules.facts[0].formula, &mut vec![], true)
             .unwrap();

@@ -1,6 +1,6 @@
-//! Whole games traced with explanations, against the same games traced as before the
-//! explainer (one knowledge base answering and explaining under the observations' selectors,
-//! `kb::reference`): every rule set's reasoning agents must decide the same, show the same and
+//! Whole games traced with explanations, against the same games traced by the reference
+//! knowledge base (one knowledge base answering and explaining under the observations'
+//! selectors, `kb::reference`): every rule set's reasoning agents must decide the same, show the same and
 //! prove the same facts at the same steps, with the same explanations but where several
 //! minimal ones existed (the knowledge base's own test checks each explanation against brute
 //! force). It must never let a game's decisions depend on whether it is explained.
@@ -137,7 +137,7 @@ fn traces_decide_and_prove_as_before_on_every_rule_set() {
         );
     }
     eprintln!(
-        "{} games, {} of {} explanations as before",
+        "{} games, {} of {} explanations as the reference's",
         tally.games, tally.same, tally.proofs
     );
     assert!(tally.proofs > 1000, "{}", tally.proofs);

@@ -47,7 +47,7 @@ pub struct Tally {
     /// Sum of the final scores.
     pub score_sum: i64,
     /// Sum of the squares of the final scores, for the standard error of the mean score (0 in
-    /// the files of batches run before it was kept).
+    /// summaries that do not keep it).
     #[serde(default)]
     pub score_squares_sum: u64,
     /// Sum of the moves.
@@ -357,7 +357,7 @@ impl Summary {
                 .then(|| {
                     let mean = totals.score_sum as f64 / n;
                     let variance = totals.score_squares_sum as f64 / n - mean * mean;
-                    // Old sums without squares give a negative variance: no error then.
+                    // Sums kept without squares give a negative variance: no error then.
                     (variance >= -1e-6 && totals.games > 1).then(|| (variance.max(0.0) / n).sqrt())
                 })
                 .flatten(),

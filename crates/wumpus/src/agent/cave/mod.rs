@@ -78,7 +78,7 @@ pub struct CaveAgentConfig {
 }
 
 /// Where the agent's odds come from. Both are exact counts of the layouts consistent with
-/// what the hunter saw (`tests/cave_bruteforce.rs` checks them against each other and
+/// what the hunter saw (`tests/logic/cave_bruteforce.rs` checks them against each other and
 /// against brute force to 1e-9); they differ in speed and in what they assume.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OddsSource {

@@ -15,7 +15,7 @@
 //! blast, none to a wumpus; where a draft (or a smell) is felt and all tunnels but one are
 //! free of it, that one leads to it. Nothing more is sound without the map: two unknown
 //! tunnels of different caves may lead to the same cave, so "one pit" says nothing across
-//! caves. `tests/maze_discovered.rs` checks every proof against the hidden maze.
+//! caves. `tests/cli/maze_discovered.rs` checks every proof against the hidden maze.
 //!
 //! **Odds** (printed as estimates): where a draft is felt, the pit is behind each of the
 //! tunnels not proven free alike; where a wumpus is smelt, each such tunnel holds one with the
