@@ -13,9 +13,9 @@ use pyo3::types::PyDict;
 use std::path::{Path, PathBuf};
 
 use wumpus::game::RuleSet;
+use wumpus::game_spec::{OnRules, Playable, Prepared};
 use wumpus::run::event::{trace_end, TraceStart};
 use wumpus::run::{play_to_end, Batch, BatchId, Flow, Quiet, Shard, StepEvent, Summary};
-use wumpus::game_spec::{OnRules, Playable, Prepared};
 
 fn run_error(e: impl std::fmt::Display) -> PyErr {
     PyRuntimeError::new_err(e.to_string())

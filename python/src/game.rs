@@ -14,9 +14,9 @@ use pyo3::types::PyDict;
 use std::path::Path;
 use wumpus::agent::{AgentFactory, AgentKind};
 use wumpus::game::{Ending, RuleSet};
+use wumpus::game_spec::{GameSpec, OnRules, Playable, Prepared};
 use wumpus::rng::Dice;
 use wumpus::run::{Follower, GameRecord};
-use wumpus::game_spec::{GameSpec, OnRules, Playable, Prepared};
 
 /// A game being played: the session, what it showed last, and the rewards handed out.
 pub struct Core<S: Playable> {

@@ -17,8 +17,8 @@ use pyo3::types::PyDict;
 use rayon::prelude::*;
 use wumpus::agent::{AgentFactory, AgentKind};
 use wumpus::game::GameError;
-use wumpus::run::Follower;
 use wumpus::game_spec::{OnRules, Playable, Prepared};
+use wumpus::run::Follower;
 
 /// One world of the vector: its game, and whether it ended on the last call.
 struct Slot<S: Playable> {
