@@ -20,6 +20,8 @@
 //!   one dispatch from a rule set to code written once over [`game_spec::Playable`];
 //! - [`numbered`]: each rule set's actions by number and observations as vectors, for
 //!   learners;
+//! - [`features`]: what a learner is shown as fixed-shape arrays: a memory of what the player
+//!   perceived where, and what the knowledge base proves of each place;
 //! - [`files`]: reading and atomically saving files at the edge;
 //! - [`rng`]: the one seeded random generator.
 //!
@@ -61,6 +63,7 @@ pub mod agent;
 pub mod bot;
 pub mod cave;
 pub(crate) mod command;
+pub mod features;
 pub mod files;
 pub mod game;
 pub mod game_spec;

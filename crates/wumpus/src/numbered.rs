@@ -44,6 +44,15 @@ pub trait Numbered: Session {
     /// the player this turn.
     fn harmless(&self, shown: &Self::Shown, knowledge: &Knowledge, out: &mut [bool]);
 
+    /// The slot of `place` in a learner's arrays of `layout`
+    /// ([`crate::features::Layout`]): a grid cell by its row and column on the largest board
+    /// the player may be on, a cave's room by its number, a maze's cave by its name (caves
+    /// that share a name share a slot, as the player cannot tell them apart).
+    fn slot(&self, place: Place, layout: &crate::features::Layout) -> Option<usize> {
+        let _ = layout;
+        Some(place.index())
+    }
+
     /// The score so far: the final score once the game is over; while it goes on, what the
     /// rules have already charged (grid: a point an action, ten for the arrow); 0 where the
     /// score comes only at the end. The maze keeps no score: a win counts 1.
@@ -77,6 +86,15 @@ fn grid_score(session: &GridSession) -> i64 {
 }
 
 const GRID_PERCEPTS: &[&str] = &["stench", "breeze", "glitter", "bump", "scream"];
+
+/// A grid cell's slot: its row and column on the layout's board.
+fn grid_slot(topology: &Topology, place: Place, layout: &crate::features::Layout) -> Option<usize> {
+    let (_, cols) = layout.grid?;
+    let (r, c) = topology.coords(place);
+    (c < cols)
+        .then_some(r * cols + c)
+        .filter(|&s| s < layout.slots)
+}
 
 impl Numbered for GridSession {
     const ACTIONS: &'static [&'static str] = &[
@@ -119,6 +137,10 @@ impl Numbered for GridSession {
     fn score_so_far(&self) -> i64 {
         grid_score(self)
     }
+
+    fn slot(&self, place: Place, layout: &crate::features::Layout) -> Option<usize> {
+        grid_slot(self.game().world().topology(), place, layout)
+    }
 }
 
 impl Numbered for AimaSession {
@@ -155,6 +177,10 @@ impl Numbered for AimaSession {
     fn score_so_far(&self) -> i64 {
         // Past the score floor the session itself says the score.
         self.score().unwrap_or_else(|| grid_score(self.grid()))
+    }
+
+    fn slot(&self, place: Place, layout: &crate::features::Layout) -> Option<usize> {
+        grid_slot(self.grid().game().world().topology(), place, layout)
     }
 }
 
@@ -231,5 +257,11 @@ impl Numbered for MazeSession {
 
     fn score_so_far(&self) -> i64 {
         i64::from(self.ending() == Some(Ending::Won))
+    }
+
+    fn slot(&self, place: Place, _: &crate::features::Layout) -> Option<usize> {
+        let map = self.game().map();
+        let name = map.name(place);
+        map.rooms().find(|&p| map.name(p) == name).map(Place::index)
     }
 }

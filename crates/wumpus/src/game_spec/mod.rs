@@ -1,7 +1,7 @@
 //! What a game is, described once: a [`GameSpec`] names a rule set and sets its options, with
 //! their defaults, limits and the refusal of every option, value or agent that does not fit
 //! the rule set, one message each ([`SpecError`]). The library also describes itself
-//! ([`catalogue`]): the rule sets, their options and the agents each offers.
+//! ([`catalogue()`]): the rule sets, their options and the agents each offers.
 //!
 //! Every door is a thin translation into this type: the command line's flags, the server's
 //! JSON, Python's keywords and the harness's protocol name options as [`options::OPTIONS`]

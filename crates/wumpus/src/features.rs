@@ -1,0 +1,372 @@
+//! What a learner is shown, as fixed-shape arrays ([`Features`]): the percepts of this turn
+//! alone, a memory of what the player perceived where (its place and heading, its arrow and
+//! gold), or that memory with what the knowledge base proves of each place and the exact odds
+//! where logic runs out. One routine for every rule set, over what a session shows
+//! ([`crate::game::Session::observation`]) and what a follower proves ([`Knowledge`]).
+//!
+//! It must never read the hidden world: a memory is built from what each turn showed, and a
+//! maze cave is known by its name alone (caves sharing a name share a slot), as the player
+//! knows it.
+
+use crate::agent::Knowledge;
+use crate::game::{Briefing, Observation, Percept, RuleSet};
+use crate::numbered::Numbered;
+use crate::topology::{Place, Topology};
+use std::sync::Arc;
+
+/// What an observation holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// This turn's percepts (and, in the classic cave, the room): [`Numbered::observe`].
+    Percepts,
+    /// What the player has perceived where, its place, heading, arrows and gold.
+    Memory,
+    /// The memory, and what the knowledge base proves and the odds.
+    Knowledge,
+}
+
+impl Mode {
+    /// Every mode, by name: `percepts`, `memory`, `knowledge`.
+    pub const ALL: [(Mode, &'static str); 3] = [
+        (Mode::Percepts, "percepts"),
+        (Mode::Memory, "memory"),
+        (Mode::Knowledge, "knowledge"),
+    ];
+
+    /// The mode named `name`.
+    pub fn parse(name: &str) -> Option<Mode> {
+        Mode::ALL.iter().find(|(_, n)| *n == name).map(|(m, _)| *m)
+    }
+}
+
+/// Where each place's values sit in a memory or knowledge array, and its shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    /// The channels, in order; each holds one value a place.
+    pub channels: Vec<&'static str>,
+    /// The places' slots: a grid's cells (of the largest board the player may be on), or a
+    /// cave's rooms.
+    pub slots: usize,
+    /// A grid's rows and columns, for the array's shape (channels, rows, columns).
+    pub grid: Option<(usize, usize)>,
+    /// True when the array ends with the tunnels known: a row a slot, each a slot's tunnels
+    /// to every slot (shape (channels + slots, slots)).
+    pub tunnels: bool,
+}
+
+impl Layout {
+    /// The array's shape.
+    pub fn shape(&self) -> Vec<usize> {
+        match self.grid {
+            Some((rows, cols)) => vec![self.channels.len(), rows, cols],
+            None if self.tunnels => vec![self.channels.len() + self.slots, self.slots],
+            None => vec![self.channels.len(), self.slots],
+        }
+    }
+
+    /// Values in all.
+    pub fn len(&self) -> usize {
+        self.shape().iter().product()
+    }
+
+    /// True when the array is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn channel(&self, name: &str) -> Option<usize> {
+        self.channels.iter().position(|c| *c == name)
+    }
+}
+
+const GRID_MEMORY: [&str; 13] = [
+    "here",
+    "visited",
+    "breeze",
+    "stench",
+    "glitter",
+    "bump",
+    "scream",
+    "facing_north",
+    "facing_east",
+    "facing_south",
+    "facing_west",
+    "arrow",
+    "gold",
+];
+const CAVE_MEMORY: [&str; 6] = ["here", "visited", "draft", "bats", "stench", "arrows"];
+const GRID_KNOWLEDGE: [&str; 6] = ["safe", "pit", "wumpus", "p_pit", "p_wumpus", "p_death"];
+const CAVE_KNOWLEDGE: [&str; 8] = [
+    "safe", "pit", "wumpus", "bats", "p_pit", "p_wumpus", "p_bats", "p_death",
+];
+
+/// The layout of `mode` for games of `rules` whose player was told `briefing`; `None` for
+/// [`Mode::Percepts`], which is a short vector.
+pub fn layout(rules: RuleSet, briefing: &Briefing, mode: Mode) -> Option<Layout> {
+    if mode == Mode::Percepts {
+        return None;
+    }
+    let knowledge = mode == Mode::Knowledge;
+    let mut channels: Vec<&'static str>;
+    let (slots, grid, tunnels) = if rules.on_grid() {
+        let (rows, cols) = briefing
+            .grid_size()
+            .or_else(|| briefing.grid_prior().map(|p| p.largest()))
+            .unwrap_or((0, 0));
+        channels = GRID_MEMORY.to_vec();
+        if knowledge {
+            channels.extend(GRID_KNOWLEDGE);
+        }
+        (rows * cols, Some((rows, cols)), false)
+    } else {
+        channels = CAVE_MEMORY.to_vec();
+        if rules == RuleSet::Maze {
+            // The maze never tells the player its grenades.
+            channels.retain(|c| *c != "arrows");
+        }
+        if knowledge {
+            channels.extend(CAVE_KNOWLEDGE);
+        }
+        (briefing.places(), None, true)
+    };
+    Some(Layout {
+        channels,
+        slots,
+        grid,
+        tunnels,
+    })
+}
+
+/// A player's memory and the array a learner is shown, kept over one game.
+#[derive(Clone, Debug)]
+pub struct Features {
+    layout: Layout,
+    /// The memory's values (channels × slots, then the tunnels), without the knowledge.
+    memory: Vec<f32>,
+    /// The slot the player was last in.
+    here: Option<usize>,
+}
+
+impl Features {
+    /// An empty memory of `layout`.
+    pub fn new(layout: Layout) -> Features {
+        let memory = vec![0.0; layout.len()];
+        Features {
+            layout,
+            memory,
+            here: None,
+        }
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// Forgets the game: a new one begins.
+    pub fn clear(&mut self) {
+        self.memory.fill(0.0);
+        self.here = None;
+    }
+
+    fn at(&mut self, channel: &str, slot: usize) -> Option<&mut f32> {
+        let c = self.layout.channel(channel)?;
+        self.memory.get_mut(c * self.layout.slots + slot)
+    }
+
+    fn plane(&mut self, channel: &str, value: f32) {
+        if let Some(c) = self.layout.channel(channel) {
+            let n = self.layout.slots;
+            self.memory[c * n..(c + 1) * n].fill(value);
+        }
+    }
+
+    /// Takes in what `session` showed this turn (`observation`, its public side).
+    pub fn observe<S: Numbered>(&mut self, session: &S, observation: &Observation) {
+        let slot = observation.at.and_then(|p| session.slot(p, &self.layout));
+        if let Some(old) = self.here.take() {
+            if let Some(v) = self.at("here", old) {
+                *v = 0.0;
+            }
+        }
+        if let Some(s) = slot {
+            self.here = Some(s);
+            for (channel, value) in [("here", 1.0), ("visited", 1.0)] {
+                if let Some(v) = self.at(channel, s) {
+                    *v = value;
+                }
+            }
+            // What is perceived in a place: the latest visit's.
+            for (percept, channel) in [
+                (Percept::Breeze, "breeze"),
+                (Percept::Stench, "stench"),
+                (Percept::Glitter, "glitter"),
+                (Percept::Draft, "draft"),
+                (Percept::Bats, "bats"),
+            ] {
+                let on = observation.percepts.contains(&percept);
+                if let Some(v) = self.at(channel, s) {
+                    *v = f32::from(u8::from(on));
+                }
+            }
+        }
+        for (percept, channel) in [(Percept::Bump, "bump"), (Percept::Scream, "scream")] {
+            let on = observation.percepts.contains(&percept);
+            self.plane(channel, f32::from(u8::from(on)));
+        }
+        for (way, channel) in [
+            ("north", "facing_north"),
+            ("east", "facing_east"),
+            ("south", "facing_south"),
+            ("west", "facing_west"),
+        ] {
+            let on = observation.facing.as_deref() == Some(way);
+            self.plane(channel, f32::from(u8::from(on)));
+        }
+        if let Some(arrows) = observation.arrows {
+            self.plane("arrow", f32::from(u8::from(arrows > 0)));
+            self.plane("arrows", arrows as f32 / 5.0);
+        }
+        self.plane(
+            "gold",
+            f32::from(u8::from(session.carries_gold().unwrap_or(false))),
+        );
+        if self.layout.tunnels {
+            let n = self.layout.slots;
+            let base = self.layout.channels.len() * n;
+            if let Some(s) = slot {
+                for exit in &observation.exits {
+                    if let Some(to) = exit.to.and_then(|p| session.slot(p, &self.layout)) {
+                        self.memory[base + s * n + to] = 1.0;
+                    }
+                }
+                for &from in &observation.entries {
+                    if let Some(from) = session.slot(from, &self.layout) {
+                        self.memory[base + from * n + s] = 1.0;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes the array into `out` ([`Layout::len`] values): the memory, and with `knowledge`
+    /// what it proves and the odds. `places_on` is the grid the knowledge numbers its places
+    /// on when that is not the game's ([`crate::agent::Agent::places_on`]).
+    pub fn write<S: Numbered>(
+        &self,
+        session: &S,
+        knowledge: Option<(&Knowledge, Option<&Arc<Topology>>)>,
+        out: &mut [f32],
+    ) {
+        out.copy_from_slice(&self.memory);
+        let Some((k, places_on)) = knowledge else {
+            return;
+        };
+        let layout = &self.layout;
+        let n = layout.slots;
+        let slot = |p: Place| -> Option<usize> {
+            match (places_on, layout.grid) {
+                (Some(t), Some((_, cols))) => {
+                    let (r, c) = t.coords(p);
+                    (c < cols).then_some(r * cols + c).filter(|&s| s < n)
+                }
+                _ => session.slot(p, layout),
+            }
+        };
+        // Odds: -1 where nothing was computed, the exact chance where logic leaves the place
+        // open, 0 or 1 where it is proven.
+        for channel in ["p_pit", "p_wumpus", "p_bats", "p_death"] {
+            if let Some(c) = layout.channel(channel) {
+                out[c * n..(c + 1) * n].fill(-1.0);
+            }
+        }
+        let mut set = |channel: &str, p: Place, value: f32| {
+            if let (Some(c), Some(s)) = (layout.channel(channel), slot(p)) {
+                out[c * n + s] = value;
+            }
+        };
+        for &p in k.safe.iter().chain(&k.visited) {
+            set("safe", p, 1.0);
+            for channel in ["p_pit", "p_wumpus", "p_bats", "p_death"] {
+                set(channel, p, 0.0);
+            }
+        }
+        for (list, proven, chance) in [
+            (&k.pit, "pit", "p_pit"),
+            (&k.wumpus, "wumpus", "p_wumpus"),
+            (&k.bats, "bats", "p_bats"),
+        ] {
+            for &p in list {
+                set(proven, p, 1.0);
+                set(chance, p, 1.0);
+            }
+        }
+        for &p in k.pit.iter().chain(&k.wumpus) {
+            set("p_death", p, 1.0);
+        }
+        for o in &k.odds {
+            set("p_pit", o.place, o.pit as f32);
+            set("p_wumpus", o.place, o.wumpus as f32);
+            set("p_bats", o.place, o.bats as f32);
+            set("p_death", o.place, o.death as f32);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::{AgentKind, AgentOptions, Roster};
+    use crate::game::Session;
+    use crate::grid::{parse_world, AimaSession, GridSession, Scoring};
+    use crate::rng::Dice;
+    use crate::run::Follower;
+
+    #[test]
+    fn the_memory_holds_what_was_perceived_where_and_the_knowledge_what_is_proven() {
+        let world = parse_world("PIT 0 2\nWUMPUS 2 0\nGOLD 3 2\n").unwrap();
+        let mut game = GridSession::new(world, Scoring::Standard, 0.2);
+        let layout = layout(RuleSet::Grid, &game.briefing(), Mode::Knowledge).unwrap();
+        assert_eq!(layout.shape(), vec![19, 5, 5]);
+        let agents =
+            GridSession::prepare(AgentKind::Logic, &game.setup(), &AgentOptions::default())
+                .unwrap();
+        let mut follower = Follower::new(agents.as_ref(), &game, Dice::for_game(0));
+        let mut features = Features::new(layout.clone());
+        features.observe(&game, &game.observation(follower.shown()));
+        let action = follower.decide().unwrap().action;
+        let shown = game.act(&action);
+        follower.tell(&action, &shown);
+        features.observe(&game, &game.observation(&shown));
+        let mut out = vec![0.0; layout.len()];
+        let knowledge = follower.knowledge().unwrap();
+        features.write(&game, Some((&knowledge, None)), &mut out);
+        let value = |channel: &str, row: usize, col: usize| {
+            let c = layout.channel(channel).unwrap();
+            out[c * 25 + row * 5 + col]
+        };
+        // The agent stepped north to 1,0: a stench there, none at 0,0.
+        assert_eq!(value("visited", 0, 0), 1.0);
+        assert_eq!(value("here", 1, 0), 1.0);
+        assert_eq!(value("here", 0, 0), 0.0);
+        assert_eq!(value("stench", 1, 0), 1.0);
+        assert_eq!(value("stench", 0, 0), 0.0);
+        assert_eq!(value("arrow", 4, 4), 1.0);
+        assert_eq!(value("safe", 0, 1), 1.0);
+        assert_eq!(value("p_pit", 0, 1), 0.0);
+        assert_eq!(value("p_pit", 4, 4), -1.0);
+    }
+
+    #[test]
+    fn the_heading_is_a_plane_under_the_textbooks_rules() {
+        let world = parse_world("PIT 0 2\nWUMPUS 2 0\nGOLD 3 2\n").unwrap();
+        let game = AimaSession::new(GridSession::new(world, Scoring::Aima, 0.2));
+        let layout = layout(RuleSet::Aima, &game.briefing(), Mode::Memory).unwrap();
+        let mut features = Features::new(layout.clone());
+        features.observe(&game, &game.observation(&game.start()));
+        let mut out = vec![0.0; layout.len()];
+        features.write(&game, None, &mut out);
+        let c = layout.channel("facing_east").unwrap();
+        assert!(out[c * 25..(c + 1) * 25].iter().all(|&v| v == 1.0));
+    }
+}
