@@ -8,12 +8,14 @@
 //! tells them; they never see the session.
 
 use crate::options::{given, refused, spec};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use wumpus::agent::{AgentFactory, AgentKind};
-use wumpus::game::{Ending, RuleSet};
+use wumpus::features::{layout, Features, Layout, Mode};
+use wumpus::game::{Command, Ending, RuleSet};
 use wumpus::game_spec::{GameSpec, OnRules, Playable, Prepared};
 use wumpus::rng::Dice;
 use wumpus::run::{Follower, GameRecord};
@@ -39,7 +41,7 @@ impl<S: Playable> Core<S> {
     pub fn new(session: S, seed: Option<u64>) -> Core<S> {
         Core {
             shown: session.start(),
-            paid: session.score_so_far(),
+            paid: session.reward_so_far(),
             session,
             seed,
             steps: 0,
@@ -58,7 +60,7 @@ impl<S: Playable> Core<S> {
         self.shown = self.session.act(action);
         self.last = Some(action.clone());
         self.steps += 1;
-        let now = self.session.score_so_far();
+        let now = self.session.reward_so_far();
         let reward = now - self.paid;
         self.paid = now;
         reward
@@ -139,13 +141,26 @@ pub struct Live<S: Playable> {
     history: Vec<(S::Action, S::Shown)>,
     mask: Lazy<S>,
     hint: Lazy<S>,
+    /// What the observation holds, its layout (`None` for this turn's percepts), and the
+    /// player's memory behind it.
+    mode: Mode,
+    layout: Option<Layout>,
+    features: Features,
+    /// The world file the game was loaded from, if one (to copy the game).
+    world: Option<PathBuf>,
 }
 
 /// What a Python game asks of its game, whatever its rule set.
 pub trait Played {
     fn reset(&mut self, seed: Option<u64>, world: Option<&Path>) -> PyResult<()>;
     fn step(&mut self, index: usize) -> PyResult<i64>;
-    fn observation(&self) -> Vec<i8>;
+    fn observation<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
+    fn layout(&self) -> Option<Layout>;
+    fn knowledge<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>>;
+    fn play_text(&mut self, text: &str) -> PyResult<i64>;
+    fn history_text(&self) -> Vec<String>;
+    fn world(&self) -> Option<PathBuf>;
+    fn mode(&self) -> Mode;
     fn action_mask(&mut self) -> PyResult<Vec<bool>>;
     fn hint(&mut self) -> PyResult<String>;
     fn hint_action(&mut self) -> PyResult<usize>;
@@ -178,19 +193,68 @@ pub struct Status {
 }
 
 impl<S: Playable> Live<S> {
-    fn new(game: Prepared<S>, seed: Option<u64>, world: Option<&Path>) -> PyResult<Self> {
+    fn new(
+        game: Prepared<S>,
+        seed: Option<u64>,
+        world: Option<&Path>,
+        mode: Mode,
+    ) -> PyResult<Self> {
         let logic = game.with_agent(AgentKind::Logic, false);
         let mask = Lazy::new(logic.agents().map_err(refused)?);
         let hint = Lazy::new(game.agents().map_err(refused)?);
         let core = Self::dealt(&game, seed, world)?;
-        Ok(Live {
+        let briefing = core.session.briefing();
+        let mut live = Live {
             first: core.shown.clone(),
+            layout: layout(S::RULES, &briefing, mode),
+            features: Features::new(S::RULES, &briefing),
+            mode,
             game,
             core,
             history: Vec::new(),
             mask,
             hint,
-        })
+            world: world.map(Path::to_path_buf),
+        };
+        live.remember();
+        Ok(live)
+    }
+
+    /// Takes what the game showed last into the player's memory.
+    fn remember(&mut self) {
+        let observation = self.core.session.observation(&self.core.shown);
+        self.features.observe(&self.core.session, &observation);
+    }
+
+    /// Takes `action` and remembers what followed.
+    fn take(&mut self, action: S::Action) -> i64 {
+        let reward = self.core.act(&action);
+        self.history.push((action, self.core.shown.clone()));
+        self.remember();
+        reward
+    }
+
+    /// The array of `layout` for this moment, with what the logic agent proves when
+    /// `knowledge`.
+    fn features_of(&mut self, layout: &Layout, knowledge: bool) -> PyResult<Vec<f32>> {
+        let mut out = vec![0.0; layout.len()];
+        if knowledge && !self.core.over() {
+            let follower = self
+                .mask
+                .caught_up(&self.core, &self.first, &self.history)?;
+            let places_on = follower.agent_mut().ok().and_then(|a| a.places_on());
+            let known = follower.knowledge().map_err(PyRuntimeError::new_err)?;
+            self.features.write(
+                layout,
+                &self.core.session,
+                Some((&known, places_on.as_ref())),
+                &mut out,
+            );
+        } else {
+            self.features
+                .write(layout, &self.core.session, None, &mut out);
+        }
+        Ok(out)
     }
 
     fn dealt(game: &Prepared<S>, seed: Option<u64>, world: Option<&Path>) -> PyResult<Core<S>> {
@@ -212,6 +276,12 @@ impl<S: Playable> Played for Live<S> {
         self.history.clear();
         self.mask.forget();
         self.hint.forget();
+        self.world = world.map(Path::to_path_buf);
+        let briefing = self.core.session.briefing();
+        // A world file (or a range of sizes) may change the board: the arrays follow it.
+        self.layout = layout(S::RULES, &briefing, self.mode);
+        self.features = Features::new(S::RULES, &briefing);
+        self.remember();
         Ok(())
     }
 
@@ -227,15 +297,73 @@ impl<S: Playable> Played for Live<S> {
             return Err(PyRuntimeError::new_err("the game is over: reset it first"));
         }
         let action = self.core.session.action(&self.core.shown, index);
-        let reward = self.core.act(&action);
-        self.history.push((action, self.core.shown.clone()));
-        Ok(reward)
+        Ok(self.take(action))
     }
 
-    fn observation(&self) -> Vec<i8> {
-        let mut out = vec![0; S::OBSERVATION.len()];
-        self.core.observe(&mut out);
-        out
+    fn observation<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let Some(layout) = self.layout.clone() else {
+            let mut out = vec![0; S::OBSERVATION.len()];
+            self.core.observe(&mut out);
+            return Ok(PyArray1::from_vec(py, out).into_any());
+        };
+        let out = self.features_of(&layout, self.mode == Mode::Knowledge)?;
+        Ok(PyArray1::from_vec(py, out)
+            .reshape(layout.shape())?
+            .into_any())
+    }
+
+    fn layout(&self) -> Option<Layout> {
+        self.layout.clone()
+    }
+
+    fn knowledge<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let briefing = self.core.session.briefing();
+        let layout = layout(S::RULES, &briefing, Mode::Knowledge).expect("a layout");
+        let out = self.features_of(&layout, true)?;
+        let dict = PyDict::new(py);
+        let n = layout.slots;
+        let shape: Vec<usize> = match layout.grid {
+            Some((rows, cols)) => vec![rows, cols],
+            None => vec![n],
+        };
+        for (c, name) in layout.channels.iter().enumerate() {
+            let row = out[c * n..(c + 1) * n].to_vec();
+            dict.set_item(name, PyArray1::from_vec(py, row).reshape(shape.clone())?)?;
+        }
+        if layout.tunnels {
+            let base = layout.channels.len() * n;
+            let tunnels = out[base..base + n * n].to_vec();
+            dict.set_item("tunnels", PyArray1::from_vec(py, tunnels).reshape([n, n])?)?;
+        }
+        Ok(dict)
+    }
+
+    fn play_text(&mut self, text: &str) -> PyResult<i64> {
+        if self.core.over() {
+            return Err(PyRuntimeError::new_err("the game is over: reset it first"));
+        }
+        match self.core.session.parse_command(text) {
+            Ok(Command::Act(action)) => Ok(self.take(action)),
+            Ok(_) => Err(PyValueError::new_err(format!(
+                "'{text}' is not an action of the game"
+            ))),
+            Err(e) => Err(PyValueError::new_err(format!("'{text}': {e}"))),
+        }
+    }
+
+    fn history_text(&self) -> Vec<String> {
+        self.history
+            .iter()
+            .map(|(a, _)| self.core.session.action_text(a))
+            .collect()
+    }
+
+    fn world(&self) -> Option<PathBuf> {
+        self.world.clone()
+    }
+
+    fn mode(&self) -> Mode {
+        self.mode
     }
 
     fn action_mask(&mut self) -> PyResult<Vec<bool>> {
@@ -292,16 +420,14 @@ impl<S: Playable> Played for Live<S> {
             .decide()
             .map_err(PyRuntimeError::new_err)?
             .action;
-        let reward = self.core.act(&action);
-        self.history.push((action, self.core.shown.clone()));
-        Ok(reward)
+        Ok(self.take(action))
     }
 
     fn record(&self) -> GameRecord {
         let s = &self.core.session;
         let ending = s.ending().unwrap_or(Ending::Unfinished);
         let score = match ending {
-            Ending::Unfinished => s.score().or(S::SCORED.then_some(0)),
+            Ending::Unfinished => s.score_so_far(),
             _ => s.score(),
         };
         GameRecord {
@@ -392,14 +518,37 @@ impl<S: Playable> Played for Live<S> {
 struct Make<'a> {
     seed: Option<u64>,
     world: Option<&'a Path>,
+    mode: Mode,
 }
 
 impl OnRules for Make<'_> {
     type Out = PyResult<Box<dyn Played>>;
 
     fn run<S: Playable>(self, game: Prepared<S>) -> PyResult<Box<dyn Played>> {
-        Ok(Box::new(Live::<S>::new(game, self.seed, self.world)?))
+        Ok(Box::new(Live::<S>::new(
+            game, self.seed, self.world, self.mode,
+        )?))
     }
+}
+
+/// The observation mode named `name`.
+pub fn mode(name: &str) -> PyResult<Mode> {
+    Mode::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = Mode::ALL.iter().map(|(_, n)| *n).collect();
+        PyValueError::new_err(format!(
+            "observation '{name}' is none of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// The name of `mode`.
+pub fn mode_name(mode: Mode) -> &'static str {
+    Mode::ALL
+        .iter()
+        .find(|(m, _)| *m == mode)
+        .map(|(_, n)| *n)
+        .expect("every mode is named")
 }
 
 /// One game, stepped by action number (Python: `wumpus_logic._core.Game`).
@@ -413,22 +562,36 @@ impl Game {
     /// A game of `rules`, dealt from `seed` (or played on the world file `world`), set up as
     /// `wumpus play` sets it up with the same options (`size="6x6"`, `pit_prob=0.1`,
     /// `agent="logic"`, ...: the catalogue's names).
+    /// `observation` chooses what [`Game::observation`] returns: `"percepts"` (this turn's,
+    /// a short vector of small integers), `"memory"` or `"knowledge"` (arrays, see
+    /// [`Game::layout`]).
     #[new]
-    #[pyo3(signature = (rules="aima", seed=None, world=None, **options))]
+    #[pyo3(signature = (rules="aima", seed=None, world=None, observation="percepts", **options))]
     fn py_new(
         rules: &str,
         seed: Option<u64>,
         world: Option<std::path::PathBuf>,
+        observation: &str,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Game> {
         let spec = spec(rules, options)?;
-        spec.check_agent().map_err(refused)?;
-        let make = Make {
-            seed,
-            world: world.as_deref(),
-        };
-        let game = spec.dispatch(make, true).map_err(refused)??;
-        Ok(Game { game })
+        Game::made(&spec, seed, world.as_deref(), mode(observation)?)
+    }
+
+    /// Pickling and copying: the game is made again from its options, seed (or world file)
+    /// and the actions taken, replayed.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let state = serde_json::json!({
+            "options": self.game.spec().given().into_iter()
+                .map(|(n, v)| (n.to_string(), v.to_json()))
+                .collect::<serde_json::Map<_, _>>(),
+            "seed": self.game.status().seed,
+            "world": self.game.world().map(|w| w.display().to_string()),
+            "observation": mode_name(self.game.mode()),
+            "actions": self.game.history_text(),
+        });
+        let restore = py.import("wumpus_logic._core")?.getattr("_restore_game")?;
+        Ok((restore, (state.to_string(),)))
     }
 
     /// Deals a new game from `seed` (or loads the world file `world`) with the same setup.
@@ -442,9 +605,26 @@ impl Game {
         self.game.step(action)
     }
 
-    /// The observation vector (see `spaces`).
-    fn observation(&self) -> Vec<i8> {
-        self.game.observation()
+    /// The observation, as a numpy array: this turn's percepts (`int8`), or the memory or
+    /// knowledge array (`float32`, shaped as [`Game::layout`] says).
+    fn observation<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.game.observation(py)
+    }
+
+    /// The layout of the memory or knowledge observation: its channels and shape (None for
+    /// the percepts).
+    fn layout(&self) -> Option<(Vec<&'static str>, Vec<usize>)> {
+        self.game.layout().map(|l| (l.channels.clone(), l.shape()))
+    }
+
+    /// What the player knows now, as numpy arrays by name, whatever the observation: every
+    /// memory channel and what the logic agent proves of each place (`safe`, `pit`, `wumpus`,
+    /// in the caves `bats`) and the exact odds (`p_pit`, `p_wumpus`, `p_death`, ...: -1
+    /// where nothing was computed), each shaped as the board (rows, columns) or a room a
+    /// value; in the caves also `tunnels`, the tunnels known (rooms × rooms). No decision is
+    /// made.
+    fn knowledge<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.game.knowledge(py)
     }
 
     /// One flag an action: true when what the player perceived proves it cannot kill.
@@ -452,10 +632,23 @@ impl Game {
         self.game.action_mask()
     }
 
-    /// The reasoning agent's next step without taking it, as a `trace --json` step line:
-    /// what was proven and why, the odds, the choices weighed, the action and its reason.
-    fn hint(&mut self) -> PyResult<String> {
-        self.game.hint()
+    /// Takes an action in the player's words (`north`, `move 5`, `shoot 5 6 7`); returns the
+    /// reward.
+    fn act(&mut self, action: &str) -> PyResult<i64> {
+        self.game.play_text(action)
+    }
+
+    /// The actions taken so far, in the player's words.
+    fn actions(&self) -> Vec<String> {
+        self.game.history_text()
+    }
+
+    /// The reasoning agent's next step without taking it, as the dict of a `trace --json`
+    /// step line: what was proven and why, the odds, the choices weighed, the action and its
+    /// reason.
+    fn hint<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = self.game.hint()?;
+        py.import("json")?.call_method1("loads", (text,))
     }
 
     /// The number of the action the reasoning agent would take.
@@ -593,6 +786,19 @@ impl Game {
 }
 
 impl Game {
+    /// A game of `spec`, dealt from `seed` or loaded from `world`, observed as `mode`.
+    pub fn made(
+        spec: &GameSpec,
+        seed: Option<u64>,
+        world: Option<&Path>,
+        mode: Mode,
+    ) -> PyResult<Game> {
+        spec.check_agent().map_err(refused)?;
+        let make = Make { seed, world, mode };
+        let game = spec.dispatch(make, true).map_err(refused)??;
+        Ok(Game { game })
+    }
+
     /// The rule set of the game.
     pub fn rule_set(&self) -> RuleSet {
         self.game.spec().rules
@@ -607,4 +813,25 @@ impl Game {
 /// A value as JSON.
 pub fn to_json(value: &impl serde::Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// A game made again from what `Game.__reduce__` kept: its options, seed or world file,
+/// observation, and the actions taken (replayed).
+#[pyfunction]
+pub fn _restore_game(state: &str) -> PyResult<Game> {
+    let bad = |e: &dyn std::fmt::Display| PyValueError::new_err(format!("not a saved game: {e}"));
+    let v: serde_json::Value = serde_json::from_str(state).map_err(|e| bad(&e))?;
+    let mut spec = GameSpec::default();
+    for (name, value) in v["options"].as_object().ok_or_else(|| bad(&"no options"))? {
+        let value = wumpus::game_spec::Value::from_json(value).map_err(|e| bad(&e))?;
+        spec.set(name, &value).map_err(refused)?;
+    }
+    let world = v["world"].as_str().map(PathBuf::from);
+    let observation = mode(v["observation"].as_str().unwrap_or("percepts"))?;
+    let mut game = Game::made(&spec, v["seed"].as_u64(), world.as_deref(), observation)?;
+    for action in v["actions"].as_array().into_iter().flatten() {
+        game.game
+            .play_text(action.as_str().ok_or_else(|| bad(&"an action"))?)?;
+    }
+    Ok(game)
 }

@@ -61,6 +61,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<batch::Tally>()?;
     m.add_function(wrap_pyfunction!(spaces, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue, m)?)?;
+    m.add_function(wrap_pyfunction!(game::_restore_game, m)?)?;
     m.add_function(wrap_pyfunction!(batch::trace, m)?)?;
     m.add_function(wrap_pyfunction!(batch::solve, m)?)?;
     Ok(())

@@ -36,7 +36,7 @@ def test_a_program_plays_through_the_line_protocol(tmp_path, capsys):
     status = harness.main(["--agent-cmd", f"{sys.executable} {bot}", "--rules", "aima", "--worlds", "50", "--json"])
     assert status == 0
     summaries = json.loads(capsys.readouterr().out)
-    assert [s["agent"] for s in summaries] == ["bot.py", "risk", "logic"]
+    assert [s["agent"] for s in summaries] == ["bot.py", "risk", "logic", "random"]
     mine = summaries[0]
     assert mine["games"] == 50 and sum(mine["endings"].values()) == 50
     # The same agent as a Python callable gets the very same games.

@@ -37,7 +37,7 @@ def test_vector_equals_worlds_one_by_one(rules, mask):
                 assert truncated[i] == (not g.over and g.steps >= limit)
                 pending[i] = terminated[i] or truncated[i]
                 episodes += pending[i]
-            assert list(obs[i]) == g.observation(), i
+            assert list(obs[i]) == list(g.observation()), i
             if mask:
                 expected = g.action_mask() if not g.over else [False] * vec.single_action_space.n
                 assert list(infos["action_mask"][i].astype(bool)) == expected

@@ -13,6 +13,26 @@ Observations and actions (order fixed, as ``wumpus_logic.spaces(rules)`` lists t
 - ``maze`` (caves.dat): ``Discrete(6)``: move through tunnel 1, 2, 3, toss a grenade through
   tunnel 1, 2, 3; observation ``MultiBinary(3)``: [stench, draft, bats].
 
+``gym.make(id, observation=...)`` chooses what each step shows:
+
+- ``"percepts"`` (the default): the vectors above, this turn's percepts alone.
+- ``"memory"``: a ``float32`` array of what the player has perceived where, channel by
+  channel (``env.unwrapped.layout`` names them): on the grid, shaped ``(channels, rows,
+  columns)`` (the largest board the player may be on, when its size is hidden), the channels
+  ``here`` (1 where the player stands), ``visited``, ``breeze``, ``stench``, ``glitter``
+  (perceived there, on the latest visit), and planes holding one value everywhere: ``bump``
+  and ``scream`` (this turn), ``facing_north`` to ``facing_west`` (under the textbook's rules),
+  ``arrow`` (1 while it is held) and ``gold`` (1 while carried). In a cave, shaped
+  ``(channels + rooms, rooms)``: ``here``, ``visited``, ``draft``, ``bats``, ``stench``,
+  ``arrows`` (left, over 5; not in the maze, which never tells), then a row a room of the
+  tunnels known from it (1 where one leads to that room). A maze cave is known by its name:
+  caves that share a name share a slot.
+- ``"knowledge"``: the memory, and what the knowledge base proves of each place after the
+  memory's channels: ``safe``, ``pit``, ``wumpus`` (in the caves ``bats`` too), each 0 or 1,
+  and the exact odds ``p_pit``, ``p_wumpus`` (``p_bats``), ``p_death``: 0 or 1 where proven,
+  the chance counted over every layout that fits what was perceived where logic leaves the
+  place open, -1 where nothing was computed.
+
 Rewards add up to the game's score (the grid charges each action as it is taken; the
 cave pays its score at the end; the maze, which keeps none, pays 1 for a win). ``info``
 carries ``score`` (the score so far, the sum of the rewards: the final score at the end;
@@ -43,8 +63,15 @@ ENV_IDS = {
 MAX_EPISODE_STEPS = 1000
 
 
-def observation_space(rules, places=20):
-    """The observation space of one game of ``rules``."""
+#: The observation modes, as ``gym.make(id, observation=...)`` names them.
+OBSERVATIONS = ("percepts", "memory", "knowledge")
+
+
+def observation_space(rules, places=20, layout=None):
+    """The observation space of one game of ``rules``: the percepts' (``layout`` None), or a
+    memory's or knowledge's of ``layout`` (``(channels, shape)``, as ``Game.layout()``)."""
+    if layout is not None:
+        return gspaces.Box(low=-1.0, high=1.0, shape=tuple(layout[1]), dtype=np.float32)
     _, names, nvec = _core.spaces(rules, places)
     if all(n == 2 for n in nvec):
         return gspaces.MultiBinary(len(names))
@@ -57,25 +84,32 @@ class WumpusEnv(gym.Env):
     ``reset(seed=S)`` deals the world ``wumpus play --rules RULES --seed S`` deals with the
     same options (``size``, ``pit_prob``, ``scoring``, ``deal``, ``map``, ``variant``);
     ``reset(options={"world": PATH})`` plays a world file. ``mask=False`` skips the action
-    mask (faster); ``agent`` names the reasoning agent behind :meth:`hint`.
+    mask (faster); ``agent`` names the reasoning agent behind :meth:`hint`; ``observation``
+    is ``"percepts"``, ``"memory"`` or ``"knowledge"`` (above).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
-    def __init__(self, rules="aima", render_mode=None, mask=True, **options):
+    def __init__(self, rules="aima", render_mode=None, mask=True, observation="percepts", **options):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is none of {self.metadata['render_modes']}")
         self.rules = rules
         self.render_mode = render_mode
         self.mask = mask
+        self.observation = observation
         self.options = options
-        self.game = _core.Game(rules, 0, **options)
+        self.game = _core.Game(rules, 0, observation=observation, **options)
         self.action_names, self.observation_names, _ = _core.spaces(rules, self.game.places)
+        self.layout = self.game.layout()
+        if self.layout is not None:
+            self.observation_names = self.layout[0]
         self.action_space = gspaces.Discrete(len(self.action_names))
-        self.observation_space = observation_space(rules, self.game.places)
+        self.observation_space = observation_space(rules, self.game.places, self.layout)
         self._board = None
 
     def _obs(self):
+        if self.layout is not None:
+            return self.game.observation()
         return np.asarray(self.game.observation(), dtype=np.int8)
 
     def _info(self):
@@ -99,6 +133,11 @@ class WumpusEnv(gym.Env):
             # Drawn from the environment's own generator, so a seeded environment replays.
             seed = int(self.np_random.integers(0, 2**63 - 1))
         self.game.reset(seed, None if world is None else str(world))
+        if self.layout is not None and self.game.layout() != self.layout:
+            raise ValueError(
+                f"the world {world} is {self.game.grid_size}: this environment's observations are "
+                f"shaped for {self.layout[1]}; make one for this size"
+            )
         self._board = None
         return self._obs(), self._info()
 
@@ -106,12 +145,23 @@ class WumpusEnv(gym.Env):
         reward = self.game.step(int(action))
         return self._obs(), float(reward), self.game.over, False, self._info()
 
+    def action_masks(self):
+        """One flag an action, ``True`` where what the player perceived proves the action
+        cannot kill this turn (sb3-contrib's ``MaskablePPO`` reads this)."""
+        return np.asarray(self.game.action_mask(), dtype=bool)
+
+    def knowledge(self):
+        """What the player knows now, as numpy arrays by name: the memory's channels and what
+        the logic agent proves of each place with the exact odds (``Game.knowledge``); no
+        decision is made."""
+        return self.game.knowledge()
+
     def hint(self):
-        """The reasoning agent's next step, not taken: the step line of ``trace --json``
-        (``learned`` with the observations behind each proof, ``proven_safe``,
+        """The reasoning agent's next step, not taken: the step line of ``trace --json`` as a
+        dict (``learned`` with the observations behind each proof, ``proven_safe``,
         ``proven_pit``, ``proven_wumpus``, ``odds``, ``choices``, ``action``, ``rule``,
         ``reason``)."""
-        return json.loads(self.game.hint())
+        return self.game.hint()
 
     def hint_action(self):
         """The number of the action the reasoning agent would take."""

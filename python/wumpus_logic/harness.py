@@ -48,7 +48,7 @@ def _game_options(options):
     return {k: v for k, v in options.items() if k in names}
 
 
-def _info(game, mask=True):
+def _info(game, mask=True, knowledge=False):
     info = {
         "score": game.score_so_far,
         "outcome": game.outcome,
@@ -60,6 +60,8 @@ def _info(game, mask=True):
     }
     if mask:
         info["action_mask"] = np.asarray(game.action_mask(), dtype=np.int8)
+    if knowledge and not game.over:
+        info["knowledge"] = game.knowledge()
     return info
 
 
@@ -73,10 +75,19 @@ def world_files(files):
     return [str(f) for f in files]
 
 
-def play_batch(agent, rules="aima", worlds=1000, seed=0, files=None, name=None, mask=True, max_steps=1000, **options):
+def play_batch(agent, rules="aima", worlds=1000, seed=0, files=None, name=None, mask=True,
+               max_steps=1000, observation="percepts", knowledge=False, **options):
     """Plays ``agent`` on ``worlds`` games dealt from seeds ``seed`` to ``seed + worlds - 1``
     (as ``wumpus solve --seed SEED`` deals them), or on each world file of ``files`` (a folder
-    or a list); returns the summary ``wumpus solve --json`` would give, as a dict."""
+    or a list); returns the summary ``wumpus solve --json`` would give, as a dict.
+
+    The agent is shown the ``observation`` a :class:`wumpus_logic.envs.WumpusEnv` of that mode
+    shows (``"percepts"``, ``"memory"``, ``"knowledge"``) and the env's ``info``; with
+    ``knowledge=True`` ``info["knowledge"]`` also holds what the player knows as arrays
+    (``Game.knowledge``: what the logic proves of each place, the exact odds). A game still
+    going after ``max_steps`` actions is cut off: it counts at the score the rules had charged
+    (``unfinished`` in the summary's endings), and the agent's ``end`` hook sees
+    ``outcome="unfinished"``."""
     options = {k: v for k, v in options.items() if v is not None}
     act = agent.act if hasattr(agent, "act") else agent
     start = getattr(agent, "reset", None)
@@ -84,22 +95,24 @@ def play_batch(agent, rules="aima", worlds=1000, seed=0, files=None, name=None, 
     paths = world_files(files) if files is not None else None
     count = len(paths) if paths is not None else worlds
     tally = _core.Tally(str(name), rules, seed, **_game_options(options))
-    game = _core.Game(rules, seed, **_game_options(options))
+    game = _core.Game(rules, seed, observation=observation, **_game_options(options))
     began = time.perf_counter()
     for i in range(count):
         game.reset(seed + i, paths[i] if paths is not None else None)
         deciding = 0.0
-        info = _info(game, mask)
+        info = _info(game, mask, knowledge)
         if start is not None:
             start(dict(info, rules=rules, grid=game.grid_size, places=game.places))
         while not game.over and game.steps < max_steps:
-            obs = np.asarray(game.observation(), dtype=np.int8)
+            obs = game.observation()
             t = time.perf_counter()
             action = act(obs, info)
             deciding += time.perf_counter() - t
             reward = game.step(int(action))
-            info = _info(game, mask and not game.over)
+            info = _info(game, mask and not game.over, knowledge)
             info["reward"] = reward
+        if not game.over:
+            info["outcome"] = "unfinished"
         if hasattr(agent, "end"):
             agent.end(info)
         tally.add(game, deciding, paths[i] if paths is not None else None)
@@ -141,6 +154,8 @@ class LineAgent:
         message = {"type": "turn", "step": self.step, "observation": [int(v) for v in observation]}
         for key in ("at", "facing", "moves", "score", "messages"):
             message[key] = info.get(key)
+        if "knowledge" in info:
+            message["knowledge"] = {k: v.tolist() for k, v in info["knowledge"].items()}
         message["reward"] = info.get("reward", 0)
         if "action_mask" in info:
             message["action_mask"] = [int(v) for v in info["action_mask"]]
@@ -252,6 +267,8 @@ def main(argv=None):
             p.add_argument(flag, dest=o["name"], help=f"{rules}: {o['help']}")
     p.add_argument("--baselines", default=None, help="the project's agents shown beside yours, comma-separated (default: the rule set's agents but optimal)")
     p.add_argument("--json", action="store_true", help="print the summaries as one JSON list")
+    p.add_argument("--knowledge", action="store_true", help="send each turn what the logic proves of each place and the odds (the turn's \"knowledge\")")
+    p.add_argument("--max-steps", type=int, default=1000, help="cut a game off after this many actions (it counts at the score charged so far)")
     a = p.parse_args(argv)
     options = {o["name"]: getattr(a, o["name"]) for o in known["options"] if o["name"] != "agent"}
     options = {k: v for k, v in options.items() if v is not None}
@@ -259,7 +276,8 @@ def main(argv=None):
     names = [n for n in a.baselines.split(",") if n] if a.baselines else [n for n in agents if n != "optimal"]
     agent = LineAgent(a.agent_cmd) if a.agent_cmd else _load_callable(a.agent)
     try:
-        mine = play_batch(agent, a.rules, a.worlds, a.seed, a.files, **options)
+        mine = play_batch(agent, a.rules, a.worlds, a.seed, a.files, max_steps=a.max_steps,
+                          knowledge=a.knowledge, **options)
         others = baselines(names, a.rules, a.worlds, a.seed, a.files, **options)
     except (ValueError, OSError) as e:
         print(f"wumpus-logic: {e}", file=sys.stderr)

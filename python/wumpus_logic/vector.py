@@ -1,11 +1,17 @@
 """The vector environment: many worlds of one rule set stepped in one call into the Rust core
-(:class:`WumpusVectorEnv`), following Gymnasium's vector API with next-step autoreset.
+(:class:`WumpusVectorEnv`), following Gymnasium's vector API with next-step autoreset, and the
+same worlds as a Stable-Baselines3 ``VecEnv`` (:meth:`WumpusVectorEnv.to_sb3`).
 
 World ``i``'s ``k``-th game is dealt from seed ``base + i + k * num_envs``, where ``base`` is
 the seed given to :meth:`WumpusVectorEnv.reset` (or drawn from the environment's generator):
 ``WumpusEnv.reset(seed=base + i + k * num_envs)`` replays it alone. A game is truncated after
-``max_episode_steps`` actions. With ``mask=True``, ``infos["action_mask"]`` holds each world's
-action mask (``num_envs × actions``, ``int8``), from a logic agent that follows each world.
+``max_episode_steps`` actions. ``observation`` is ``"percepts"``, ``"memory"`` or
+``"knowledge"``, as for :class:`wumpus_logic.envs.WumpusEnv`. ``infos`` holds, a value a world
+(with Gymnasium's ``_name`` flags): ``score`` (the score so far: the final score on the step a
+game ends), ``outcome`` (``won``, ``pit``, ... or ``unfinished`` for a game cut off; ``None``
+while it goes on), ``seed``, and with ``mask=True`` ``action_mask`` (``num_envs × actions``,
+``int8``), from a logic agent that follows each world. :meth:`WumpusVectorEnv.action_masks`
+gives the masks as booleans.
 """
 
 import numpy as np
@@ -23,22 +29,33 @@ class WumpusVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(self, num_envs, rules="aima", mask=False, max_episode_steps=MAX_EPISODE_STEPS, render_mode=None, **options):
+    def __init__(self, num_envs, rules="aima", mask=False, max_episode_steps=MAX_EPISODE_STEPS,
+                 render_mode=None, observation="percepts", **options):
         if render_mode is not None:
             raise ValueError("the vector environment does not render; render one world with WumpusEnv")
         self.num_envs = int(num_envs)
         self.rules = rules
         self.mask = bool(mask)
+        self.observation = observation
+        self.options = options
+        self.max_episode_steps = int(max_episode_steps)
         self.render_mode = None
-        self.worlds = _core.Worlds(rules, self.num_envs, int(max_episode_steps), self.mask, **options)
+        self.worlds = _core.Worlds(rules, self.num_envs, self.max_episode_steps, self.mask,
+                                   observation=observation, **options)
+        self.layout = self.worlds.layout()
         places = _core.Game(rules, 0, **options).places
         self.action_names, self.observation_names, _ = _core.spaces(rules, places)
+        if self.layout is not None:
+            self.observation_names = self.layout[0]
         self.single_action_space = gspaces.Discrete(len(self.action_names))
-        self.single_observation_space = observation_space(rules, places)
+        self.single_observation_space = observation_space(rules, places, self.layout)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         n = self.num_envs
-        self._obs = np.zeros((n, len(self.observation_names)), dtype=np.int8)
+        if self.layout is None:
+            self._obs = np.zeros((n, len(self.observation_names)), dtype=np.int8)
+        else:
+            self._obs = np.zeros((n, *self.layout[1]), dtype=np.float32)
         self._rewards = np.zeros(n, dtype=np.float64)
         self._terminated = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)
@@ -46,9 +63,19 @@ class WumpusVectorEnv(VectorEnv):
         self._every = np.ones(n, dtype=bool)
 
     def _infos(self):
-        if not self.mask:
-            return {}
-        return {"action_mask": self._masks.astype(np.int8), "_action_mask": self._every.copy()}
+        scores = self.worlds.scores()
+        infos = {
+            "score": np.array([0 if s is None else s for s in scores], dtype=np.int64),
+            "_score": np.array([s is not None for s in scores]),
+            "outcome": np.array(self.worlds.outcomes(), dtype=object),
+            "_outcome": self._every.copy(),
+            "seed": np.array([-1 if s is None else s for s in self.worlds.seeds()], dtype=np.int64),
+            "_seed": self._every.copy(),
+        }
+        if self.mask:
+            infos["action_mask"] = self._masks.astype(np.int8)
+            infos["_action_mask"] = self._every.copy()
+        return infos
 
     def reset(self, *, seed=None, options=None):
         if options:
@@ -71,6 +98,21 @@ class WumpusVectorEnv(VectorEnv):
             self._infos(),
         )
 
+    def action_masks(self):
+        """Each world's action mask, ``num_envs × actions`` booleans (``mask=True``)."""
+        if not self.mask:
+            raise ValueError("this vector environment keeps no masks: make it with mask=True")
+        return self._masks.copy()
+
     def seeds(self):
         """The seed of the game each world plays now."""
         return self.worlds.seeds()
+
+    def to_sb3(self):
+        """These worlds as a Stable-Baselines3 ``VecEnv`` (same-step autoreset, the terminal
+        observation in ``infos[i]["terminal_observation"]``, ``env_method("action_masks")``
+        for sb3-contrib's ``MaskablePPO``): ``PPO("MlpPolicy", WumpusVectorEnv(8,
+        "aima").to_sb3())``. Needs ``stable-baselines3``."""
+        from .sb3 import SB3VecEnv
+
+        return SB3VecEnv(self)

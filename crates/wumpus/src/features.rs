@@ -137,19 +137,21 @@ pub fn layout(rules: RuleSet, briefing: &Briefing, mode: Mode) -> Option<Layout>
     })
 }
 
-/// A player's memory and the array a learner is shown, kept over one game.
+/// A player's memory, kept over one game, and the arrays a learner is shown.
 #[derive(Clone, Debug)]
 pub struct Features {
+    /// The memory's layout ([`Mode::Memory`]).
     layout: Layout,
-    /// The memory's values (channels × slots, then the tunnels), without the knowledge.
+    /// The memory's values (channels × slots, then the tunnels).
     memory: Vec<f32>,
     /// The slot the player was last in.
     here: Option<usize>,
 }
 
 impl Features {
-    /// An empty memory of `layout`.
-    pub fn new(layout: Layout) -> Features {
+    /// An empty memory for games of `rules` whose player was told `briefing`.
+    pub fn new(rules: RuleSet, briefing: &Briefing) -> Features {
+        let layout = layout(rules, briefing, Mode::Memory).expect("a memory has a layout");
         let memory = vec![0.0; layout.len()];
         Features {
             layout,
@@ -158,7 +160,7 @@ impl Features {
         }
     }
 
-    /// The layout.
+    /// The memory's layout.
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
@@ -249,21 +251,34 @@ impl Features {
         }
     }
 
-    /// Writes the array into `out` ([`Layout::len`] values): the memory, and with `knowledge`
-    /// what it proves and the odds. `places_on` is the grid the knowledge numbers its places
-    /// on when that is not the game's ([`crate::agent::Agent::places_on`]).
+    /// Writes the array of `layout` (a memory's or a knowledge's, of this game) into `out`
+    /// ([`Layout::len`] values): the memory's channels, then what `knowledge` proves and its
+    /// odds, then the tunnels known. `places_on` is the grid the knowledge numbers its places
+    /// on when that is not the game's ([`crate::agent::Agent::places_on`]). Without knowledge
+    /// its channels are -1 throughout.
     pub fn write<S: Numbered>(
         &self,
+        layout: &Layout,
         session: &S,
         knowledge: Option<(&Knowledge, Option<&Arc<Topology>>)>,
         out: &mut [f32],
     ) {
-        out.copy_from_slice(&self.memory);
+        let n = layout.slots;
+        let memory = &self.layout;
+        for (c, name) in layout.channels.iter().enumerate() {
+            let row = &mut out[c * n..(c + 1) * n];
+            match memory.channel(name) {
+                Some(m) => row.copy_from_slice(&self.memory[m * n..(m + 1) * n]),
+                None => row.fill(-1.0),
+            }
+        }
+        if layout.tunnels {
+            let (from, to) = (memory.channels.len() * n, layout.channels.len() * n);
+            out[to..to + n * n].copy_from_slice(&self.memory[from..from + n * n]);
+        }
         let Some((k, places_on)) = knowledge else {
             return;
         };
-        let layout = &self.layout;
-        let n = layout.slots;
         let slot = |p: Place| -> Option<usize> {
             match (places_on, layout.grid) {
                 (Some(t), Some((_, cols))) => {
@@ -273,11 +288,11 @@ impl Features {
                 _ => session.slot(p, layout),
             }
         };
-        // Odds: -1 where nothing was computed, the exact chance where logic leaves the place
-        // open, 0 or 1 where it is proven.
-        for channel in ["p_pit", "p_wumpus", "p_bats", "p_death"] {
+        // Proofs: 0 or 1. Odds: -1 where nothing was computed, the exact chance where logic
+        // leaves the place open, 0 or 1 where it is proven.
+        for channel in ["safe", "pit", "wumpus", "bats"] {
             if let Some(c) = layout.channel(channel) {
-                out[c * n..(c + 1) * n].fill(-1.0);
+                out[c * n..(c + 1) * n].fill(0.0);
             }
         }
         let mut set = |channel: &str, p: Place, value: f32| {
@@ -332,7 +347,7 @@ mod tests {
             GridSession::prepare(AgentKind::Logic, &game.setup(), &AgentOptions::default())
                 .unwrap();
         let mut follower = Follower::new(agents.as_ref(), &game, Dice::for_game(0));
-        let mut features = Features::new(layout.clone());
+        let mut features = Features::new(RuleSet::Grid, &game.briefing());
         features.observe(&game, &game.observation(follower.shown()));
         let action = follower.decide().unwrap().action;
         let shown = game.act(&action);
@@ -340,7 +355,7 @@ mod tests {
         features.observe(&game, &game.observation(&shown));
         let mut out = vec![0.0; layout.len()];
         let knowledge = follower.knowledge().unwrap();
-        features.write(&game, Some((&knowledge, None)), &mut out);
+        features.write(&layout, &game, Some((&knowledge, None)), &mut out);
         let value = |channel: &str, row: usize, col: usize| {
             let c = layout.channel(channel).unwrap();
             out[c * 25 + row * 5 + col]
@@ -362,10 +377,10 @@ mod tests {
         let world = parse_world("PIT 0 2\nWUMPUS 2 0\nGOLD 3 2\n").unwrap();
         let game = AimaSession::new(GridSession::new(world, Scoring::Aima, 0.2));
         let layout = layout(RuleSet::Aima, &game.briefing(), Mode::Memory).unwrap();
-        let mut features = Features::new(layout.clone());
+        let mut features = Features::new(RuleSet::Aima, &game.briefing());
         features.observe(&game, &game.observation(&game.start()));
         let mut out = vec![0.0; layout.len()];
-        features.write(&game, None, &mut out);
+        features.write(&layout, &game, None, &mut out);
         let c = layout.channel("facing_east").unwrap();
         assert!(out[c * 25..(c + 1) * 25].iter().all(|&v| v == 1.0));
     }

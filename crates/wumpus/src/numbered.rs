@@ -53,10 +53,11 @@ pub trait Numbered: Session {
         Some(place.index())
     }
 
-    /// The score so far: the final score once the game is over; while it goes on, what the
-    /// rules have already charged (grid: a point an action, ten for the arrow); 0 where the
-    /// score comes only at the end. The maze keeps no score: a win counts 1.
-    fn score_so_far(&self) -> i64;
+    /// The rewards handed out so far: the score so far ([`Session::score_so_far`]); the maze,
+    /// which keeps no score, counts a win 1.
+    fn reward_so_far(&self) -> i64 {
+        self.score_so_far().unwrap_or(0)
+    }
 }
 
 /// Moves that cannot kill on a grid: a wall (a bump) or a place proven safe.
@@ -75,14 +76,6 @@ fn grid_percepts(turn: &Turn, out: &mut [i8]) {
     out[2] = p.glint as i8;
     out[3] = p.bump as i8;
     out[4] = p.scream as i8;
-}
-
-/// The grid's score so far: what the rules charged, or the final score.
-fn grid_score(session: &GridSession) -> i64 {
-    let game = session.game();
-    session
-        .score()
-        .unwrap_or(-(game.moves() as i64) - if game.fired() { 10 } else { 0 })
 }
 
 const GRID_PERCEPTS: &[&str] = &["stench", "breeze", "glitter", "bump", "scream"];
@@ -134,10 +127,6 @@ impl Numbered for GridSession {
         }
     }
 
-    fn score_so_far(&self) -> i64 {
-        grid_score(self)
-    }
-
     fn slot(&self, place: Place, layout: &crate::features::Layout) -> Option<usize> {
         grid_slot(self.game().world().topology(), place, layout)
     }
@@ -172,11 +161,6 @@ impl Numbered for AimaSession {
             shown.facing,
             &knowledge.safe,
         );
-    }
-
-    fn score_so_far(&self) -> i64 {
-        // Past the score floor the session itself says the score.
-        self.score().unwrap_or_else(|| grid_score(self.grid()))
     }
 
     fn slot(&self, place: Place, layout: &crate::features::Layout) -> Option<usize> {
@@ -216,10 +200,6 @@ impl Numbered for ClassicSession {
             out[i] = knowledge.safe.contains(to);
         }
     }
-
-    fn score_so_far(&self) -> i64 {
-        self.score().unwrap_or(0)
-    }
 }
 
 impl Numbered for MazeSession {
@@ -255,7 +235,7 @@ impl Numbered for MazeSession {
         }
     }
 
-    fn score_so_far(&self) -> i64 {
+    fn reward_so_far(&self) -> i64 {
         i64::from(self.ending() == Some(Ending::Won))
     }
 

@@ -3,10 +3,10 @@
 //! untouched at its start. The HTTP handlers send it [`Job`]s over a bounded channel and await
 //! its JSON answer; a job that panics ends this game only, and is answered with a 500.
 //!
-//! The hint agent is told exactly what the player was told, as in `play`: after each action it
-//! observes the action and what followed, then works out its next action with what it knows
-//! ([`hint_event`]), which the page draws. The action and its reason are kept back until the
-//! player asks for a hint.
+//! The hint agent is the library's follower ([`wumpus::run::Follower`]), told exactly what the
+//! player was told, as in `play`: after each action it observes the action and what followed,
+//! then works out its next action with what it knows, which the page draws. The action and its
+//! reason are kept back until the player asks for a hint.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};

@@ -1,7 +1,10 @@
-//! The classic cave event's random player: when it smells the wumpus it shoots a one-room arrow
-//! into a random room joined to this one (any entry of out-tunnels then in-tunnels, as the host
-//! lists them); otherwise it walks through a random out-tunnel. It is the yardstick the event
-//! measured players against, and it sees only what a hunter is shown, like every agent.
+//! The random players, the yardsticks a learner's first steps are measured against. In the
+//! classic cave, the event's own random player: when it smells the wumpus it shoots a one-room
+//! arrow into a random room joined to this one (any entry of out-tunnels then in-tunnels, as
+//! the host lists them); otherwise it walks through a random out-tunnel. On the grid and under
+//! the textbook's rules, [`UniformAgent`] takes each of the rule set's actions with the same
+//! chance. They see only what a player is shown, like every agent, and throw only their own
+//! dice.
 
 use super::{Agent, AgentError, Conclusion, Decision, Knowledge, Reason, Rule};
 use crate::cave::classic::{Action, ArrowPath, Status};
@@ -89,6 +92,112 @@ impl Agent<ClassicSession> for RandomAgent {
     fn knowledge(&mut self) -> Knowledge {
         Knowledge {
             at: self.at,
+            wumpus_alive: true,
+            ..Knowledge::default()
+        }
+    }
+}
+
+/// A player that takes each of a rule set's actions with the same chance, every turn: the
+/// grid's ten (four moves, four shots, grab, climb) or the textbook's six.
+#[derive(Clone, Debug)]
+pub struct UniformAgent<A> {
+    dice: Dice,
+    actions: Vec<A>,
+    /// This turn's action, drawn when the turn is shown.
+    pending: Option<A>,
+}
+
+impl UniformAgent<crate::grid::Action> {
+    /// A random player of the grid with compass moves.
+    pub fn grid(dice: Dice) -> Self {
+        use crate::grid::Action as G;
+        use crate::topology::Direction::{East, North, South, West};
+        let ways = [North, East, South, West];
+        let mut actions: Vec<G> = ways.iter().map(|&w| G::Move(w)).collect();
+        actions.extend(ways.iter().map(|&w| G::Fire(w)));
+        actions.extend([G::Grab, G::Climb]);
+        UniformAgent {
+            dice,
+            actions,
+            pending: None,
+        }
+    }
+}
+
+impl UniformAgent<crate::grid::HeadedAction> {
+    /// A random player under the textbook's rules.
+    pub fn headed(dice: Dice) -> Self {
+        UniformAgent {
+            dice,
+            actions: crate::grid::HeadedAction::ALL.to_vec(),
+            pending: None,
+        }
+    }
+}
+
+impl<A: Clone> UniformAgent<A> {
+    fn draw(&mut self) {
+        let pick = self.dice.random_range(0..self.actions.len());
+        self.pending = Some(self.actions[pick].clone());
+    }
+
+    fn decision(&self) -> Decision<A> {
+        Decision {
+            action: self
+                .pending
+                .clone()
+                .expect("decide after the first observation"),
+            reason: Reason {
+                rule: Rule::Gamble,
+                target: None,
+                steps: 0,
+                text: "an action drawn at random, each as likely".to_string(),
+            },
+            choices: Vec::new(),
+            depth: None,
+        }
+    }
+}
+
+impl Agent<crate::grid::GridSession> for UniformAgent<crate::grid::Action> {
+    fn observe(
+        &mut self,
+        _: Option<&crate::grid::Action>,
+        _: &crate::grid::Turn,
+    ) -> Result<Vec<Conclusion>, AgentError> {
+        self.draw();
+        Ok(Vec::new())
+    }
+
+    fn decide(&mut self) -> Decision<crate::grid::Action> {
+        self.decision()
+    }
+
+    fn knowledge(&mut self) -> Knowledge {
+        Knowledge {
+            wumpus_alive: true,
+            ..Knowledge::default()
+        }
+    }
+}
+
+impl Agent<crate::grid::AimaSession> for UniformAgent<crate::grid::HeadedAction> {
+    fn observe(
+        &mut self,
+        _: Option<&crate::grid::HeadedAction>,
+        _: &crate::grid::AimaShown,
+    ) -> Result<Vec<Conclusion>, AgentError> {
+        self.draw();
+        Ok(Vec::new())
+    }
+
+    fn decide(&mut self) -> Decision<crate::grid::HeadedAction> {
+        self.decision()
+    }
+
+    fn knowledge(&mut self) -> Knowledge {
+        Knowledge {
             wumpus_alive: true,
             ..Knowledge::default()
         }

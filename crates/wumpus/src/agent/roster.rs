@@ -72,7 +72,10 @@ impl AgentKind {
                  dies. Cave and maze (the default there): the reasoning agent, with proofs and \
                  exact odds."
             }
-            AgentKind::Random => "Cave: the classic cave event's random player.",
+            AgentKind::Random => {
+                "Cave: the classic cave event's random player. Grid and aima: each action \
+                 with the same chance (a yardstick)."
+            }
             AgentKind::Optimal => {
                 "Grid, up to 16 cells (4x4): the exact optimal policy, solved once for the \
                  batch by expectimax over belief states."
@@ -260,14 +263,37 @@ impl AgentFactory<GridSession> for GridFactory {
     }
 }
 
+/// Makes the uniform random players of a grid batch (compass moves or the textbook's).
+struct UniformFactory;
+
+impl AgentFactory<GridSession> for UniformFactory {
+    fn make(&self, _: &Briefing, dice: Dice) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
+        Ok(Box::new(super::random::UniformAgent::grid(dice)))
+    }
+}
+
+impl AgentFactory<AimaSession> for UniformFactory {
+    fn make(&self, _: &Briefing, dice: Dice) -> Result<Box<dyn Agent<AimaSession>>, AgentError> {
+        Ok(Box::new(super::random::UniformAgent::headed(dice)))
+    }
+}
+
 impl Roster for GridSession {
-    const AGENTS: &'static [AgentKind] = &[AgentKind::Risk, AgentKind::Logic, AgentKind::Optimal];
+    const AGENTS: &'static [AgentKind] = &[
+        AgentKind::Risk,
+        AgentKind::Logic,
+        AgentKind::Optimal,
+        AgentKind::Random,
+    ];
 
     fn prepare(
         kind: AgentKind,
         setup: &crate::grid::GridSetup,
         options: &AgentOptions,
     ) -> Result<Box<dyn AgentFactory<GridSession>>, AgentError> {
+        if kind == AgentKind::Random {
+            return Ok(Box::new(UniformFactory));
+        }
         if kind == AgentKind::Optimal {
             if setup.varies() {
                 return Err(AgentError::Unfit(
@@ -305,13 +331,16 @@ impl AgentFactory<AimaSession> for GridFactory {
 }
 
 impl Roster for AimaSession {
-    const AGENTS: &'static [AgentKind] = &[AgentKind::Risk, AgentKind::Logic];
+    const AGENTS: &'static [AgentKind] = &[AgentKind::Risk, AgentKind::Logic, AgentKind::Random];
 
     fn prepare(
         kind: AgentKind,
         setup: &crate::grid::GridSetup,
         options: &AgentOptions,
     ) -> Result<Box<dyn AgentFactory<AimaSession>>, AgentError> {
+        if kind == AgentKind::Random {
+            return Ok(Box::new(UniformFactory));
+        }
         let setup = crate::grid::GridSetup {
             scoring: Scoring::Aima,
             ..setup.clone()

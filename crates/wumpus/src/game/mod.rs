@@ -402,6 +402,13 @@ pub trait Session: Sized + Send + 'static {
     /// The final score once the game is over, for rule sets that keep one.
     fn score(&self) -> Option<i64>;
 
+    /// The score as the rules have charged it so far (the final score once the game is over),
+    /// for rule sets that keep one: what a game stopped before its end scored. A rule set that
+    /// scores only at the end charges nothing before it.
+    fn score_so_far(&self) -> Option<i64> {
+        self.score().or(Self::SCORED.then_some(0))
+    }
+
     /// Actions (grid) or moves (caves) counted so far.
     fn moves(&self) -> u32;
 

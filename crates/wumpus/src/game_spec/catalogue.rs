@@ -141,7 +141,7 @@ mod tests {
         assert_eq!(grid["name"], "grid");
         assert_eq!(
             grid["agents"],
-            serde_json::json!(["risk", "logic", "optimal"])
+            serde_json::json!(["risk", "logic", "optimal", "random"])
         );
         let size = grid["options"]
             .as_array()

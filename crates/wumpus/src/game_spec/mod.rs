@@ -487,6 +487,21 @@ impl GameSpec {
             (RuleSet::Cave, AgentKind::Random) if deep => {
                 Some("the random player does not look ahead: {depth} is for the logic agent")
             }
+            (RuleSet::Grid | RuleSet::Aima, AgentKind::Random)
+                if self.depth.is_some() || self.kb.is_some() =>
+            {
+                Some("the random player does not reason: {depth} and {kb} are for the risk agent")
+            }
+            (RuleSet::Grid, AgentKind::Optimal) if self.depth.is_some() || self.kb.is_some() => {
+                Some(
+                    "the optimal agent plays the exact policy of the grid's own rules: {depth} \
+                     and {kb} are for the risk agent",
+                )
+            }
+            (RuleSet::Grid | RuleSet::Aima, AgentKind::Logic) if self.depth.is_some() => Some(
+                "the logic agent steps only where it proved safe and never weighs a risk: \
+                 {depth} is for the risk agent",
+            ),
             _ => None,
         };
         match refusal {
@@ -636,18 +651,24 @@ impl<S: Playable> Prepared<S> {
     }
 
     /// The same game played by `kind`, explaining or not (a door's second agent: the logic
-    /// agent behind an action mask).
+    /// agent behind an action mask), without the first agent's look-ahead and rollouts where
+    /// `kind` takes none.
     pub fn with_agent(&self, kind: AgentKind, explain: bool) -> Prepared<S> {
         let mut spec = self.spec.clone();
         spec.agent = Some(kind);
+        let mut options = AgentOptions {
+            explain,
+            ..self.options.clone()
+        };
+        if spec.check_agent().is_err() {
+            (spec.depth, spec.rollouts) = (None, None);
+            (options.depth, options.rollouts) = (None, None);
+        }
         Prepared {
             spec,
             setup: self.setup.clone(),
             agent: kind,
-            options: AgentOptions {
-                explain,
-                ..self.options.clone()
-            },
+            options,
         }
     }
 

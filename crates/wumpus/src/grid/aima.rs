@@ -295,6 +295,11 @@ impl Session for AimaSession {
             .or(self.floored.then(|| self.running_score()))
     }
 
+    fn score_so_far(&self) -> Option<i64> {
+        // Past the score floor the session itself says the score.
+        self.score().or_else(|| self.grid.score_so_far())
+    }
+
     fn moves(&self) -> u32 {
         self.grid.moves()
     }

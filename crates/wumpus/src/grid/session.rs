@@ -367,6 +367,12 @@ impl Session for GridSession {
         self.game.score(self.scoring)
     }
 
+    fn score_so_far(&self) -> Option<i64> {
+        // What the rules charge as the game goes: a point an action, ten for the arrow.
+        let charged = -(self.game.moves() as i64) - if self.game.fired() { 10 } else { 0 };
+        Some(self.score().unwrap_or(charged))
+    }
+
     fn moves(&self) -> u32 {
         self.game.moves()
     }

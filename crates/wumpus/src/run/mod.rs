@@ -125,8 +125,9 @@ pub fn play_to_end<S: Session>(
         shown = session.act(&decision.action);
         last = Some(decision.action);
     };
+    // A game cut off counts at the score the rules had charged when it was stopped.
     let score = match ending {
-        Ending::Unfinished => session.score().or(S::SCORED.then_some(0)),
+        Ending::Unfinished => session.score_so_far(),
         _ => session.score(),
     };
     Ok(Some(Finished {
