@@ -193,27 +193,69 @@ pub struct Tally {
     setup: serde_json::Map<String, serde_json::Value>,
     agent: String,
     seed: u64,
+    /// The whole batch's games, when the tally is of a shard of it.
+    worlds: Option<u64>,
+    shard: Option<Shard>,
     totals: wumpus::run::Tally,
+}
+
+fn parse_shard(shard: Option<&str>) -> PyResult<Option<Shard>> {
+    shard
+        .map(|s| s.parse::<Shard>())
+        .transpose()
+        .map_err(|e| PyValueError::new_err(format!("shard: {e}")))
+}
+
+/// The games `start..end` (indices from 0) of a batch of `worlds` that `shard` (`"K/N"`)
+/// plays, as `wumpus solve --shard K/N` plays them.
+#[pyfunction]
+pub fn shard_range(worlds: u64, shard: &str) -> PyResult<(u64, u64)> {
+    let shard = parse_shard(Some(shard))?.expect("given");
+    let r = shard.range(worlds);
+    Ok((r.start, r.end))
+}
+
+/// The shards' summaries (`solve --json --shard K/N` lines, or `Tally.summary` of shards)
+/// added up into the whole batch's, as `wumpus merge` adds them, checked alike.
+#[pyfunction]
+pub fn merge(summaries: Vec<String>) -> PyResult<String> {
+    let mut parts = Vec::with_capacity(summaries.len());
+    for (i, text) in summaries.iter().enumerate() {
+        let part: Summary = serde_json::from_str(text)
+            .map_err(|e| PyValueError::new_err(format!("summary {}: {e}", i + 1)))?;
+        parts.push(part);
+    }
+    let whole = wumpus::run::merge(&parts).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    to_json(&whole)
 }
 
 #[pymethods]
 impl Tally {
-    /// An empty tally of games of `rules` set up by the same options, played by `agent`.
+    /// An empty tally of games of `rules` set up by the same options, played by `agent`; of
+    /// the shard `shard` (`"K/N"`) of a batch of `worlds` games, when given.
     #[new]
-    #[pyo3(signature = (agent, rules="aima", seed=0, **options))]
+    #[pyo3(signature = (agent, rules="aima", seed=0, worlds=None, shard=None, **options))]
     fn py_new(
         agent: String,
         rules: &str,
         seed: u64,
+        worlds: Option<u64>,
+        shard: Option<&str>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Tally> {
         let spec = spec(rules, options)?;
         let setup = spec.dispatch(Describe, false).map_err(refused)?;
+        let shard = parse_shard(shard)?;
+        if shard.is_some() && worlds.is_none() {
+            return Err(PyValueError::new_err("a shard is of a batch: give its worlds"));
+        }
         Ok(Tally {
             rules: spec.rules,
             setup,
             agent,
             seed,
+            worlds,
+            shard,
             totals: wumpus::run::Tally::default(),
         })
     }
@@ -249,8 +291,8 @@ impl Tally {
             agent: self.agent.clone(),
             setup: self.setup.clone(),
             seed: self.seed,
-            worlds: self.totals.games,
-            shard: None,
+            worlds: self.worlds.unwrap_or(self.totals.games),
+            shard: self.shard,
         };
         to_json(&Summary::new(id, self.totals, seconds, 1))
     }

@@ -618,8 +618,8 @@ impl Game {
     }
 
     /// What the player knows now, as numpy arrays by name, whatever the observation: every
-    /// memory channel and what the logic agent proves of each place (`safe`, `pit`, `wumpus`,
-    /// in the caves `bats`) and the exact odds (`p_pit`, `p_wumpus`, `p_death`, ...: -1
+    /// memory channel and what the logic agent proves of each place (`proven_safe`,
+    /// `proven_pit`, `proven_wumpus`, in the caves `proven_bats`) and the exact odds (`p_pit`, `p_wumpus`, `p_death`, ...: -1
     /// where nothing was computed), each shaped as the board (rows, columns) or a room a
     /// value; in the caves also `tunnels`, the tunnels known (rooms × rooms). No decision is
     /// made.

@@ -64,5 +64,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::_restore_game, m)?)?;
     m.add_function(wrap_pyfunction!(batch::trace, m)?)?;
     m.add_function(wrap_pyfunction!(batch::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::merge, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::shard_range, m)?)?;
     Ok(())
 }

@@ -16,9 +16,9 @@ Observations and actions (order fixed, as ``wumpus_logic.spaces(rules)`` lists t
 ``gym.make(id, observation=...)`` chooses what each step shows:
 
 - ``"percepts"`` (the default): the vectors above, this turn's percepts alone.
-- ``"memory"``: a ``float32`` array of what the player has perceived where, channel by
-  channel (``env.unwrapped.layout`` names them): on the grid, shaped ``(channels, rows,
-  columns)`` (the largest board the player may be on, when its size is hidden), the channels
+- ``"memory"``: a flat ``float32`` vector of what the player has perceived where, channel
+  by channel (``env.unwrapped.layout`` is ``(channels, shape)``: ``obs.reshape(shape)`` gives
+  the channels back): on the grid, shaped ``(channels, rows, columns)`` (the largest board the player may be on, when its size is hidden), the channels
   ``here`` (1 where the player stands), ``visited``, ``breeze``, ``stench``, ``glitter``
   (perceived there, on the latest visit), and planes holding one value everywhere: ``bump``
   and ``scream`` (this turn), ``facing_north`` to ``facing_west`` (under the textbook's rules),
@@ -28,7 +28,8 @@ Observations and actions (order fixed, as ``wumpus_logic.spaces(rules)`` lists t
   tunnels known from it (1 where one leads to that room). A maze cave is known by its name:
   caves that share a name share a slot.
 - ``"knowledge"``: the memory, and what the knowledge base proves of each place after the
-  memory's channels: ``safe``, ``pit``, ``wumpus`` (in the caves ``bats`` too), each 0 or 1,
+  memory's channels: ``proven_safe``, ``proven_pit``, ``proven_wumpus`` (in the caves
+  ``proven_bats`` too), each 0 or 1,
   and the exact odds ``p_pit``, ``p_wumpus`` (``p_bats``), ``p_death``: 0 or 1 where proven,
   the chance counted over every layout that fits what was perceived where logic leaves the
   place open, -1 where nothing was computed.
@@ -71,7 +72,9 @@ def observation_space(rules, places=20, layout=None):
     """The observation space of one game of ``rules``: the percepts' (``layout`` None), or a
     memory's or knowledge's of ``layout`` (``(channels, shape)``, as ``Game.layout()``)."""
     if layout is not None:
-        return gspaces.Box(low=-1.0, high=1.0, shape=tuple(layout[1]), dtype=np.float32)
+        # Flat, as Stable-Baselines3's policies take a vector: ``obs.reshape(layout[1])`` gives
+        # the channels back.
+        return gspaces.Box(low=-1.0, high=1.0, shape=(int(np.prod(layout[1])),), dtype=np.float32)
     _, names, nvec = _core.spaces(rules, places)
     if all(n == 2 for n in nvec):
         return gspaces.MultiBinary(len(names))
@@ -109,7 +112,7 @@ class WumpusEnv(gym.Env):
 
     def _obs(self):
         if self.layout is not None:
-            return self.game.observation()
+            return self.game.observation().reshape(-1)
         return np.asarray(self.game.observation(), dtype=np.int8)
 
     def _info(self):

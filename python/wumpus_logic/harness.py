@@ -76,7 +76,7 @@ def world_files(files):
 
 
 def play_batch(agent, rules="aima", worlds=1000, seed=0, files=None, name=None, mask=True,
-               max_steps=1000, observation="percepts", knowledge=False, **options):
+               max_steps=1000, observation="percepts", knowledge=False, shard=None, **options):
     """Plays ``agent`` on ``worlds`` games dealt from seeds ``seed`` to ``seed + worlds - 1``
     (as ``wumpus solve --seed SEED`` deals them), or on each world file of ``files`` (a folder
     or a list); returns the summary ``wumpus solve --json`` would give, as a dict.
@@ -87,17 +87,20 @@ def play_batch(agent, rules="aima", worlds=1000, seed=0, files=None, name=None, 
     (``Game.knowledge``: what the logic proves of each place, the exact odds). A game still
     going after ``max_steps`` actions is cut off: it counts at the score the rules had charged
     (``unfinished`` in the summary's endings), and the agent's ``end`` hook sees
-    ``outcome="unfinished"``."""
+    ``outcome="unfinished"``. ``shard="K/N"`` plays only the K-th of N contiguous parts of the
+    games, as ``wumpus solve --shard K/N`` does; ``_core.merge`` adds the parts' summaries up
+    (``wumpus_logic.scale`` does it on Ray)."""
     options = {k: v for k, v in options.items() if v is not None}
     act = agent.act if hasattr(agent, "act") else agent
     start = getattr(agent, "reset", None)
     name = name or getattr(agent, "name", None) or getattr(agent, "__name__", None) or type(agent).__name__
     paths = world_files(files) if files is not None else None
     count = len(paths) if paths is not None else worlds
-    tally = _core.Tally(str(name), rules, seed, **_game_options(options))
+    games = range(*_core.shard_range(count, shard)) if shard is not None else range(count)
+    tally = _core.Tally(str(name), rules, seed, worlds=count, shard=shard, **_game_options(options))
     game = _core.Game(rules, seed, observation=observation, **_game_options(options))
     began = time.perf_counter()
-    for i in range(count):
+    for i in games:
         game.reset(seed + i, paths[i] if paths is not None else None)
         deciding = 0.0
         info = _info(game, mask, knowledge)

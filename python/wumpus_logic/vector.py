@@ -55,7 +55,7 @@ class WumpusVectorEnv(VectorEnv):
         if self.layout is None:
             self._obs = np.zeros((n, len(self.observation_names)), dtype=np.int8)
         else:
-            self._obs = np.zeros((n, *self.layout[1]), dtype=np.float32)
+            self._obs = np.zeros((n, int(np.prod(self.layout[1]))), dtype=np.float32)
         self._rewards = np.zeros(n, dtype=np.float64)
         self._terminated = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)

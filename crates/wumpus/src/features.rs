@@ -95,9 +95,23 @@ const GRID_MEMORY: [&str; 13] = [
     "gold",
 ];
 const CAVE_MEMORY: [&str; 6] = ["here", "visited", "draft", "bats", "stench", "arrows"];
-const GRID_KNOWLEDGE: [&str; 6] = ["safe", "pit", "wumpus", "p_pit", "p_wumpus", "p_death"];
+const GRID_KNOWLEDGE: [&str; 6] = [
+    "proven_safe",
+    "proven_pit",
+    "proven_wumpus",
+    "p_pit",
+    "p_wumpus",
+    "p_death",
+];
 const CAVE_KNOWLEDGE: [&str; 8] = [
-    "safe", "pit", "wumpus", "bats", "p_pit", "p_wumpus", "p_bats", "p_death",
+    "proven_safe",
+    "proven_pit",
+    "proven_wumpus",
+    "proven_bats",
+    "p_pit",
+    "p_wumpus",
+    "p_bats",
+    "p_death",
 ];
 
 /// The layout of `mode` for games of `rules` whose player was told `briefing`; `None` for
@@ -290,7 +304,7 @@ impl Features {
         };
         // Proofs: 0 or 1. Odds: -1 where nothing was computed, the exact chance where logic
         // leaves the place open, 0 or 1 where it is proven.
-        for channel in ["safe", "pit", "wumpus", "bats"] {
+        for channel in ["proven_safe", "proven_pit", "proven_wumpus", "proven_bats"] {
             if let Some(c) = layout.channel(channel) {
                 out[c * n..(c + 1) * n].fill(0.0);
             }
@@ -301,15 +315,15 @@ impl Features {
             }
         };
         for &p in k.safe.iter().chain(&k.visited) {
-            set("safe", p, 1.0);
+            set("proven_safe", p, 1.0);
             for channel in ["p_pit", "p_wumpus", "p_bats", "p_death"] {
                 set(channel, p, 0.0);
             }
         }
         for (list, proven, chance) in [
-            (&k.pit, "pit", "p_pit"),
-            (&k.wumpus, "wumpus", "p_wumpus"),
-            (&k.bats, "bats", "p_bats"),
+            (&k.pit, "proven_pit", "p_pit"),
+            (&k.wumpus, "proven_wumpus", "p_wumpus"),
+            (&k.bats, "proven_bats", "p_bats"),
         ] {
             for &p in list {
                 set(proven, p, 1.0);
@@ -367,7 +381,7 @@ mod tests {
         assert_eq!(value("stench", 1, 0), 1.0);
         assert_eq!(value("stench", 0, 0), 0.0);
         assert_eq!(value("arrow", 4, 4), 1.0);
-        assert_eq!(value("safe", 0, 1), 1.0);
+        assert_eq!(value("proven_safe", 0, 1), 1.0);
         assert_eq!(value("p_pit", 0, 1), 0.0);
         assert_eq!(value("p_pit", 4, 4), -1.0);
     }
