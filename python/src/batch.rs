@@ -247,7 +247,9 @@ impl Tally {
         let setup = spec.dispatch(Describe, false).map_err(refused)?;
         let shard = parse_shard(shard)?;
         if shard.is_some() && worlds.is_none() {
-            return Err(PyValueError::new_err("a shard is of a batch: give its worlds"));
+            return Err(PyValueError::new_err(
+                "a shard is of a batch: give its worlds",
+            ));
         }
         Ok(Tally {
             rules: spec.rules,
