@@ -199,7 +199,9 @@ impl Features {
 
     /// Takes in what `session` showed this turn (`observation`, its public side).
     pub fn observe<S: Numbered>(&mut self, session: &S, observation: &Observation) {
-        let slot = observation.at.and_then(|p| session.slot(p, &self.layout));
+        let slot = observation
+            .at
+            .and_then(|p| session.slot(p, self.layout.grid));
         if let Some(old) = self.here.take() {
             if let Some(v) = self.at("here", old) {
                 *v = 0.0;
@@ -252,12 +254,12 @@ impl Features {
             let base = self.layout.channels.len() * n;
             if let Some(s) = slot {
                 for exit in &observation.exits {
-                    if let Some(to) = exit.to.and_then(|p| session.slot(p, &self.layout)) {
+                    if let Some(to) = exit.to.and_then(|p| session.slot(p, self.layout.grid)) {
                         self.memory[base + s * n + to] = 1.0;
                     }
                 }
                 for &from in &observation.entries {
-                    if let Some(from) = session.slot(from, &self.layout) {
+                    if let Some(from) = session.slot(from, self.layout.grid) {
                         self.memory[base + from * n + s] = 1.0;
                     }
                 }
@@ -299,7 +301,7 @@ impl Features {
                     let (r, c) = t.coords(p);
                     (c < cols).then_some(r * cols + c).filter(|&s| s < n)
                 }
-                _ => session.slot(p, layout),
+                _ => session.slot(p, layout.grid),
             }
         };
         // Proofs: 0 or 1. Odds: -1 where nothing was computed, the exact chance where logic

@@ -44,12 +44,12 @@ pub trait Numbered: Session {
     /// the player this turn.
     fn harmless(&self, shown: &Self::Shown, knowledge: &Knowledge, out: &mut [bool]);
 
-    /// The slot of `place` in a learner's arrays of `layout`
-    /// ([`crate::features::Layout`]): a grid cell by its row and column on the largest board
-    /// the player may be on, a cave's room by its number, a maze's cave by its name (caves
-    /// that share a name share a slot, as the player cannot tell them apart).
-    fn slot(&self, place: Place, layout: &crate::features::Layout) -> Option<usize> {
-        let _ = layout;
+    /// The slot of `place` in a learner's arrays: a grid cell by its row and column on a board
+    /// of `grid` (rows, columns: the largest the player may be on), a cave's room by its
+    /// number, a maze's cave by its name (caves that share a name share a slot, as the player
+    /// cannot tell them apart).
+    fn slot(&self, place: Place, grid: Option<(usize, usize)>) -> Option<usize> {
+        let _ = grid;
         Some(place.index())
     }
 
@@ -80,13 +80,11 @@ fn grid_percepts(turn: &Turn, out: &mut [i8]) {
 
 const GRID_PERCEPTS: &[&str] = &["stench", "breeze", "glitter", "bump", "scream"];
 
-/// A grid cell's slot: its row and column on the layout's board.
-fn grid_slot(topology: &Topology, place: Place, layout: &crate::features::Layout) -> Option<usize> {
-    let (_, cols) = layout.grid?;
+/// A grid cell's slot: its row and column on a board of `grid`.
+fn grid_slot(topology: &Topology, place: Place, grid: Option<(usize, usize)>) -> Option<usize> {
+    let (rows, cols) = grid?;
     let (r, c) = topology.coords(place);
-    (c < cols)
-        .then_some(r * cols + c)
-        .filter(|&s| s < layout.slots)
+    (r < rows && c < cols).then_some(r * cols + c)
 }
 
 impl Numbered for GridSession {
@@ -127,8 +125,8 @@ impl Numbered for GridSession {
         }
     }
 
-    fn slot(&self, place: Place, layout: &crate::features::Layout) -> Option<usize> {
-        grid_slot(self.game().world().topology(), place, layout)
+    fn slot(&self, place: Place, grid: Option<(usize, usize)>) -> Option<usize> {
+        grid_slot(self.game().world().topology(), place, grid)
     }
 }
 
@@ -163,8 +161,8 @@ impl Numbered for AimaSession {
         );
     }
 
-    fn slot(&self, place: Place, layout: &crate::features::Layout) -> Option<usize> {
-        grid_slot(self.grid().game().world().topology(), place, layout)
+    fn slot(&self, place: Place, grid: Option<(usize, usize)>) -> Option<usize> {
+        grid_slot(self.grid().game().world().topology(), place, grid)
     }
 }
 
@@ -239,7 +237,7 @@ impl Numbered for MazeSession {
         i64::from(self.ending() == Some(Ending::Won))
     }
 
-    fn slot(&self, place: Place, _: &crate::features::Layout) -> Option<usize> {
+    fn slot(&self, place: Place, _: Option<(usize, usize)>) -> Option<usize> {
         let map = self.game().map();
         let name = map.name(place);
         map.rooms().find(|&p| map.name(p) == name).map(Place::index)
