@@ -23,10 +23,44 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import VecMonitor
+from stable_baselines3.common.vec_env import VecEnvWrapper, VecMonitor
 
 from wumpus_logic import harness
 from wumpus_logic.vector import WumpusVectorEnv
+
+
+class Shaping(VecEnvWrapper):
+    """Potential-based reward shaping (Ng, Harada and Russell, 1999): the reward learned from
+    is the game's plus ``gamma * phi(next) - phi(now)``, with ``phi`` = ``per_cell`` for each
+    cell visited plus ``gold`` while the gold is held, and ``phi`` = 0 once a game is over. It
+    leaves the best policy the game's own (the shaping terms of a whole game add up to
+    ``-phi(start)``, the same for every policy) while paying at once for what only the
+    climb out pays in the game. The scores reported are the game's, from ``infos``."""
+
+    def __init__(self, venv, layout, gamma, per_cell=20.0, gold=500.0):
+        super().__init__(venv)
+        names, shape = layout
+        cells = int(np.prod(shape[1:]))
+        self.visited = slice(names.index("visited") * cells, (names.index("visited") + 1) * cells)
+        self.gold_at = names.index("gold") * cells
+        self.gamma, self.per_cell, self.gold = gamma, per_cell, gold
+        self.phi = None
+
+    def potential(self, obs):
+        return self.per_cell * obs[:, self.visited].sum(axis=1) + self.gold * obs[:, self.gold_at]
+
+    def reset(self):
+        obs = self.venv.reset()
+        self.phi = self.potential(obs)
+        return obs
+
+    def step_wait(self):
+        obs, rewards, dones, infos = self.venv.step_wait()
+        after = self.potential(obs)
+        reached = np.where(dones, 0.0, after)
+        shaped = rewards + self.gamma * reached - self.phi
+        self.phi = after
+        return obs, shaped.astype(np.float32), dones, infos
 
 
 class Budget(BaseCallback):
@@ -43,7 +77,7 @@ class Budget(BaseCallback):
     def _on_step(self):
         for info in self.locals["infos"]:
             if "episode" in info:
-                self.scores.append(info["episode"]["r"])
+                self.scores.append(info["score"])
         if self.num_timesteps >= self.next:
             self.next += self.every
             recent = self.scores[-500:]
@@ -70,12 +104,19 @@ def main():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-worlds", type=int, default=1000)
     p.add_argument("--out", default="runs")
+    p.add_argument("--shaping", action=argparse.BooleanOptionalAction, default=True,
+                   help="learn from potential-based shaped rewards (scores stay the game's)")
+    p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--gamma", type=float, default=0.995)
     a = p.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(1)
     vec = WumpusVectorEnv(a.envs, "aima", observation=a.observation, mask=True, max_episode_steps=200)
-    env = VecMonitor(vec.to_sb3())
+    env = vec.to_sb3()
+    if a.shaping:
+        env = Shaping(env, vec.layout, a.gamma)
+    env = VecMonitor(env, info_keywords=("score",))
     env.seed(1_000_000 + a.seed)
     model = MaskablePPO(
         "MlpPolicy",
@@ -84,9 +125,9 @@ def main():
         batch_size=512,
         n_epochs=4,
         learning_rate=3e-4,
-        gamma=0.995,
+        gamma=a.gamma,
         gae_lambda=0.95,
-        ent_coef=0.01,
+        ent_coef=a.ent_coef,
         policy_kwargs={"net_arch": [256, 256]},
         seed=a.seed,
         verbose=0,

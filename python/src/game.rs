@@ -427,7 +427,7 @@ impl<S: Playable> Played for Live<S> {
         let s = &self.core.session;
         let ending = s.ending().unwrap_or(Ending::Unfinished);
         let score = match ending {
-            Ending::Unfinished => s.score_so_far(),
+            Ending::Unfinished => s.score_so_far().or(S::SCORED.then_some(0)),
             _ => s.score(),
         };
         GameRecord {

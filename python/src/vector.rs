@@ -421,7 +421,10 @@ impl<S: Playable> Stepped for Many<S> {
     fn scores(&self) -> Vec<Option<i64>> {
         self.slots
             .iter()
-            .map(|s| s.core.session.score_so_far())
+            .map(|s| {
+                let session = &s.core.session;
+                session.score_so_far().or(S::SCORED.then_some(0))
+            })
             .collect()
     }
 

@@ -198,3 +198,54 @@ def test_evaluation_scales_out_on_ray_and_its_shards_add_up_to_solve():
             assert spread[key] == alone[key], key
     finally:
         ray.shutdown()
+
+
+def test_rllib_trains_on_the_environments():
+    need("ray")
+    need("torch")
+    import ray
+
+    try:
+        from ray.rllib.algorithms.ppo import PPOConfig
+    except ImportError as e:
+        message = f"RLlib does not import ({e}; .ci/test installs ray[rllib])"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from ray import tune
+
+    tune.register_env("wumpus-aima-knowledge", lambda config: gym.make(ENV_IDS["aima"], **config))
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    algo = None
+    try:
+        config = (
+            PPOConfig()
+            .environment("wumpus-aima-knowledge", env_config={"observation": "knowledge"})
+            .env_runners(num_env_runners=0, num_envs_per_env_runner=2, rollout_fragment_length=128)
+            .training(train_batch_size_per_learner=256, minibatch_size=64, num_epochs=1)
+            .debugging(seed=0)
+        )
+        algo = config.build_algo()
+        result = algo.train()
+        runners = result["env_runners"]
+        assert runners["num_env_steps_sampled_lifetime"] >= 256
+        assert np.isfinite(runners["episode_return_mean"])
+    finally:
+        if algo is not None:
+            algo.stop()
+        ray.shutdown()
+
+
+@pytest.mark.parametrize("observation", OBSERVATIONS)
+def test_the_harness_shows_an_agent_what_the_environment_shows(observation):
+    env = gym.make(ENV_IDS["aima"], observation=observation)
+    first, _ = env.reset(seed=7)
+    seen = []
+
+    def climber(obs, info):
+        seen.append(obs)
+        return 5
+
+    harness.play_batch(climber, "aima", 1, 7, observation=observation)
+    assert env.observation_space.contains(seen[0])
+    assert np.array_equal(seen[0], first)

@@ -108,6 +108,7 @@ def play_batch(agent, rules="aima", worlds=1000, seed=0, files=None, name=None, 
             start(dict(info, rules=rules, grid=game.grid_size, places=game.places))
         while not game.over and game.steps < max_steps:
             obs = game.observation()
+            obs = obs.reshape(-1) if observation != "percepts" else np.asarray(obs, dtype=np.int8)
             t = time.perf_counter()
             action = act(obs, info)
             deciding += time.perf_counter() - t

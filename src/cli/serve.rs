@@ -161,6 +161,7 @@ fn router(server: Shared) -> Router {
         .route("/api/games/{id}/act", post(act))
         .route("/api/games/{id}/hint", get(hint))
         .route("/api/games/{id}/watch", get(watch))
+        .route("/api/games/{id}/events", get(events))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
@@ -204,14 +205,20 @@ impl Server {
         Ok(games.get(id, key)?.to.clone())
     }
 
-    /// Asks game `id` (of `key`) for `job`.
+    /// Asks game `id` (of `key`) for `job`; an action's answer is pushed to every tab that
+    /// shows the game.
     async fn ask(&self, id: &str, key: Option<&str>, job: Job) -> Result<live::Answer, ApiError> {
         let to = self.actor(id, key)?;
         let acting = matches!(job, Job::Act(..));
         let answer = live::ask(&to, job).await;
-        if acting && answer.as_ref().is_ok_and(|v| !v["end"].is_null()) {
+        if let (true, Ok(v)) = (acting, &answer) {
             if let Ok(mut games) = self.games.lock() {
-                games.finished(id);
+                if let Ok(entry) = games.get(id, key) {
+                    let _ = entry.events.send(v.clone());
+                }
+                if !v["end"].is_null() {
+                    games.finished(id);
+                }
             }
         }
         if let Err(e) = &answer {
@@ -396,6 +403,39 @@ async fn watch(
     server.ask(&id, key.as_deref(), Job::Watch).await.map(Json)
 }
 
+/// `GET /api/games/{id}/events`: the game's changes as server-sent events, one `act` event an
+/// action (its answer, as `act` gives it), as long as the game lives, for every tab that shows
+/// it. A tab that listens keeps the game from ending when another tab closes.
+async fn events(
+    State(server): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    use axum::response::sse::{Event, KeepAlive, Sse};
+    use tokio::sync::broadcast::error::RecvError;
+    let key = key_of(&headers);
+    let listener = {
+        let mut games = server.games.lock().map_err(|_| ApiError::internal())?;
+        games.get(&id, key.as_deref())?.events.subscribe()
+    };
+    let stream = futures_util::stream::unfold(listener, |mut listener| async move {
+        let event = match listener.recv().await {
+            Ok(change) => Event::default().event("act").data(change.to_string()),
+            // Too far behind: the tab reloads the game's view.
+            Err(RecvError::Lagged(_)) => Event::default().event("stale").data("{}"),
+            Err(RecvError::Closed) => return None,
+        };
+        Some((Ok::<_, std::convert::Infallible>(event), listener))
+    });
+    Ok(Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
+        .into_response())
+}
+
+/// How often a stream of events with nothing to say sends a comment: a closed tab's stream is
+/// noticed gone at the next one.
+const KEEP_ALIVE: Duration = Duration::from_secs(2);
+
 /// The longest `grace` a `DELETE` may ask for, in seconds.
 const MAX_GRACE: u64 = 30;
 
@@ -425,8 +465,18 @@ async fn end_game(
             let asked = std::time::Instant::now();
             tokio::spawn(async move {
                 tokio::time::sleep(Duration::from_secs(s.min(MAX_GRACE))).await;
-                if let Ok(mut games) = server.games.lock() {
-                    games.remove_unused_since(&id, asked);
+                // The closed tab's own stream of events is noticed gone at its next keep-alive;
+                // until then the game waits rather than outlive every tab.
+                for _ in 0..=2 * KEEP_ALIVE.as_secs() {
+                    match server.games.lock() {
+                        Ok(mut games) => {
+                            if games.remove_unused_since(&id, asked) != games::Unused::Listened {
+                                return;
+                            }
+                        }
+                        Err(_) => return,
+                    }
+                    tokio::time::sleep(Duration::from_secs(1)).await;
                 }
             });
         }

@@ -10,3 +10,4 @@ mod browser;
 mod html;
 mod limits;
 mod load;
+mod tabs;

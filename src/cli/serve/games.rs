@@ -18,7 +18,23 @@ use super::live::{self, ApiError};
 use axum::http::StatusCode;
 use std::collections::HashMap;
 use std::sync::mpsc::SyncSender;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tokio::sync::broadcast;
+
+/// Changes of one game, pushed to each tab that shows it: an action's answer.
+pub type Events = broadcast::Sender<Arc<serde_json::Value>>;
+
+/// What became of a game a closed tab showed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unused {
+    /// It is no more (ended now, or before).
+    Gone,
+    /// A reload or another tab asked for it since.
+    Used,
+    /// A tab still listens to its events.
+    Listened,
+}
 
 /// A finished game is kept this long after its last request, for its view and the agent's
 /// game, but holds no slot.
@@ -55,6 +71,8 @@ fn same_secret(a: &str, b: &str) -> bool {
 pub struct Entry {
     /// The way to its actor.
     pub to: SyncSender<live::Request>,
+    /// Its changes, to every tab listening (their number is how many tabs show it).
+    pub events: Events,
     /// Its owner's key.
     owner: String,
     /// What it is, for the owner's list.
@@ -200,6 +218,7 @@ impl Games {
             id,
             Entry {
                 to,
+                events: broadcast::channel(32).0,
                 owner: key.to_string(),
                 title: String::new(),
                 started: Instant::now(),
@@ -266,11 +285,19 @@ impl Games {
         )
     }
 
-    /// Forgets game `id` unless it was used after `since` (a tab closed, unless a reload or
-    /// another tab asked for the game since).
-    pub fn remove_unused_since(&mut self, id: &str, since: Instant) {
-        if self.by_id.get(id).is_some_and(|e| e.used <= since) {
+    /// Forgets game `id` unless it was used after `since` or a tab still listens to it (a tab
+    /// closed: the game ends unless a reload or another tab of the browser shows it).
+    pub fn remove_unused_since(&mut self, id: &str, since: Instant) -> Unused {
+        let Some(entry) = self.by_id.get(id) else {
+            return Unused::Gone;
+        };
+        if entry.used > since {
+            Unused::Used
+        } else if entry.events.receiver_count() > 0 {
+            Unused::Listened
+        } else {
             self.remove(id, "its tab was closed");
+            Unused::Gone
         }
     }
 

@@ -230,7 +230,9 @@ struct Live<S: Playable> {
     last: Option<Value>,
     start: TraceStart,
     seed: Option<u64>,
-    said: Vec<String>,
+    /// What was said: the game's opening lines, then each command the player gave with the
+    /// game's answer to it.
+    log: Vec<Value>,
     watched: Option<Answer>,
 }
 
@@ -256,11 +258,19 @@ impl<S: Playable> Live<S> {
             title: title.clone(),
             seed: played.seed,
             agent: game.agent.name().to_string(),
-            setup: game.describe_setup(&session.setup()),
+            setup: {
+                let mut setup = game.describe_setup(&session.setup());
+                // A file that holds the whole world was not dealt by a chance of pits.
+                if played.file.is_some() && S::FILE_HOLDS_ALL {
+                    setup.remove("pit_prob");
+                }
+                setup
+            },
         };
         let mut said = vec![title];
         said.extend(session.intro());
         said.extend(session.describe(hints.shown()));
+        let log = vec![json!({"command": null, "said": said})];
         let mut live = Live {
             id,
             pristine: Some(pristine.session),
@@ -273,7 +283,7 @@ impl<S: Playable> Live<S> {
             history: Vec::new(),
             last: None,
             start,
-            said,
+            log,
             watched: None,
         };
         live.follow();
@@ -353,7 +363,7 @@ impl<S: Playable> Live<S> {
             "start": self.start,
             "board": self.session.board(),
             "help": self.session.help(),
-            "said": self.said,
+            "log": self.log,
             "steps": steps,
             "end": self.end(),
             "hint_error": self.hints.failure(),
@@ -394,12 +404,15 @@ impl<S: Playable> Live<S> {
         };
         let shown = self.session.act(&action);
         let said = self.session.describe(&shown);
-        self.said.extend(said.iter().cloned());
+        let command = text.trim().to_string();
+        self.log.push(json!({"command": command, "said": said}));
         self.hints.tell(&action, &shown);
         self.follow();
         Ok(json!({
+            "command": command,
             "said": said,
             "step": self.current(),
+            "steps": self.hints.steps(),
             "end": self.end(),
             "hint_error": self.hints.failure(),
         }))
@@ -415,6 +428,7 @@ impl<S: Playable> Live<S> {
         };
         if let Some(map) = v.as_object_mut() {
             map.insert("score".into(), json!(self.session.score()));
+            map.insert("score_so_far".into(), json!(self.session.score_so_far()));
             map.insert("gold".into(), json!(self.session.carries_gold()));
         }
         Some(v)

@@ -699,17 +699,33 @@ const WumpusDraw = (() => {
       if (opts.hash && location.hash !== "#step=" + n) history.replaceState(null, "", "#step=" + n);
     }
     let timer = null;
+    // Steps a second while playing: the speed control's (`el.speed`, a select of numbers, 0
+    // for as fast as the board repaints), or one a second.
+    const speed = () => (el.speed ? Number(el.speed.value) : 1);
     function play(on) {
-      if (timer) { clearInterval(timer); timer = null; }
+      if (timer) { timer.stop(); timer = null; }
       if (on) {
         if (current() >= steps.length) render(1);
-        timer = setInterval(() => {
-          if (current() >= steps.length) play(false);
-          else render(current() + 1);
-        }, 1000);
+        const next = () => {
+          if (current() >= steps.length) { play(false); return false; }
+          render(current() + 1);
+          return true;
+        };
+        if (speed() > 0) {
+          const id = setInterval(next, 1000 / speed());
+          timer = {stop: () => clearInterval(id)};
+        } else {
+          // As fast as the board repaints: one step a frame.
+          let frame = 0, running = true;
+          const loop = () => { if (running && next()) frame = requestAnimationFrame(loop); };
+          frame = requestAnimationFrame(loop);
+          timer = {stop: () => { running = false; cancelAnimationFrame(frame); }};
+        }
       }
       el.play.textContent = timer ? "pause" : "play";
+      el.play.setAttribute("aria-pressed", timer ? "true" : "false");
     }
+    if (el.speed) el.speed.onchange = () => { if (timer) { play(false); play(true); } };
     el.slider.min = 1;
     el.slider.max = steps.length;
     el.slider.oninput = () => { play(false); render(current()); };

@@ -144,6 +144,7 @@
     } catch (e) {
       status(e.message);
       if (!game.id) noGame(e.message);
+      if (e.status === 429 || e.status === 503) { $("yourgames").hidden = false; showGames(); }
     }
   }
 
@@ -179,7 +180,8 @@
     $("title").textContent = view.start.title;
     $("subtitle").textContent = WumpusDraw.subtitle(view.start).replace(" agent playing", " agent giving hints");
     $("log").innerHTML = "";
-    say(view.said, false);
+    for (const entry of view.log || []) say(entry.said, entry.command);
+    listen(view.id);
     $("hintbox").innerHTML = "";
     $("explain").innerHTML = "";
     $("legend").innerHTML = game.drawing.legend();
@@ -229,6 +231,7 @@
   function playerStatus(s) {
     const parts = [];
     if (s.score !== null && s.score !== undefined) parts.push("Score: " + s.score);
+    else if (s.score_so_far !== null && s.score_so_far !== undefined) parts.push("Score so far: " + s.score_so_far);
     else if (game.rule && game.rule.scored) parts.push("Score: counted at the end");
     if (s.arrows !== null && s.arrows !== undefined && game.rule) {
       const shots = game.rule.shot[1];
@@ -254,19 +257,7 @@
       // The step this page is at: the server refuses an action from a stale view (another tab
       // on the same game played meanwhile) instead of playing it where it was not meant.
       const r = await api("POST", "/api/games/" + game.id + "/act", {action: words, step: game.steps.length});
-      say(r.said, words);
-      if (r.step) {
-        // Earlier steps keep only what the drawing reads of them (big grids stay light).
-        const last = game.steps[game.steps.length - 1];
-        if (last) for (const k of ["visited", "proven_safe", "proven_pit", "proven_bats", "odds",
-          "whereabouts", "choices", "entries"]) delete last[k];
-        game.steps.push(r.step);
-      }
-      game.end = r.end;
-      game.hintError = r.hint_error;
-      game.target = null;
-      game.route = [];
-      $("hintbox").innerHTML = "";
+      applied(r);
       status("");
     } catch (e) {
       game.queue = [];
@@ -278,13 +269,110 @@
         } catch (e2) {
           status(e2.message);
         }
-      } else status(e.message);
+      } else if (e.status === 404 || e.status === 410) gone(e);
+      else status(e.message);
     } finally {
       game.busy = false;
       render();
     }
     const next = game.queue.shift();
     if (next !== undefined) act(next);
+  }
+
+  // An action's answer (this tab's, or another tab's pushed to this one): applied once, in
+  // order; one that skips a step reloads the whole view.
+  function applied(r) {
+    if (r.steps !== undefined && r.steps <= game.steps.length) return;
+    if (r.steps !== undefined && r.steps > game.steps.length + 1) { reload(); return; }
+    say(r.said, r.command);
+    if (r.step) {
+      // Earlier steps keep only what the drawing reads of them (big grids stay light).
+      const last = game.steps[game.steps.length - 1];
+      if (last) for (const k of ["visited", "proven_safe", "proven_pit", "proven_bats", "odds",
+        "whereabouts", "choices", "entries"]) delete last[k];
+      game.steps.push(r.step);
+    }
+    game.end = r.end;
+    game.hintError = r.hint_error;
+    game.target = null;
+    game.route = [];
+    game.picked = null;
+    $("hintbox").innerHTML = "";
+    render();
+  }
+
+  async function reload() {
+    if (!game.id) return;
+    try { load(await api("GET", "/api/games/" + game.id)); } catch (e) { gone(e); }
+  }
+
+  // The game is gone (ended elsewhere, or after its idle minutes): say so, and nothing plays.
+  function gone(e) {
+    if (e.status === 404 || e.status === 410) {
+      game.end = game.end || {outcome: "ended"};
+      noGame(e.message);
+      showGames();
+    } else status(e.message);
+  }
+
+  // Listens to the game's changes (another tab's actions, its end) for as long as this page
+  // shows it; a closed stream is opened again, a game gone says so.
+  let listening = null;
+  async function listen(id) {
+    if (listening) listening.abort();
+    const stop = new AbortController();
+    listening = stop;
+    while (game.id === id && !stop.signal.aborted) {
+      try {
+        const res = await fetch("/api/games/" + id + "/events", {headers: keyHeader(), signal: stop.signal});
+        if (!res.ok) {
+          const data = await res.json().catch(() => ({error: res.statusText}));
+          const err = new Error(data.error || ("HTTP " + res.status));
+          err.status = res.status;
+          throw err;
+        }
+        const reader = res.body.getReader();
+        const text = new TextDecoder();
+        let buffer = "";
+        for (;;) {
+          const {value, done} = await reader.read();
+          if (done) break;
+          buffer += text.decode(value, {stream: true});
+          let end;
+          while ((end = buffer.indexOf("\n\n")) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const kind = (/^event: (.*)$/m.exec(block) || [])[1];
+            const data = (/^data: (.*)$/m.exec(block) || [])[1];
+            if (game.id !== id) return;
+            if (kind === "act" && data) applied(JSON.parse(data));
+            else if (kind === "stale") reload();
+          }
+        }
+        // The stream ended: the game ended, or the server closed an old connection.
+        if (game.id === id && !stop.signal.aborted) {
+          try { await api("GET", "/api/games/" + id); } catch (e) { if (game.id === id) gone(e); return; }
+        }
+      } catch (e) {
+        if (stop.signal.aborted || game.id !== id) return;
+        if (e.status === 404 || e.status === 410) { gone(e); return; }
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+
+  // "Your games": the games this browser holds here, to resume or end, so that a full server
+  // or a closed tab is never a dead end.
+  async function showGames() {
+    let list;
+    try { list = await api("GET", "/api/games"); } catch (e) { return; }
+    const box = $("yourgames");
+    if (!list.games.length) { box.innerHTML = "<div class=\"keys\">This browser holds no game here.</div>"; return; }
+    box.innerHTML = "<b>Your games</b> (" + list.games.length + " of at most " + list.most + ")" +
+      list.games.map((g) => "<div class=\"yourgame\" data-game=\"" + esc(g.id) + "\">" + esc(g.title) +
+        (g.finished ? " (over)" : "") + (g.id === game.id ? " (this one)" : "") +
+        " <button type=\"button\" data-resume=\"" + esc(g.id) + "\">resume</button>" +
+        " <button type=\"button\" data-end=\"" + esc(g.id) + "\">end</button></div>").join("");
   }
 
   // The place a hinted action goes to or aims at, if it names one.
@@ -319,7 +407,7 @@
       $("hintbox").innerHTML = h;
       // Where the hint heads: the end of the walk it plans, or the place its action is about.
       game.route = s.route || [];
-      game.target = game.route.length ? game.route[game.route.length - 1] : hintTarget(s);
+      game.target = game.route.length ? game.route[game.route.length - 1] : (s.target || hintTarget(s));
       render();
     } catch (e) {
       $("hintbox").innerHTML = "<div class=\"warn\">" + esc(e.message) + "</div>";
@@ -376,6 +464,7 @@
       game.replay = WumpusDraw.Replay(WumpusDraw.Drawing(data.board, data.start.rules), data, {
         svg: w("board"), slider: w("step"), counter: w("counter"), reveal: w("reveal"),
         first: w("first"), prev: w("prev"), play: w("play"), next: w("next"), last: w("last"),
+        speed: w("speed"),
         now: w("now"), outcome: w("outcome"), legend: w("legend"), explain: w("explain"),
       }, {active: () => game.view === "watch" && game.watching === token});
       setView("watch");
@@ -412,6 +501,22 @@
 
   // Wiring.
   $("setup").addEventListener("submit", newGame);
+  $("tab-games").addEventListener("click", () => {
+    const box = $("yourgames");
+    box.hidden = !box.hidden;
+    if (!box.hidden) showGames();
+  });
+  $("yourgames").addEventListener("click", async (e) => {
+    const resume = e.target.getAttribute && e.target.getAttribute("data-resume");
+    const end = e.target.getAttribute && e.target.getAttribute("data-end");
+    if (resume) {
+      try { load(await api("GET", "/api/games/" + resume)); status(""); } catch (err) { status(err.message); }
+    } else if (end) {
+      try { await api("DELETE", "/api/games/" + end); } catch (err) { status(err.message); }
+      if (end === game.id) { game.id = null; noGame("you ended this game: start a new one"); }
+      showGames();
+    }
+  });
   $("rules").addEventListener("change", fillForm);
   $("hint").addEventListener("click", hint);
   $("tab-play").addEventListener("click", () => setView("play"));
@@ -497,12 +602,14 @@
   // A closed tab frees its game; a reload asks for it again within the grace.
   window.addEventListener("pagehide", () => {
     if (!game.id) return;
+    if (listening) listening.abort();
     fetch("/api/games/" + game.id + "?grace=" + GRACE, {method: "DELETE", keepalive: true,
       headers: keyHeader()}).catch(() => {});
   });
   window.addEventListener("pageshow", (e) => {
     if (!e.persisted || !game.id) return;
-    api("GET", "/api/games/" + game.id).catch((err) => noGame(err.message));
+    reload();
+    listen(game.id);
   });
 
   async function boot() {

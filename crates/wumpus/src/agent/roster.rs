@@ -245,7 +245,9 @@ impl GridFactory {
     ) -> Result<GridAgent, AgentError> {
         let grounding = self.grounding(topology)?;
         let insight = Insight::of(self.explain);
-        let mut agent = GridAgent::with_grounding(grounding, insight)?.with_strategy(self.strategy);
+        let mut agent = GridAgent::with_grounding(grounding, insight)?
+            .with_strategy(self.strategy)
+            .with_prior_pit(self.setup.pit_prob);
         if let Some(chances) = chances {
             agent = agent.with_pit_chances(chances);
         }

@@ -402,11 +402,12 @@ pub trait Session: Sized + Send + 'static {
     /// The final score once the game is over, for rule sets that keep one.
     fn score(&self) -> Option<i64>;
 
-    /// The score as the rules have charged it so far (the final score once the game is over),
-    /// for rule sets that keep one: what a game stopped before its end scored. A rule set that
-    /// scores only at the end charges nothing before it.
+    /// The score as the rules have charged it so far (the final score once the game is over):
+    /// what a game stopped now scores, for rule sets that charge as the game goes (the grid's
+    /// actions and arrow); `None` while a game of a rule set that scores only at its end goes
+    /// on.
     fn score_so_far(&self) -> Option<i64> {
-        self.score().or(Self::SCORED.then_some(0))
+        self.score()
     }
 
     /// Actions (grid) or moves (caves) counted so far.

@@ -58,6 +58,9 @@ pub struct StepEvent {
     /// The walk the agent plans, from where it stands to the place it heads for, when it
     /// plans one (the grid agents).
     pub route: Vec<Label>,
+    /// The place the chosen action heads for or aims at, when it has one (a shot's: the room
+    /// on the arrow's way the wumpus most likely holds).
+    pub target: Option<String>,
     /// How deep the search behind the choice went, in the agent's actions.
     pub depth: Option<u32>,
     /// The action chosen, in the player's words.
@@ -365,6 +368,7 @@ pub fn step_event<S: Session>(
             })
             .collect(),
         route: labels(&knowledge.route),
+        target: decision.reason.target.map(agent_label),
         depth: decision.depth,
         action: session.action_text(&decision.action),
         rule: decision.reason.rule,

@@ -127,7 +127,7 @@ pub fn play_to_end<S: Session>(
     };
     // A game cut off counts at the score the rules had charged when it was stopped.
     let score = match ending {
-        Ending::Unfinished => session.score_so_far(),
+        Ending::Unfinished => session.score_so_far().or(S::SCORED.then_some(0)),
         _ => session.score(),
     };
     Ok(Some(Finished {

@@ -88,6 +88,14 @@ fn compare<S: Roster>(
                 p.because.clear();
                 q.because.clear();
             }
+            // Odds are counted in another order by each knowledge base: equal to rounding.
+            for odds in [&mut a.odds, &mut b.odds] {
+                for o in odds.iter_mut() {
+                    for x in [&mut o.pit, &mut o.wumpus, &mut o.bats, &mut o.death] {
+                        *x = (*x * 1e9).round() / 1e9;
+                    }
+                }
+            }
             assert_eq!(a, b, "{what} seed {seed}");
         }
         tally.games += 1;

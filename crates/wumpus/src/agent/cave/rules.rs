@@ -409,9 +409,17 @@ impl CaveAgent {
             }
             None => path,
         };
+        // What the arrow aims at: the room on its way the wumpus most likely holds.
+        let aim = match &self.odds {
+            Some(odds) => path
+                .iter()
+                .copied()
+                .max_by(|a, b| odds.wumpus[a.index()].total_cmp(&odds.wumpus[b.index()])),
+            None => path.first().copied(),
+        };
         Chosen {
             action: Action::Shoot(ArrowPath::new(path.to_vec()).expect("1 to 5 rooms")),
-            reason: reason(rule, path.first().copied(), 0, text),
+            reason: reason(rule, aim, 0, text),
             kill_chance: Some(chance),
             risk: None,
             weighed: Vec::new(),

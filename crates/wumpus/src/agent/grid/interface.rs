@@ -71,7 +71,7 @@ impl Agent<GridSession> for GridAgent {
             pit: self.proven_pits(),
             wumpus: self.proven_wumpus().into_iter().collect(),
             bats: Vec::new(),
-            odds: Vec::new(),
+            odds: self.frontier_odds(),
             whereabouts: Vec::new(),
             wumpus_alive: self.wumpus_alive(),
             ways: Vec::new(),

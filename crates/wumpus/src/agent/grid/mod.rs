@@ -181,7 +181,13 @@ struct Settings {
     /// The actions (the arrow counting 10) after which the game ends, where it does (the
     /// tournament's score floor under the textbook's rules).
     action_budget: Option<u32>,
+    /// The chance of a pit in a cell the deal gives, when the agent is told it: its knowledge
+    /// then carries the exact odds of the cells next to where it has been.
+    prior_pit: Option<f64>,
 }
+
+/// The most open cells whose odds an agent's knowledge counts.
+pub const MOST_ODDS: usize = 48;
 
 /// Where the agent is and what it has: its cell, the way it faces, the gold and the arrow,
 /// the actions spent, whether the scream was heard, whether the gold glints here. All of it
@@ -263,6 +269,7 @@ impl GridAgent {
                 insight,
                 strategy: Strategy::Logic,
                 action_budget: None,
+                prior_pit: None,
             },
             status: Status {
                 position: Place::new(0),
@@ -334,6 +341,51 @@ impl GridAgent {
     pub fn with_action_budget(mut self, budget: u32) -> GridAgent {
         self.settings.action_budget = Some(budget);
         self
+    }
+
+    /// The same agent told the deal's chance of a pit in a cell, for the odds its knowledge
+    /// gives ([`crate::agent::Knowledge::odds`]).
+    pub fn with_prior_pit(mut self, pit_prob: f64) -> GridAgent {
+        self.settings.prior_pit = Some(pit_prob);
+        self
+    }
+
+    /// The exact odds of each open cell next to where the agent has been (not proven either
+    /// way), when it was told the deal's chance of a pit and there are at most
+    /// [`MOST_ODDS`] of them (beyond, counting them would slow every step of a big board).
+    pub fn frontier_odds(&mut self) -> Vec<crate::agent::PlaceOdds> {
+        let Some(pit_prob) = self.settings.prior_pit else {
+            return Vec::new();
+        };
+        let open: Vec<Place> = self
+            .frontier
+            .places
+            .iter()
+            .copied()
+            .filter(|&p| {
+                let c = &self.map.cells[p.index()];
+                !c.visited
+                    && !self.is_safe(p)
+                    && !c.proven[Question::Pit as usize]
+                    && (!self.status.wumpus_alive || self.map.wumpus_at != Some(p))
+            })
+            .collect();
+        if open.is_empty() || open.len() > MOST_ODDS {
+            return Vec::new();
+        }
+        let Ok(odds) = self.hazard_odds(&open, pit_prob) else {
+            return Vec::new();
+        };
+        open.into_iter()
+            .zip(odds)
+            .map(|(place, (pit, wumpus))| crate::agent::PlaceOdds {
+                place,
+                pit,
+                wumpus,
+                bats: 0.0,
+                death: 1.0 - (1.0 - pit) * (1.0 - wumpus),
+            })
+            .collect()
     }
 
     /// The same agent with each cell's own prior chance of a pit (by cell index), where the
