@@ -34,16 +34,16 @@ const WumpusDraw = (() => {
 
   // The library's layout, kept as it is unless places crowd together (a map that is not planar,
   // like the maze's); then a force-directed relaxation from it gives each place room for its name.
-  function spread(pts, edges) {
+  function spread(pts, edges, rounds) {
     const n = pts.length;
     if (n < 3) return pts;
     const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
     const ideal = 0.75 / Math.sqrt(n);
     let least = Infinity;
     for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) least = Math.min(least, dist(pts[i], pts[j]));
-    if (least >= 0.45 * ideal) return pts;
+    if (!rounds && least >= 0.45 * ideal) return pts;
     const p = pts.map((q) => [q[0], q[1]]);
-    const rounds = 400;
+    rounds = rounds || 400;
     for (let round = 0; round < rounds; round++) {
       const heat = 0.06 * (1 - round / rounds) + 0.002;
       const d = p.map(() => [0, 0]);
@@ -114,10 +114,11 @@ const WumpusDraw = (() => {
 
   // Heat: white to red by the chance of dying on stepping in.
   function heat(p) {
-    const t = Math.max(0, Math.min(1, p));
-    const a = [255, 247, 236], b = [222, 45, 38];
-    const c = a.map((v, k) => Math.round(v + (b[k] - v) * Math.pow(t, 0.7)));
-    return "rgb(" + c.join(",") + ")";
+    // Pale yellow through orange to red: a low chance never reads as a proven pit's pink.
+    const t = Math.pow(Math.max(0, Math.min(1, p)), 0.7);
+    const stops = [[255, 246, 214], [247, 178, 76], [204, 40, 32]];
+    const [a, b, u] = t < 0.5 ? [stops[0], stops[1], t * 2] : [stops[1], stops[2], t * 2 - 1];
+    return "rgb(" + a.map((v, k) => Math.round(v + (b[k] - v) * u)).join(",") + ")";
   }
 
   // A long label split in two at the space nearest its middle.
@@ -185,8 +186,12 @@ const WumpusDraw = (() => {
     let said = "Outcome: " + (ENDING[end.outcome] || end.outcome.replace(/_/g, " ")) + " after " +
       plural(end.moves, "move", "moves");
     said += end.score === null ? "." : "; score " + end.score + ".";
-    if (end.shots) said += " " + plural(end.shots, rules === "maze" ? "grenade" : "arrow",
-      rules === "maze" ? "grenades" : "arrows") + (rules === "maze" ? " tossed." : " shot.");
+    if (end.shots) {
+      said += " " + plural(end.shots, rules === "maze" ? "grenade" : "arrow",
+        rules === "maze" ? "grenades" : "arrows") + (rules === "maze" ? " tossed" : " shot");
+      // The game counts a shot that misses; the one that wins ends it uncounted.
+      said += (end.outcome === "won" ? ", the last one hitting" : "") + ".";
+    }
     return said;
   }
   const outcomeClass = (end) => end.outcome === "won" ? "won"
@@ -338,9 +343,65 @@ const WumpusDraw = (() => {
 
     // `target`: a place to ring (the live page's hint names it); `route`: the places of the
     // walk the hint plans there, from the player's place, to draw as a line.
+    // Where each place is drawn when the map is not fogged; under fog, the places shown at
+    // step n are drawn where `fogged` lays them out.
+    const truePos = pos.map((q) => q.slice());
+    const fogCache = new Map();
+    // The places and tunnels the player has been shown by step n, and where to draw each:
+    // each place first seen through a tunnel starts beside the place it was seen from, then
+    // the drawing is relaxed, all from what was shown alone.
+    function fogged(steps, n) {
+      const key = n + ":" + steps.length;
+      if (fogCache.has(key)) return fogCache.get(key);
+      const seed = new Map(), from = new Map(), knownTunnels = new Set();
+      const place = (i, a, tunnel) => {
+        if (seed.has(i)) return;
+        if (a === null || !seed.has(a)) { seed.set(i, [0.5 + 0.01 * seed.size, 0.5]); return; }
+        const [ax, ay] = seed.get(a);
+        const back = from.get(a);
+        const base = back === undefined ? -Math.PI / 2 : Math.atan2(ay - seed.get(back)[1], ax - seed.get(back)[0]);
+        const angle = base + (tunnel - 2) * (Math.PI / 3);
+        seed.set(i, [ax + 0.2 * Math.cos(angle), ay + 0.2 * Math.sin(angle)]);
+        from.set(i, a);
+      };
+      for (let j = 0; j < n; j++) {
+        const t = steps[j];
+        const here = indices(t.at);
+        for (const i of here) place(i, null, 0);
+        for (const x of t.exits || []) {
+          if (x.to === null) continue;
+          for (const b of indices(x.to)) {
+            for (const a of here) { place(b, a, x.tunnel); knownTunnels.add(a + ">" + b); }
+            if (!here.length) place(b, null, 0);
+          }
+        }
+      }
+      const order = Array.from(seed.keys());
+      const at = new Map(order.map((i, j) => [i, j]));
+      const edges = [];
+      for (const e of knownTunnels) {
+        const [a, b] = e.split(">").map(Number);
+        if (a !== b) edges.push({from: at.get(a), to: at.get(b)});
+      }
+      let pts = order.map((i) => seed.get(i));
+      if (pts.length >= 3) pts = spread(pts, edges, 150);
+      else pts = pts.map((q, j) => [0.3 + 0.4 * j, 0.5]);
+      const S = 1000, shownPlaces = new Map();
+      order.forEach((i, j) => shownPlaces.set(i, [PAD + pts[j][0] * S, PAD + pts[j][1] * S]));
+      const out = {shownPlaces, knownTunnels};
+      fogCache.set(key, out);
+      return out;
+    }
+
     function drawBoard(svg, steps, n, hidden, showTruth, picked, target, route) {
       view.redraw = () => drawBoard(svg, steps, n, hidden, showTruth, picked, target, route);
       const f = frame(svg);
+      // A map the player is never shown (the maze's), while the game goes on: only the places
+      // the player has been shown (stood in, or seen named through a tunnel) and the tunnels
+      // seen to join them, laid out from those alone.
+      const fog = board.fog && !(showTruth && hidden);
+      const {shownPlaces, knownTunnels} = fog ? fogged(steps, n) : {shownPlaces: null, knownTunnels: null};
+      for (let i = 0; i < pos.length; i++) pos[i] = fog && shownPlaces.has(i) ? shownPlaces.get(i) : truePos[i];
       const k = knowledge(steps, n);
       const s = k.s;
       const prev = n > 1 ? steps[n - 2] : null;
@@ -351,30 +412,13 @@ const WumpusDraw = (() => {
       // How much of each place is drawn: all of it, or on a big board seen from afar only its
       // mark ("mid") or only its colour ("tiny"), so that labels never spill over marks.
       const lod = view.detail(win);
+      const hiddenPlace = (i) => fog && !shownPlaces.has(i);
       svg.dataset.detail = lod;
       if (big) view.say(f.bar, win);
       const uid = f.uid;
       const layer = {};
       for (const l of WumpusView.LAYERS) layer[l] = new Map();
       const put = (l, i, html) => { if (html) layer[l].set(i, (layer[l].get(i) || "") + html); };
-      // The maze's fog of war: while the game goes on, only the caves the player has been
-      // shown (stood in, or seen named through a tunnel) and the tunnels seen to join them.
-      const fog = rules === "maze" && !(showTruth && hidden);
-      const shownPlaces = new Set(), knownTunnels = new Set();
-      if (fog) {
-        for (let j = 0; j < n; j++) {
-          const t = steps[j];
-          for (const i of indices(t.at)) shownPlaces.add(i);
-          for (const x of t.exits || []) {
-            if (x.to === null) continue;
-            for (const i of indices(x.to)) shownPlaces.add(i);
-            for (const a of indices(t.at)) for (const b of indices(x.to)) {
-              knownTunnels.add(a + ">" + b);
-            }
-          }
-        }
-      }
-      const hiddenPlace = (i) => fog && !shownPlaces.has(i);
       // Edges of a graph.
       if (!isGrid) {
         let edges = "";

@@ -564,13 +564,55 @@ impl Session for MazeSession {
         shown.result == Some(MazeResult::NoSuchTunnel)
     }
 
+    /// The cave's name: all the game ever tells the player of where they are (five caves of
+    /// `caves.dat` share "The Lost Caverns of the Wyrm", and the player cannot tell them apart).
     fn label(&self, place: Place) -> String {
-        unique_name(self.game.map(), place)
+        self.game.map().name(place)
     }
 
+    fn map_label(&self, place: Place) -> String {
+        let name = self.game.map().name(place);
+        if self.namesakes(place) > 1 {
+            format!("{name} (cave {})", self.game.map().label(place))
+        } else {
+            name
+        }
+    }
+
+    fn namesakes(&self, place: Place) -> usize {
+        let map = self.game.map();
+        let name = map.name(place);
+        map.rooms().filter(|&p| map.name(p) == name).count()
+    }
+
+    /// The maze by names: one place a name, a tunnel between two names where a cave of the
+    /// one leads to a cave of the other, under fog (the game never shows its map).
     fn board(&self) -> Board {
         let map = self.game.map();
-        cave_board(map, |p| unique_name(map, p))
+        let mut names: Vec<String> = Vec::new();
+        let mut index = std::collections::HashMap::new();
+        let of: Vec<usize> = map
+            .rooms()
+            .map(|p| {
+                let name = map.name(p);
+                *index.entry(name.clone()).or_insert_with(|| {
+                    names.push(name);
+                    names.len() - 1
+                })
+            })
+            .collect();
+        let links: Vec<(usize, usize)> = map
+            .rooms()
+            .flat_map(|p| {
+                let of = &of;
+                map.topology()
+                    .neighbours(p)
+                    .map(move |q| (of[p.index()], of[q.index()]))
+            })
+            .collect();
+        let mut board = Board::graph(names, &links, None);
+        board.fog = true;
+        board
     }
 
     fn hidden(&self) -> Hidden {
@@ -649,21 +691,5 @@ impl Words for MazeSession {
     /// Seed 000's prompt.
     fn prompt(&self) -> &'static str {
         "What do you want to do? "
-    }
-}
-
-/// A maze cave's name for people, made unique: a name that several caves share (the standard
-/// `caves.dat` has five "The Lost Caverns of the Wyrm") gets the cave's number after it, as
-/// the agent's reasons give it, so that a trace, a hint or a page never confuses two caves.
-fn unique_name(map: &CaveMap, place: Place) -> String {
-    let name = map.name(place);
-    let shared = map
-        .rooms()
-        .filter(|&p| p != place)
-        .any(|p| map.name(p) == name);
-    if shared {
-        format!("{name} (cave {})", map.label(place))
-    } else {
-        name
     }
 }

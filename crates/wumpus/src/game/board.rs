@@ -29,6 +29,10 @@ pub struct Board {
     pub places: Vec<BoardPlace>,
     /// The ways between places (graphs only; a grid's are implied).
     pub edges: Vec<BoardEdge>,
+    /// The player is never shown this map: while the game goes on a page draws only the
+    /// places and ways the player has been shown, laid out from those alone.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fog: bool,
 }
 
 /// One place of a board.
@@ -74,6 +78,7 @@ impl Board {
             cols: Some(cols),
             places,
             edges: Vec::new(),
+            fog: false,
         }
     }
 
@@ -118,6 +123,7 @@ impl Board {
             cols: None,
             places,
             edges,
+            fog: false,
         }
     }
 

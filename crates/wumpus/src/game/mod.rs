@@ -439,6 +439,19 @@ pub trait Session: Sized + Send + 'static {
     /// in the maze.
     fn label(&self, place: Place) -> String;
 
+    /// `place` as its map names it, for an agent (and a player) given the map: the label,
+    /// but for the maze's caves of one name, told apart by their number in the map file.
+    fn map_label(&self, place: Place) -> String {
+        self.label(place)
+    }
+
+    /// How many places share `place`'s label (the maze's caves of one name): a fact the
+    /// player is told of a label must hold of every one of them.
+    fn namesakes(&self, place: Place) -> usize {
+        let _ = place;
+        1
+    }
+
     /// The public picture of the world: its places and the ways between them.
     fn board(&self) -> Board;
 

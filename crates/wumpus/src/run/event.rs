@@ -300,6 +300,13 @@ pub fn step_event<S: Session>(
     let agent_named = |p: Place| names.borrow_mut().agent(session, p);
     let agent_label = |p: Place| agent_named(p).to_string();
     let labels = |ps: &[Place]| names.borrow_mut().agent_list(session, ps);
+    // A name several places share (the maze's) is said proven only when it is proven of
+    // every one of them, and its odds only when they are the same for all.
+    let shared = knowledge_names_shared(session, knowledge);
+    let proven = |ps: &[Place]| match &shared {
+        None => labels(ps),
+        Some(_) => of_every_namesake(session, ps, labels(ps)),
+    };
     let obs = session.observation(shown);
     StepEvent {
         step,
@@ -320,33 +327,50 @@ pub fn step_event<S: Session>(
         entries: obs.entries.iter().map(|&p| label(p)).collect(),
         learned: learned
             .iter()
+            .filter(|c| {
+                shared.is_none()
+                    || session.namesakes(c.place) == 1
+                    || learned
+                        .iter()
+                        .filter(|d| {
+                            d.fact == c.fact && agent_named(d.place) == agent_named(c.place)
+                        })
+                        .count()
+                        == session.namesakes(c.place)
+            })
             .map(|c| Proof {
                 place: agent_label(c.place),
                 fact: c.fact,
                 because: c.because.clone(),
             })
             .collect(),
-        visited: labels(&knowledge.visited),
-        proven_safe: labels(&knowledge.safe),
-        proven_pit: labels(&knowledge.pit),
-        proven_wumpus: labels(&knowledge.wumpus),
-        proven_bats: labels(&knowledge.bats),
-        odds: knowledge
-            .odds
-            .iter()
-            .map(|o| OddsView {
-                place: agent_label(o.place),
-                pit: o.pit,
-                wumpus: o.wumpus,
-                bats: o.bats,
-                death: o.death,
-            })
-            .collect(),
+        visited: dedup_labels(labels(&knowledge.visited)),
+        proven_safe: proven(&knowledge.safe),
+        proven_pit: proven(&knowledge.pit),
+        proven_wumpus: proven(&knowledge.wumpus),
+        proven_bats: proven(&knowledge.bats),
+        odds: merge_odds(
+            knowledge
+                .odds
+                .iter()
+                .map(|o| {
+                    let view = OddsView {
+                        place: agent_label(o.place),
+                        pit: o.pit,
+                        wumpus: o.wumpus,
+                        bats: o.bats,
+                        death: o.death,
+                    };
+                    (view, session.namesakes(o.place))
+                })
+                .collect(),
+        ),
+        // Only an agent given the map knows where it may be, and says it as the map does.
         whereabouts: knowledge
             .whereabouts
             .iter()
             .map(|&(p, chance)| WhereView {
-                place: agent_label(p),
+                place: session.map_label(p),
                 chance,
             })
             .collect(),
@@ -392,6 +416,78 @@ pub fn hint_event<S: Session>(
     step_event(
         session, step, shown, learned, &knowledge, &decision, &mut names,
     )
+}
+
+/// `Some(())` when some place the agent speaks of shares its name with another place.
+fn knowledge_names_shared<S: Session>(session: &S, knowledge: &Knowledge) -> Option<()> {
+    let lists = [
+        &knowledge.visited,
+        &knowledge.safe,
+        &knowledge.pit,
+        &knowledge.wumpus,
+        &knowledge.bats,
+    ];
+    let places = lists.into_iter().flatten().copied();
+    let odds = knowledge.odds.iter().map(|o| o.place);
+    places
+        .chain(odds)
+        .any(|p| session.namesakes(p) > 1)
+        .then_some(())
+}
+
+/// The labels of `places` (named `labels`) whose every namesake is among `places`, once each.
+fn of_every_namesake<S: Session>(session: &S, places: &[Place], labels: Vec<Label>) -> Vec<Label> {
+    let mut count: std::collections::HashMap<Label, usize> = std::collections::HashMap::new();
+    for l in &labels {
+        *count.entry(*l).or_default() += 1;
+    }
+    let mut kept = Vec::with_capacity(labels.len());
+    for (&p, l) in places.iter().zip(labels) {
+        if count.get(&l) == Some(&session.namesakes(p)) {
+            count.remove(&l);
+            kept.push(l);
+        }
+    }
+    kept
+}
+
+/// `labels` with each label once, in first order.
+fn dedup_labels(labels: Vec<Label>) -> Vec<Label> {
+    let mut seen = std::collections::HashSet::new();
+    labels.into_iter().filter(|l| seen.insert(*l)).collect()
+}
+
+/// Odds by label: a label its `namesakes` share keeps odds only when all of them have the
+/// same odds.
+fn merge_odds(odds: Vec<(OddsView, usize)>) -> Vec<OddsView> {
+    if odds.iter().all(|(_, n)| *n == 1) {
+        return odds.into_iter().map(|(o, _)| o).collect();
+    }
+    let same = |a: &OddsView, b: &OddsView| {
+        [
+            (a.pit, b.pit),
+            (a.wumpus, b.wumpus),
+            (a.bats, b.bats),
+            (a.death, b.death),
+        ]
+        .iter()
+        .all(|(x, y)| (x - y).abs() < 1e-9)
+    };
+    let mut out: Vec<OddsView> = Vec::new();
+    for (i, (o, n)) in odds.iter().enumerate() {
+        if out.iter().any(|k| k.place == o.place) {
+            continue;
+        }
+        let twins: Vec<&OddsView> = odds[i..]
+            .iter()
+            .filter(|(k, _)| k.place == o.place)
+            .map(|(k, _)| k)
+            .collect();
+        if twins.len() == *n && twins.iter().all(|k| same(k, o)) {
+            out.push(o.clone());
+        }
+    }
+    out
 }
 
 /// The last line of a traced game.

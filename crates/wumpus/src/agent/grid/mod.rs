@@ -350,26 +350,38 @@ impl GridAgent {
         self
     }
 
-    /// The exact odds of each open cell next to where the agent has been (not proven either
-    /// way), when it was told the deal's chance of a pit and there are at most
-    /// [`MOST_ODDS`] of them (beyond, counting them would slow every step of a big board).
+    /// The exact odds of each open cell (not visited, not proven either way), when it was told
+    /// the deal's chance of a pit: every open cell of the board while there are at most
+    /// [`MOST_ODDS`] of them, else those next to where the agent has been while they are that
+    /// few (beyond, counting them would slow every step of a big board).
     pub fn frontier_odds(&mut self) -> Vec<crate::agent::PlaceOdds> {
         let Some(pit_prob) = self.settings.prior_pit else {
             return Vec::new();
         };
-        let open: Vec<Place> = self
-            .frontier
-            .places
-            .iter()
-            .copied()
-            .filter(|&p| {
-                let c = &self.map.cells[p.index()];
-                !c.visited
-                    && !self.is_safe(p)
-                    && !c.proven[Question::Pit as usize]
-                    && (!self.status.wumpus_alive || self.map.wumpus_at != Some(p))
-            })
-            .collect();
+        let is_open = |agent: &Self, p: Place| {
+            let c = &agent.map.cells[p.index()];
+            !c.visited
+                && !agent.is_safe(p)
+                && !c.proven[Question::Pit as usize]
+                && (!agent.status.wumpus_alive || agent.map.wumpus_at != Some(p))
+        };
+        let every = self.map.cells.len();
+        let mut open: Vec<Place> = Vec::new();
+        if every <= 4 * MOST_ODDS {
+            open = (0..every)
+                .map(Place::new)
+                .filter(|&p| is_open(self, p))
+                .collect();
+        }
+        if open.is_empty() || open.len() > MOST_ODDS {
+            open = self
+                .frontier
+                .places
+                .iter()
+                .copied()
+                .filter(|&p| is_open(self, p))
+                .collect();
+        }
         if open.is_empty() || open.len() > MOST_ODDS {
             return Vec::new();
         }
