@@ -25,6 +25,7 @@ fn follow_hints<S: Roster>(setup: &S::Setup, kind: AgentKind, games: u64) -> Vec
         kb: None,
         depth: None,
         rollouts: None,
+        cache: None,
     };
     let agents = S::prepare(kind, setup, &options).expect("the agent plays");
     let mut times = Vec::new();

@@ -45,7 +45,10 @@ fn value(name: &str, v: &Bound<'_, PyAny>) -> PyResult<Value> {
 /// The game of `rules` set up by `options` (keyword arguments; `None` values are left out),
 /// checked but for the agent, which is checked when it is prepared.
 pub fn spec(rules: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<GameSpec> {
-    let mut spec = GameSpec::default();
+    let mut spec = GameSpec {
+        cache: wumpus::agent::optimal::default_cache_dir(),
+        ..GameSpec::default()
+    };
     spec.set("rules", &Value::Text(rules.to_string()))
         .map_err(refused)?;
     if let Some(options) = options {

@@ -128,6 +128,7 @@ impl Args for GameArgs {
 impl FromArgMatches for GameArgs {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
         let mut args = GameArgs::default();
+        args.spec.cache = wumpus::agent::optimal::default_cache_dir();
         let refused = |e: SpecError| {
             clap::Error::raw(
                 clap::error::ErrorKind::ValueValidation,

@@ -118,6 +118,9 @@ impl OnRules for SolveArgs {
         }
         .map_err(super::run_error)?;
         sink.finish()?;
+        if let Some(report) = agents.report() {
+            eprintln!("{report}");
+        }
         if self.json {
             super::out(serde_json::to_string(&summary)? + "\n")?;
         } else if sink.csv_to_stdout() {

@@ -435,26 +435,24 @@ pub fn summary_text(s: &Summary) -> String {
         s.mean_shots, s.shots_per_win
     );
     if let Some(best) = s.best_win_rate() {
-        let gap = (s.win_rate - best) / s.win_rate_error.max(1e-12);
+        let gap = sampling_gap(s.win_rate - best, s.win_rate_error);
         let _ = writeln!(
             t,
             "best possible win rate    {:.2}% for any player (exact; this batch is {})",
             100.0 * best,
-            sampling_gap(gap)
+            gap
         );
     }
     if let (Some(best), Some(mean)) = (s.best_mean_score(), s.mean_score) {
-        let gap = (mean - best.value()) / s.mean_score_error.unwrap_or(0.0).max(1e-12);
+        let gap = sampling_gap(mean - best.value(), s.mean_score_error.unwrap_or(0.0));
         let _ = match best {
             BestScore::Exact(best) => writeln!(
                 t,
-                "best possible mean score  {best:.2} for any player (exact value of the game in this setting; this batch is {})",
-                sampling_gap(gap)
+                "best possible mean score  {best:.2} for any player (exact value of the game in this setting; this batch is {gap})",
             ),
             BestScore::AtMost(best) => writeln!(
                 t,
-                "best possible mean score  at most {best:.2} for any player on this deal (an upper bound, examples/tournament_bound.rs; this batch is {})",
-                sampling_gap(gap)
+                "best possible mean score  at most {best:.2} for any player on this deal (an upper bound, examples/tournament_bound.rs; this batch is {gap})",
             ),
         };
     }
@@ -485,8 +483,13 @@ pub fn summary_text(s: &Summary) -> String {
     t
 }
 
-/// How far a batch's figure lies from the exact one, `gap` in standard errors, in words.
-fn sampling_gap(gap: f64) -> String {
+/// How far a batch's figure lies from the exact one, `diff` at standard error `error`, in
+/// words (a batch of one game, or of games all alike, has no error to measure by).
+fn sampling_gap(diff: f64, error: f64) -> String {
+    if error.is_nan() || error <= 0.0 {
+        return "too small a sample to compare".to_string();
+    }
+    let gap = diff / error;
     if gap.abs() <= 2.0 {
         "within sampling error of it".to_string()
     } else {

@@ -21,6 +21,11 @@ pub struct Run {
 pub fn wumpus(args: &[&str], input: &str) -> Run {
     let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_wumpus"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
+        // The optimal agent's solved values go under target/, never the user's cache folder.
+        .env(
+            "WUMPUS_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/wumpus-cache"),
+        )
         .args(args)
         .write_stdin(input)
         .output()

@@ -50,6 +50,7 @@ impl Server {
         // Every game of the page is at most this large, whether dealt, uploaded or read from
         // a file of the worlds folder (read again each time a game is made).
         req.spec.limits.max_side = MAX_SIDE;
+        req.spec.cache = wumpus::agent::optimal::default_cache_dir();
         let mut upload_name = None;
         let mut options: Vec<(String, Value)> = Vec::new();
         for (name, v) in fields {

@@ -10,7 +10,7 @@ use super::common::Insight;
 use super::grid::{default_rules, GridAgent, HeadedAgent, Strategy};
 use super::maze::discovered::DiscoveredMazeAgent;
 use super::maze::MazeAgent;
-use super::optimal::{Model, OptimalAgent, OptimalSolver};
+use super::optimal::{HeadedOptimalAgent, Model, Moves, OptimalAgent, OptimalSolver};
 use super::random::RandomAgent;
 use super::{Agent, AgentError, Dice};
 use crate::cave::classic::Variant;
@@ -108,6 +108,8 @@ pub struct AgentOptions {
     pub depth: Option<u32>,
     /// Classic cave, the map known: the most rollouts a decision (`None`: none).
     pub rollouts: Option<u32>,
+    /// The folder the optimal agent keeps its solved values in (`None`: solved every run).
+    pub cache: Option<std::path::PathBuf>,
 }
 
 /// Makes the agent of each game of a batch.
@@ -116,6 +118,12 @@ pub trait AgentFactory<S: Session>: Send + Sync {
     /// ([`Session::briefing`]), throwing `dice` for its own random draws (only the random
     /// player draws any).
     fn make(&self, briefing: &Briefing, dice: Dice) -> Result<Box<dyn Agent<S>>, AgentError>;
+
+    /// What the door may tell its user about the batch's agents once it is played (where the
+    /// optimal agent's solved values came from), if anything.
+    fn report(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The agents of a rule set.
@@ -297,19 +305,11 @@ impl Roster for GridSession {
             return Ok(Box::new(UniformFactory));
         }
         if kind == AgentKind::Optimal {
-            if setup.varies() {
-                return Err(AgentError::Unfit(
-                    "the optimal agent solves one grid size exactly, not a range".into(),
-                ));
-            }
-            // One solver for the whole batch: its values are solved once, on the first
-            // decision, and shared read-only by every game and thread.
-            let model = Model::for_topology(&setup.topology, setup.pit_prob, setup.scoring)?;
-            return Ok(Box::new(OptimalFactory {
-                solver: Arc::new(OptimalSolver::new(model)),
-                explain: options.explain,
-                topology: setup.topology.clone(),
-            }));
+            return Ok(Box::new(OptimalFactory::prepare(
+                setup,
+                options,
+                Moves::AnyDirection,
+            )?));
         }
         Ok(Box::new(GridFactory::prepare(
             kind,
@@ -333,7 +333,12 @@ impl AgentFactory<AimaSession> for GridFactory {
 }
 
 impl Roster for AimaSession {
-    const AGENTS: &'static [AgentKind] = &[AgentKind::Risk, AgentKind::Logic, AgentKind::Random];
+    const AGENTS: &'static [AgentKind] = &[
+        AgentKind::Risk,
+        AgentKind::Logic,
+        AgentKind::Optimal,
+        AgentKind::Random,
+    ];
 
     fn prepare(
         kind: AgentKind,
@@ -347,6 +352,13 @@ impl Roster for AimaSession {
             scoring: Scoring::Aima,
             ..setup.clone()
         };
+        if kind == AgentKind::Optimal {
+            return Ok(Box::new(OptimalFactory::prepare(
+                &setup,
+                options,
+                Moves::Heading,
+            )?));
+        }
         Ok(Box::new(GridFactory::prepare(
             kind,
             &setup,
@@ -363,21 +375,77 @@ struct OptimalFactory {
     topology: Arc<Topology>,
 }
 
+impl OptimalFactory {
+    /// One solver for the whole batch, under rules of movement `moves`: its values are solved
+    /// (or read from the cache folder) once, on the first decision, and shared read-only by
+    /// every game and thread.
+    fn prepare(
+        setup: &crate::grid::GridSetup,
+        options: &AgentOptions,
+        moves: Moves,
+    ) -> Result<OptimalFactory, AgentError> {
+        if setup.varies() {
+            return Err(AgentError::Unfit(
+                "the optimal agent solves one grid size exactly, not a range".into(),
+            ));
+        }
+        let model =
+            Model::for_topology(&setup.topology, setup.pit_prob, setup.scoring)?.with_moves(moves);
+        let mut solver = OptimalSolver::new(model);
+        if let Some(dir) = &options.cache {
+            solver = solver.with_cache(dir.clone());
+        }
+        Ok(OptimalFactory {
+            solver: Arc::new(solver),
+            explain: options.explain,
+            topology: setup.topology.clone(),
+        })
+    }
+
+    /// Refuses a game of another size than the one solved.
+    fn fits(&self, briefing: &Briefing) -> Result<(), AgentError> {
+        if briefing.grid_size() != self.topology.grid_size() {
+            return Err(AgentError::Unfit(
+                "the optimal agent was solved for another grid size".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl AgentFactory<AimaSession> for OptimalFactory {
+    fn make(
+        &self,
+        briefing: &Briefing,
+        _: Dice,
+    ) -> Result<Box<dyn Agent<AimaSession>>, AgentError> {
+        self.fits(briefing)?;
+        Ok(Box::new(HeadedOptimalAgent::new(
+            self.solver.clone(),
+            self.explain,
+        )))
+    }
+
+    fn report(&self) -> Option<String> {
+        self.solver.cache_event().map(|e| e.to_string())
+    }
+}
+
 impl AgentFactory<GridSession> for OptimalFactory {
     fn make(
         &self,
         briefing: &Briefing,
         _: Dice,
     ) -> Result<Box<dyn Agent<GridSession>>, AgentError> {
-        if briefing.grid_size() != self.topology.grid_size() {
-            return Err(AgentError::Unfit(
-                "the optimal agent was solved for another grid size".into(),
-            ));
-        }
+        self.fits(briefing)?;
         Ok(Box::new(OptimalAgent::new(
             self.solver.clone(),
             self.explain,
         )))
+    }
+
+    fn report(&self) -> Option<String> {
+        self.solver.cache_event().map(|e| e.to_string())
     }
 }
 

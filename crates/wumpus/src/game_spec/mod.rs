@@ -169,6 +169,9 @@ pub struct GameSpec {
     pub agent: Option<AgentKind>,
     /// A door's own limits (not an option: what the door allows, not what the game is).
     pub limits: Limits,
+    /// Where the optimal agent keeps its solved values: a door's choice (the command line and
+    /// Python use [`crate::agent::optimal::default_cache_dir`]), never taken from a request.
+    pub cache: Option<PathBuf>,
 }
 
 /// What a door allows beyond the library's own limits, enforced wherever a game is made,
@@ -553,6 +556,7 @@ impl GameSpec {
                 kb,
                 depth: self.depth,
                 rollouts: self.rollouts,
+                cache: self.cache.clone(),
             },
         })
     }

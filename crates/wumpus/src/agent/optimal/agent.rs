@@ -7,6 +7,7 @@ use super::*;
 use crate::agent::common::bits;
 use crate::agent::grid::odds::death_chance;
 use crate::agent::{Agent, AgentError, Conclusion, Knowledge, PlaceOdds};
+use crate::grid::aima::{AimaSession, AimaShown, HeadedAction};
 use crate::grid::{GridSession, Turn};
 
 /// The optimal player of one game.
@@ -27,10 +28,9 @@ pub struct OptimalAgent {
 }
 
 impl OptimalAgent {
-    /// A player sharing `solver`'s values. It plays this game, whose moves go in any
-    /// direction: a solver of the textbook's heading rules values them but cannot play here.
+    /// A player sharing `solver`'s values. It plays in compass steps and shots; under the
+    /// textbook's heading ([`Moves::Heading`]) [`HeadedOptimalAgent`] turns it.
     pub fn new(solver: Arc<OptimalSolver>, explain: bool) -> OptimalAgent {
-        debug_assert_eq!(solver.model.moves, Moves::AnyDirection);
         let belief = solver.model.start(&Percepts::default());
         OptimalAgent {
             solver,
@@ -47,7 +47,15 @@ impl OptimalAgent {
 
     /// Where the player stands.
     pub fn position(&self) -> Place {
-        Place::new(self.belief.at as usize)
+        Place::new(self.solver.model.cell(self.belief.at))
+    }
+
+    /// Takes in a turn to face `facing` (the textbook's rules), which costs a move.
+    pub(super) fn turned(&mut self, facing: Direction) {
+        let m = &self.solver.model;
+        let cell = m.cell(self.belief.at);
+        self.belief.at = m.facing(cell, facing.index()) as Pose;
+        self.spent = self.spent.saturating_add(1);
     }
 
     /// What the player believes.
@@ -96,11 +104,11 @@ impl OptimalAgent {
                 if p.bump {
                     return;
                 }
-                let at = b.at as usize;
+                let at = m.cell(b.at);
                 let d = dir.index();
                 let next = bits(m.neighbours[at] & m.rays[at][d]).next();
                 let Some(next) = next else { return };
-                b.at = next as Pose;
+                b.at = m.facing(next, d) as Pose;
                 if b.visited >> next & 1 == 0 {
                     b.visited |= 1 << next;
                     b.breeze |= (p.breeze as u32) << next;
@@ -122,15 +130,17 @@ impl OptimalAgent {
                     b.arrow = false;
                     self.spent = self.spent.saturating_add(10);
                     let d = dir.index();
+                    let cell = m.cell(b.at);
+                    b.at = m.facing(cell, d) as Pose;
                     b.wumpus = if p.scream {
                         0
                     } else {
-                        b.wumpus & !m.rays[b.at as usize][d]
+                        b.wumpus & !m.rays[cell][d]
                     };
                 }
             }
             Action::Grab => {
-                if self.gold_seen == Some(b.at as usize) {
+                if self.gold_seen == Some(m.cell(b.at)) {
                     self.has_gold = true;
                     self.gold_seen = None;
                 }
@@ -155,14 +165,15 @@ impl OptimalAgent {
             choices: Vec::new(),
             depth: None,
         };
+        let here = m.cell(b.at);
         if self.has_gold {
-            if b.at == 0 {
+            if here == 0 {
                 return simple(
                     Action::Climb,
                     reason(Rule::Climb, None, 0, "climb out with the gold".into()),
                 );
             }
-            let route = m.route(b.at, 0, b.visited);
+            let route = m.route_to_cell(b.at, 0, b.visited);
             return simple(
                 route[0],
                 reason(
@@ -174,13 +185,13 @@ impl OptimalAgent {
             );
         }
         if let Some(g) = self.gold_seen {
-            if g == b.at as usize {
+            if g == here {
                 return simple(
                     Action::Grab,
                     reason(Rule::GrabGold, Some(g), 0, "grab the gold".into()),
                 );
             }
-            let route = m.route(b.at, g, b.visited);
+            let route = m.route_to_cell(b.at, g, b.visited);
             return simple(
                 route[0],
                 reason(
@@ -217,9 +228,9 @@ impl OptimalAgent {
         let c = candidates[chosen];
         let (mut actions, rule, target) = match c.plan {
             Plan::Climb => {
-                let mut a = m.route(b.at, 0, b.visited);
+                let mut a = m.route_to_cell(b.at, 0, b.visited);
                 a.push(Action::Climb);
-                let rule = if b.at == 0 {
+                let rule = if here == 0 {
                     Rule::Climb
                 } else {
                     Rule::ReturnEmptyHanded
@@ -227,8 +238,9 @@ impl OptimalAgent {
                 (a, rule, Some(0))
             }
             Plan::Step { into, from } => {
-                let mut a = m.route(b.at, from as usize, b.visited);
-                a.push(Action::Move(m.direction(from as usize, into as usize)));
+                let dir = m.direction(from as usize, into as usize);
+                let mut a = m.route(b.at, m.facing(from as usize, dir.index()), b.visited);
+                a.push(Action::Move(dir));
                 let safe = c.pit <= 0.0 && c.wumpus <= 0.0;
                 (
                     a,
@@ -237,7 +249,7 @@ impl OptimalAgent {
                 )
             }
             Plan::Shoot { from, dir } => {
-                let mut a = m.route(b.at, from as usize, b.visited);
+                let mut a = m.route(b.at, m.facing(from as usize, dir.index()), b.visited);
                 a.push(Action::Fire(dir));
                 let rule = if c.kill >= 1.0 {
                     Rule::ShootWumpus
@@ -341,5 +353,68 @@ impl Agent<GridSession> for OptimalAgent {
         }
         k.safe.sort();
         k
+    }
+}
+
+/// The optimal player of the textbook's rules: [`OptimalAgent`] over a solver of
+/// [`Moves::Heading`], its compass steps and shots carried out with the fewest quarter turns
+/// (the walks the solver costs).
+pub struct HeadedOptimalAgent {
+    inner: OptimalAgent,
+    facing: Direction,
+}
+
+impl HeadedOptimalAgent {
+    /// A player of the textbook's rules sharing `solver`'s values (solved with a heading).
+    pub fn new(solver: Arc<OptimalSolver>, explain: bool) -> HeadedOptimalAgent {
+        debug_assert_eq!(solver.model.moves, Moves::Heading);
+        HeadedOptimalAgent {
+            inner: OptimalAgent::new(solver, explain),
+            facing: Direction::East,
+        }
+    }
+}
+
+impl Agent<AimaSession> for HeadedOptimalAgent {
+    fn observe(
+        &mut self,
+        last: Option<&HeadedAction>,
+        shown: &AimaShown,
+    ) -> Result<Vec<Conclusion>, AgentError> {
+        let compass = match last {
+            Some(HeadedAction::TurnLeft | HeadedAction::TurnRight) => {
+                self.facing = shown.facing;
+                self.inner.turned(shown.facing);
+                return Ok(Vec::new());
+            }
+            None => {
+                self.facing = shown.facing;
+                None
+            }
+            Some(HeadedAction::Forward) => Some(Action::Move(self.facing)),
+            Some(HeadedAction::Shoot) => Some(Action::Fire(self.facing)),
+            Some(HeadedAction::Grab) => Some(Action::Grab),
+            Some(HeadedAction::Climb) => Some(Action::Climb),
+        };
+        self.inner.observe_percepts(compass, &shown.turn.percepts);
+        Ok(Vec::new())
+    }
+
+    fn decide(&mut self) -> Decision<HeadedAction> {
+        let d = self.inner.choose();
+        let actions = HeadedAction::carrying_out(d.action, self.facing);
+        let words: Vec<&str> = actions.iter().map(|a| a.words()).collect();
+        let mut reason = d.reason;
+        reason.text = format!("{}: {}", words.join(", then "), reason.text);
+        Decision {
+            action: actions[0],
+            reason,
+            choices: d.choices,
+            depth: d.depth,
+        }
+    }
+
+    fn knowledge(&mut self) -> Knowledge {
+        Agent::<GridSession>::knowledge(&mut self.inner)
     }
 }

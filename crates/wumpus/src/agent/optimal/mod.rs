@@ -20,13 +20,19 @@
 //! cell today: the textbook's heading (turns cost a move, the arrow flies where the player
 //! faces) would make the pose a cell and a heading, and change only the walks and the shots.
 //!
-//! Under AIMA's scoring every ending is charged the moves made, so a state's value is its
-//! value from zero cost minus the cost so far, and the cost is left out of the table's key.
-//! Under the standard scoring a death scores 0 whatever was spent, so the best choice can
-//! depend on the cost so far (a player deep in debt risks more), and the cost is part of the
-//! key. The values are solved once for the whole game (the first call of
-//! [`OptimalSolver::game_value`] or of a decision solves it) and shared, read-only, by every
-//! game of a batch and every thread; they are the same whatever the number of threads.
+//! What a belief is worth depends on the points spent before it: under AIMA's scoring every
+//! ending is charged them, but under the standard scoring a death scores 0 whatever was spent,
+//! so a player deep in debt may rightly risk more. Each fixed policy's worth is a line in the
+//! spend, and a belief's worth the upper envelope of the lines of the policies best somewhere
+//! ([`Worth`]): each belief is solved once for every spend, and the spend stays out of the
+//! table's key. The values are solved once for the whole game (the first call of
+//! [`OptimalSolver::game_value`] or of a decision solves it, or reads them from a cache file,
+//! [`OptimalSolver::with_cache`]) and shared, read-only, by every game of a batch and every
+//! thread; they are the same whatever the number of threads.
+//!
+//! The textbook's rules of movement ([`Moves::Heading`]) are played by
+//! [`HeadedOptimalAgent`]: the same player, its walks costed in poses (a cell and a heading),
+//! its compass steps carried out with the fewest turns.
 
 use super::grid::odds::PitPosterior;
 use super::{Choice, Decision, Reason, Rule};
@@ -38,19 +44,23 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 mod agent;
+mod cache;
 mod known;
 mod model;
 mod solver;
-pub use agent::OptimalAgent;
+mod worth;
+pub use agent::{HeadedOptimalAgent, OptimalAgent};
+pub use cache::{default_cache_dir, CacheEvent, SOLVER_VERSION};
 pub use known::{
     best_course_score, best_mean_score, best_textbook_range, best_textbook_score, BestScore,
 };
 pub use solver::OptimalSolver;
+pub use worth::{Line, Worth};
 
-/// The most cells the optimal agent solves: 4x4 takes 20 s and 0.44 GiB under AIMA's scoring,
-/// 4 minutes and 3.1 GiB under the standard one (`docs/agents.md`), and the belief states grow
-/// two- to threefold with each cell (3x4 to 4x4: forty- to eightyfold), so 4x5 would need
-/// tens of GiB.
+/// The most cells the optimal agent solves: 4x4 takes about 45 s and 1.8 GB under the standard
+/// scoring, 30 s and 0.9 GB under the textbook's rules, once per machine with a cache folder
+/// (`docs/agents.md`); the belief states grow two- to threefold with each cell, so 4x5 would
+/// need tens of GB.
 pub const MAX_CELLS: usize = 16;
 
 /// Why the optimal agent cannot play a game.
@@ -99,6 +109,9 @@ pub enum Moves {
 const LEFT: [usize; 4] = [3, 2, 0, 1];
 const RIGHT: [usize; 4] = [2, 3, 1, 0];
 const EAST: usize = 2;
+/// Headings in the mirror image across the diagonal through the start (north, one row up,
+/// becomes east, one column along).
+const MIRROR: [usize; 4] = [2, 3, 0, 1];
 
 /// What the player believes, which with the priors fixes the posterior over worlds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -116,17 +129,15 @@ pub struct Belief {
 }
 
 impl Belief {
-    /// The table's key for this belief with `spent` points of costs so far.
-    fn key(&self, spent: u16) -> u128 {
+    /// The table's key for this belief.
+    fn key(&self) -> u128 {
         self.visited as u128
             | (self.breeze as u128) << 32
             | (self.wumpus as u128) << 64
             | (self.arrow as u128) << 96
             | (self.at as u128) << 97
-            | (spent as u128) << 103
     }
 }
-
 /// The expected final score of optimal play, and the chances of winning and of dying by it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Value {
@@ -156,14 +167,6 @@ impl Value {
     }
 }
 
-/// A table entry: the score exactly, the chances as f32 (they are only reported).
-#[derive(Clone, Copy)]
-struct Stored {
-    score: f64,
-    win: f32,
-    death: f32,
-}
-
 /// What a player can do next, walking the shortest way over visited cells first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Plan {
@@ -183,6 +186,16 @@ pub enum Plan {
         /// Which way it flies.
         dir: Direction,
     },
+}
+
+/// One plan weighed in a belief state, with what it is worth at every spend.
+#[derive(Clone, Debug)]
+pub(super) struct Weighed {
+    plan: Plan,
+    worth: Worth,
+    pit: f64,
+    wumpus: f64,
+    kill: f64,
 }
 
 /// One plan weighed in a belief state, with what it is worth.
@@ -214,12 +227,14 @@ pub struct Model {
     pit: f64,
     scoring: Scoring,
     moves: Moves,
+    /// The most points a game can have spent: worths are kept exact from 0 to this.
+    horizon: f64,
 }
 
 /// The values solved so far and the pit posteriors they needed.
 #[derive(Default)]
 struct Table {
-    values: FxHashMap<u128, Stored>,
+    values: FxHashMap<u128, Worth>,
     pits: FxHashMap<u64, Arc<PitPosterior>>,
 }
 
@@ -228,7 +243,7 @@ struct Table {
 pub struct GameValue {
     /// The value at the start, averaged over the start cell's percepts.
     pub value: Value,
-    /// Belief states (with their costs, under the standard scoring) solved.
+    /// Belief states solved (a belief and its mirror image count once).
     pub states: usize,
     /// Seconds the solve took.
     pub seconds: f64,
@@ -301,6 +316,61 @@ mod tests {
                     scoring.name()
                 );
             }
+        }
+    }
+
+    /// [`policy_mean`] under the textbook's rules: the heading agent in an [`AimaSession`].
+    fn headed_policy_mean(rows: usize, cols: usize) -> (f64, f64) {
+        use crate::agent::Agent;
+        use crate::game::Session;
+        use crate::grid::aima::AimaSession;
+        use crate::grid::GridSession;
+        let topology = Arc::new(Topology::grid(rows, cols).unwrap());
+        let model = Model::new(rows, cols, 0.2, Scoring::Aima)
+            .unwrap()
+            .with_moves(Moves::Heading);
+        let solver = Arc::new(OptimalSolver::new(model));
+        let cells = rows * cols;
+        let others = cells - 1;
+        let mut mean = 0.0;
+        for layout in 0u32..(1 << others) {
+            let pits: Vec<(usize, usize)> = (1..cells)
+                .filter(|i| layout >> (i - 1) & 1 == 1)
+                .map(|i| (i / cols, i % cols))
+                .collect();
+            let k = pits.len() as i32;
+            let p_pits = 0.2f64.powi(k) * 0.8f64.powi(others as i32 - k);
+            for w in 1..cells {
+                for g in 1..cells {
+                    let at = |i: usize| (i / cols, i % cols);
+                    let world = GridWorld::new(topology.clone(), &pits, at(w), at(g)).unwrap();
+                    let mut game = AimaSession::new(GridSession::new(world, Scoring::Aima, 0.2));
+                    let mut agent = HeadedOptimalAgent::new(solver.clone(), false);
+                    let mut shown = game.start();
+                    let mut last = None;
+                    while game.ending().is_none() {
+                        agent.observe(last.as_ref(), &shown).unwrap();
+                        assert!(game.moves() < 300, "a game without end");
+                        let action = agent.decide().action;
+                        shown = game.act(&action);
+                        last = Some(action);
+                    }
+                    let score = game.score().unwrap() as f64;
+                    mean += p_pits / (others * others) as f64 * score;
+                }
+            }
+        }
+        (mean, solver.game_value().value.score)
+    }
+
+    #[test]
+    fn the_textbook_policy_played_in_every_world_scores_its_value() {
+        for (rows, cols) in [(2, 3), (3, 3)] {
+            let (played, value) = headed_policy_mean(rows, cols);
+            assert!(
+                (played - value).abs() < 1e-9 * value.abs(),
+                "{rows}x{cols}: played {played}, value {value}"
+            );
         }
     }
 

@@ -57,6 +57,9 @@ impl Model {
             pit: pit.clamp(0.0, 1.0),
             scoring,
             moves: Moves::AnyDirection,
+            // The most a game can have spent: its action limit (`GridSession::action_limit`)
+            // and the arrow.
+            horizon: (8 * cells + 1000 + 10) as f64,
         })
     }
 
@@ -94,36 +97,45 @@ impl Model {
         ((1u64 << self.cells) - 1) as u32
     }
 
-    /// The table's key of `b` with `spent` spent: on a square grid a belief and its mirror
-    /// image in the diagonal through the start have the same value, so they share the key of
-    /// the lower of the two (half the table). With a heading the mirror would swap headings
-    /// too; that model keeps every belief apart.
-    pub(super) fn key(&self, b: &Belief, spent: u16) -> u128 {
-        let own = b.key(spent);
-        if self.rows != self.cols || self.moves != Moves::AnyDirection {
+    /// The table's key of `b`: on a square grid a belief and its mirror image in the diagonal
+    /// through the start have the same value, so they share the key of the lower of the two
+    /// (half the table). The mirror swaps rows and columns, so a heading north becomes one
+    /// east and south one west; a turn left becomes one right, which costs the same.
+    pub(super) fn key(&self, b: &Belief) -> u128 {
+        let own = b.key();
+        if self.rows != self.cols {
             return own;
         }
         let cols = self.cols;
         let mirror_cell = |i: usize| (i % cols) * cols + i / cols;
         let mirror = |set: u32| bits(set).fold(0u32, |m, i| m | 1 << mirror_cell(i));
+        let at = match self.moves {
+            Moves::AnyDirection => mirror_cell(b.at as usize),
+            Moves::Heading => {
+                let (cell, h) = (b.at as usize / 4, b.at as usize % 4);
+                4 * mirror_cell(cell) + MIRROR[h]
+            }
+        };
         let image = Belief {
             visited: mirror(b.visited),
             breeze: mirror(b.breeze),
             wumpus: mirror(b.wumpus),
             arrow: b.arrow,
-            at: mirror_cell(b.at as usize) as Pose,
+            at: at as Pose,
         };
-        own.min(image.key(spent))
+        own.min(image.key())
+    }
+
+    /// The cell of a pose.
+    pub(super) fn cell(&self, pose: Pose) -> usize {
+        match self.moves {
+            Moves::AnyDirection => pose as usize,
+            Moves::Heading => pose as usize / 4,
+        }
     }
 
     pub(super) fn reach(&self, set: u32) -> u32 {
         bits(set).fold(0, |out, i| out | self.neighbours[i])
-    }
-
-    /// True when every ending charges the moves made, so costs add up and leave the choices
-    /// alone.
-    pub(super) fn costs_always_charged(&self) -> bool {
-        self.scoring == Scoring::Aima
     }
 
     /// The score of climbing out without the gold, before costs.
@@ -131,14 +143,6 @@ impl Model {
         match self.scoring {
             Scoring::Standard => 100.0,
             Scoring::Aima => 0.0,
-        }
-    }
-
-    /// The score of dying after spending `spent`.
-    pub(super) fn death(&self, spent: f64) -> f64 {
-        match self.scoring {
-            Scoring::Standard => 0.0,
-            Scoring::Aima => -1000.0 - spent,
         }
     }
 
@@ -201,20 +205,66 @@ impl Model {
             .expect("a direction")
     }
 
-    /// The actions that walk from `from` to `to` over `over`, the shortest way (the lowest
-    /// cell first among equals, so that play is reproducible).
+    /// The actions that walk from pose `from` to pose `to` over `over`, the fewest moves
+    /// (turns included), as compass steps: under the textbook's heading the turns before each
+    /// step are left to the door that carries the steps out, which turns the shortest way, so
+    /// the walk costs what [`Model::walks`] says. Among equal walks the lowest pose is taken
+    /// first, so that play is reproducible.
     pub(super) fn route(&self, from: Pose, to: usize, over: u32) -> Vec<Action> {
-        let dist = self.walks(to as Pose, over | 1 << to);
-        let mut here = from as usize;
-        let mut actions = Vec::new();
-        while here != to {
-            let next = bits(self.neighbours[here] & (over | 1 << to))
-                .find(|&n| dist[n] != u16::MAX && dist[n] + 1 == dist[here])
+        let over = over | 1 << self.cell(from as Pose) | 1 << self.cell(to as Pose);
+        let dist = self.walks(from, over);
+        assert!(dist[to] != u16::MAX, "a route over visited cells");
+        let mut poses = vec![to];
+        let mut here = to;
+        while here != from as usize {
+            let before = self
+                .before(here, over)
+                .into_iter()
+                .find(|&p| dist[p] != u16::MAX && dist[p] + 1 == dist[here])
                 .expect("a route over visited cells");
-            actions.push(Action::Move(self.direction(here, next)));
-            here = next;
+            poses.push(before);
+            here = before;
         }
-        actions
+        poses.reverse();
+        poses
+            .windows(2)
+            .filter_map(|w| {
+                let (a, b) = (self.cell(w[0] as Pose), self.cell(w[1] as Pose));
+                (a != b).then(|| Action::Move(self.direction(a, b)))
+            })
+            .collect()
+    }
+
+    /// [`Model::route`] to cell `to`, facing whichever way is reached first.
+    pub(super) fn route_to_cell(&self, from: Pose, to: usize, over: u32) -> Vec<Action> {
+        let dist = self.walks(from, over | 1 << to);
+        let pose = (0..4)
+            .map(|d| self.facing(to, d))
+            .min_by_key(|&p| dist[p])
+            .expect("four headings");
+        self.route(from, pose, over)
+    }
+
+    /// The poses one move before pose `p`, walking over `over`, lowest first.
+    fn before(&self, p: usize, over: u32) -> Vec<usize> {
+        let mut out = match self.moves {
+            Moves::AnyDirection => bits(self.neighbours[p] & over).collect(),
+            Moves::Heading => {
+                let (cell, h) = (p / 4, p % 4);
+                let mut v: Vec<usize> = (0..4)
+                    .filter(|&g| LEFT[g] == h || RIGHT[g] == h)
+                    .map(|g| 4 * cell + g)
+                    .collect();
+                v.extend(
+                    bits(self.neighbours[cell] & over)
+                        .filter(|&c| self.rays[c][h] >> cell & 1 == 1)
+                        .map(|c| 4 * c + h),
+                );
+                v
+            }
+        };
+        out.sort_unstable();
+        out
     }
 
     pub(super) fn direction(&self, from: usize, to: usize) -> Direction {
@@ -270,28 +320,45 @@ impl Model {
         [(p_smell, smelly), (1.0 - p_smell, after & !smelly)]
     }
 
-    /// Every plan open in `belief` after spending `spent`, with its value, given the pit
-    /// posterior and the value of each belief it may lead to (`child`, with the cost spent
-    /// by then). Climbing is always first; ties go to the earlier plan.
-    pub(super) fn candidates(
+    /// The score of dying, per chance of it, `cost` points after the plan began.
+    fn death_line(&self, cost: f64) -> Line {
+        match self.scoring {
+            Scoring::Standard => Line {
+                death: 1.0,
+                ..Line::constant(0.0)
+            },
+            Scoring::Aima => Line {
+                score: -1000.0 - cost,
+                slope: -1.0,
+                win: 0.0,
+                death: 1.0,
+            },
+        }
+    }
+
+    /// Every plan open in `belief`, with its worth at every spend, given the pit posterior
+    /// and the worth of each belief it may lead to (`child`). Climbing is always first; ties
+    /// go to the earlier plan.
+    pub(super) fn plans(
         &self,
         belief: &Belief,
-        spent: u16,
         pits: &PitPosterior,
-        child: &mut dyn FnMut(&Belief, u16) -> Value,
-    ) -> Vec<Candidate> {
+        child: &mut dyn FnMut(&Belief) -> Worth,
+    ) -> Vec<Weighed> {
         let b = *belief;
+        let horizon = self.horizon;
         let here = self.walks(b.at, b.visited);
         let home = self.walks(self.facing(0, EAST) as Pose, b.visited);
-        let spent_f = spent as f64;
         let mut out = Vec::new();
         let climb_cost = (self.to_start(&here) + 1) as f64;
-        out.push(Candidate {
+        out.push(Weighed {
             plan: Plan::Climb,
-            value: Value {
-                score: self.climb_out() - spent_f - climb_cost,
-                ..Value::default()
-            },
+            worth: Worth::line(Line {
+                score: self.climb_out() - climb_cost,
+                slope: -1.0,
+                win: 0.0,
+                death: 0.0,
+            }),
             pit: 0.0,
             wumpus: 0.0,
             kill: 0.0,
@@ -310,9 +377,8 @@ impl Model {
                 })
                 .min()
                 .expect("a fringe cell has a visited neighbour");
-            let cost = walk + 1;
+            let cost = (walk + 1) as f64;
             let arrived = self.facing(i, d) as Pose;
-            let after = spent.saturating_add(cost);
             let p_wumpus = if b.wumpus >> i & 1 == 1 {
                 1.0 / live
             } else {
@@ -320,11 +386,7 @@ impl Model {
             };
             let p_pit = pits.pit[i];
             let survive = (1.0 - p_pit) * (1.0 - p_wumpus);
-            let mut value = Value {
-                score: (1.0 - survive) * self.death(after as f64),
-                win: 0.0,
-                death: 1.0 - survive,
-            };
+            let mut worth = Worth::line(self.death_line(cost)).scaled(1.0 - survive);
             if survive > 0.0 {
                 let gold = 1.0 / unvisited;
                 // Found: grab, walk home over the visited cells and this one, climb.
@@ -336,14 +398,15 @@ impl Model {
                         .expect("a visited neighbour"),
                     Moves::Heading => self.to_start(&self.walks(arrived, b.visited | 1 << i)),
                 };
-                let won = 1000.0 - (after as f64 + 1.0 + way_home as f64 + 1.0);
-                value = value.plus(Value {
-                    score: survive * gold * won,
-                    win: survive * gold,
+                let won = Line {
+                    score: 1000.0 - (cost + 1.0 + way_home as f64 + 1.0),
+                    slope: -1.0,
+                    win: 1.0,
                     death: 0.0,
-                });
+                };
+                worth = worth.plus(&Worth::line(won).scaled(survive * gold), horizon);
                 let calm = (pits.clear_and_calm[i] / (1.0 - p_pit)).min(1.0);
-                let mut rest = Value::default();
+                let mut rest: Option<Worth> = None;
                 for (p_w, w_next) in self.smell_outcomes(i, b.wumpus) {
                     for (p_b, breezy) in [(1.0 - calm, true), (calm, false)] {
                         // Rounding leaves impossible branches a chance of about 1e-17.
@@ -357,17 +420,23 @@ impl Model {
                             arrow: b.arrow,
                             at: arrived,
                         };
-                        rest = rest.plus(child(&next, after).scaled(p_w * p_b));
+                        let part = child(&next).shifted(cost).scaled(p_w * p_b);
+                        rest = Some(match rest {
+                            None => part,
+                            Some(r) => r.plus(&part, horizon),
+                        });
                     }
                 }
-                value = value.plus(rest.scaled(survive * (1.0 - gold)));
+                if let Some(rest) = rest {
+                    worth = worth.plus(&rest.scaled(survive * (1.0 - gold)), horizon);
+                }
             }
-            out.push(Candidate {
+            out.push(Weighed {
                 plan: Plan::Step {
                     into: i as u8,
                     from: from as u8,
                 },
-                value,
+                worth,
                 pit: p_pit,
                 wumpus: p_wumpus,
                 kill: 0.0,
@@ -381,9 +450,9 @@ impl Model {
                         continue;
                     }
                     // The walk, the shot's move and the arrow's 10.
-                    let after = spent.saturating_add(here[self.facing(from, d)] + 11);
+                    let cost = (here[self.facing(from, d)] + 11) as f64;
                     let p_kill = line.count_ones() as f64 / live;
-                    let mut value = Value::default();
+                    let mut worth: Option<Worth> = None;
                     for (p, wumpus) in [(p_kill, 0), (1.0 - p_kill, b.wumpus & !line)] {
                         if p > 0.0 {
                             let next = Belief {
@@ -392,15 +461,19 @@ impl Model {
                                 at: self.facing(from, d) as Pose,
                                 ..b
                             };
-                            value = value.plus(child(&next, after).scaled(p));
+                            let part = child(&next).shifted(cost).scaled(p);
+                            worth = Some(match worth {
+                                None => part,
+                                Some(w) => w.plus(&part, horizon),
+                            });
                         }
                     }
-                    out.push(Candidate {
+                    out.push(Weighed {
                         plan: Plan::Shoot {
                             from: from as u8,
                             dir,
                         },
-                        value,
+                        worth: worth.unwrap_or_else(Worth::zero),
                         pit: 0.0,
                         wumpus: 0.0,
                         kill: p_kill,

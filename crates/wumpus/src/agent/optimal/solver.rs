@@ -5,50 +5,23 @@
 //! the number of threads.
 
 use super::*;
+use std::path::PathBuf;
 
-/// The value of `belief` after spending `spent`, from `base` when it holds it, otherwise
-/// solved into `table`.
-pub(super) fn solve(
-    model: &Model,
-    base: Option<&Table>,
-    table: &mut Table,
-    b: &Belief,
-    spent: u16,
-) -> Value {
-    let keyed = if model.costs_always_charged() {
-        0
-    } else {
-        spent
-    };
-    let shift = (spent - keyed) as f64;
-    let key = model.key(b, keyed);
-    if let Some(s) = base
+/// The worth of `belief` at every spend, from `base` when it holds it, otherwise solved into
+/// `table`.
+pub(super) fn solve(model: &Model, base: Option<&Table>, table: &mut Table, b: &Belief) -> Worth {
+    let key = model.key(b);
+    if let Some(w) = base
         .and_then(|t| t.values.get(&key))
         .or_else(|| table.values.get(&key))
     {
-        return Value {
-            score: s.score - shift,
-            win: s.win as f64,
-            death: s.death as f64,
-        };
+        return w.clone();
     }
     let pits = pit_posterior(model, base, table, b.visited, b.breeze);
-    let candidates = model.candidates(b, keyed, &pits, &mut |next, after| {
-        solve(model, base, table, next, after)
-    });
-    let v = candidates[best(&candidates)].value;
-    table.values.insert(
-        key,
-        Stored {
-            score: v.score,
-            win: v.win as f32,
-            death: v.death as f32,
-        },
-    );
-    Value {
-        score: v.score - shift,
-        ..v
-    }
+    let plans = model.plans(b, &pits, &mut |next| solve(model, base, table, next));
+    let worth = Worth::best_of(plans.iter().map(|p| &p.worth), model.horizon);
+    table.values.insert(key, worth.clone());
+    worth
 }
 
 pub(super) fn pit_posterior(
@@ -73,6 +46,9 @@ pub(super) fn pit_posterior(
 pub struct OptimalSolver {
     pub(super) model: Model,
     pub(super) solved: OnceLock<(Table, GameValue)>,
+    /// The folder whose file keeps the solved values between runs.
+    cache: Option<PathBuf>,
+    event: OnceLock<CacheEvent>,
 }
 
 impl OptimalSolver {
@@ -81,7 +57,24 @@ impl OptimalSolver {
         OptimalSolver {
             model,
             solved: OnceLock::new(),
+            cache: None,
+            event: OnceLock::new(),
         }
+    }
+
+    /// The same solver keeping its values in a file of folder `dir` ([`Model::cache_file`]):
+    /// read from it when it holds this game's values, written to it after a solve otherwise.
+    pub fn with_cache(self, dir: PathBuf) -> OptimalSolver {
+        OptimalSolver {
+            cache: Some(dir),
+            ..self
+        }
+    }
+
+    /// What became of the cache file, once the game is solved (`None` before, or without a
+    /// cache folder).
+    pub fn cache_event(&self) -> Option<&CacheEvent> {
+        self.event.get()
     }
 
     /// The model.
@@ -97,6 +90,36 @@ impl OptimalSolver {
 
     pub(super) fn solved(&self) -> &(Table, GameValue) {
         self.solved.get_or_init(|| {
+            let Some(dir) = &self.cache else {
+                return self.solve_game();
+            };
+            let path = self.model.cache_file(dir);
+            let started = Instant::now();
+            let why = match cache::load(&self.model, &path) {
+                Ok(solved) => {
+                    let seconds = started.elapsed().as_secs_f64();
+                    let _ = self.event.set(CacheEvent::Loaded { path, seconds });
+                    return solved;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => "no file yet".to_string(),
+                Err(e) => e.to_string(),
+            };
+            let solved = self.solve_game();
+            let event = match cache::save(&self.model, &solved.0, &solved.1, &path) {
+                Ok(()) => CacheEvent::Saved { path, why },
+                Err(e) => CacheEvent::NotSaved {
+                    path,
+                    why: e.to_string(),
+                },
+            };
+            let _ = self.event.set(event);
+            solved
+        })
+    }
+
+    /// Solves the whole game from its start.
+    fn solve_game(&self) -> (Table, GameValue) {
+        {
             let started = Instant::now();
             let m = &self.model;
             let mut table = Table::default();
@@ -113,7 +136,7 @@ impl OptimalSolver {
                         stench,
                         ..Percepts::default()
                     });
-                    let v = solve(m, None, &mut table, &start, 0);
+                    let v = solve(m, None, &mut table, &start).at(0.0);
                     value = value.plus(v.scaled(p_s * p_b));
                 }
             }
@@ -123,7 +146,7 @@ impl OptimalSolver {
                 seconds: started.elapsed().as_secs_f64(),
             };
             (table, game)
-        })
+        }
     }
 
     /// The plans open in `belief` after spending `spent`, valued; `local` keeps what had to
@@ -138,8 +161,17 @@ impl OptimalSolver {
         let (table, _) = self.solved();
         let m = &self.model;
         let pits = pit_posterior(m, Some(table), local, belief.visited, belief.breeze);
-        m.candidates(belief, spent, &pits, &mut |next, after| {
-            solve(m, Some(table), local, next, after)
+        m.plans(belief, &pits, &mut |next| {
+            solve(m, Some(table), local, next)
         })
+        .into_iter()
+        .map(|w| Candidate {
+            plan: w.plan,
+            value: w.worth.at(spent as f64),
+            pit: w.pit,
+            wumpus: w.wumpus,
+            kill: w.kill,
+        })
+        .collect()
     }
 }
