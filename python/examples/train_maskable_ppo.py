@@ -32,22 +32,29 @@ from wumpus_logic.vector import WumpusVectorEnv
 class Shaping(VecEnvWrapper):
     """Potential-based reward shaping (Ng, Harada and Russell, 1999): the reward learned from
     is the game's plus ``gamma * phi(next) - phi(now)``, with ``phi`` = ``per_cell`` for each
-    cell visited plus ``gold`` while the gold is held, and ``phi`` = 0 once a game is over. It
+    cell visited plus, while the gold is held, ``gold`` less ``home`` for each step of the
+    walk back to 0,0, and ``phi`` = 0 once a game is over. It
     leaves the best policy the game's own (the shaping terms of a whole game add up to
     ``-phi(start)``, the same for every policy) while paying at once for what only the
     climb out pays in the game. The scores reported are the game's, from ``infos``."""
 
-    def __init__(self, venv, layout, gamma, per_cell=20.0, gold=500.0):
+    def __init__(self, venv, layout, gamma, per_cell=20.0, gold=500.0, home=0.0):
         super().__init__(venv)
         names, shape = layout
-        cells = int(np.prod(shape[1:]))
-        self.visited = slice(names.index("visited") * cells, (names.index("visited") + 1) * cells)
+        rows, cols = shape[1:]
+        cells = rows * cols
+        plane = lambda name: slice(names.index(name) * cells, (names.index(name) + 1) * cells)  # noqa: E731
+        self.visited, self.here = plane("visited"), plane("here")
         self.gold_at = names.index("gold") * cells
-        self.gamma, self.per_cell, self.gold = gamma, per_cell, gold
+        # Each cell's walk home to 0,0 (row 0, column 0), for the way back with the gold.
+        self.distance = np.array([r + c for r in range(rows) for c in range(cols)], dtype=np.float32)
+        self.gamma, self.per_cell, self.gold, self.home = gamma, per_cell, gold, home
         self.phi = None
 
     def potential(self, obs):
-        return self.per_cell * obs[:, self.visited].sum(axis=1) + self.gold * obs[:, self.gold_at]
+        holding = obs[:, self.gold_at]
+        away = obs[:, self.here] @ self.distance
+        return self.per_cell * obs[:, self.visited].sum(axis=1) + holding * (self.gold - self.home * away)
 
     def reset(self):
         obs = self.venv.reset()
@@ -108,6 +115,8 @@ def main():
                    help="learn from potential-based shaped rewards (scores stay the game's)")
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--gamma", type=float, default=0.995)
+    p.add_argument("--home", type=float, default=0.0, help="shaping: the potential lost a step from home with the gold")
+    p.add_argument("--eval-max-steps", type=int, default=200, help="a game is cut off after this many actions (its score as charged)")
     a = p.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -115,7 +124,7 @@ def main():
     vec = WumpusVectorEnv(a.envs, "aima", observation=a.observation, mask=True, max_episode_steps=200)
     env = vec.to_sb3()
     if a.shaping:
-        env = Shaping(env, vec.layout, a.gamma)
+        env = Shaping(env, vec.layout, a.gamma, home=a.home)
     env = VecMonitor(env, info_keywords=("score",))
     env.seed(1_000_000 + a.seed)
     model = MaskablePPO(
@@ -151,7 +160,7 @@ def main():
         return act
 
     summaries = [
-        harness.play_batch(policy(d), "aima", a.eval_worlds, 0, observation=a.observation, max_steps=1000)
+        harness.play_batch(policy(d), "aima", a.eval_worlds, 0, observation=a.observation, max_steps=a.eval_max_steps)
         for d in (True, False)
     ]
     result = {
