@@ -112,18 +112,22 @@ def main():
     p.add_argument("--eval-worlds", type=int, default=1000)
     p.add_argument("--out", default="runs")
     p.add_argument("--shaping", action=argparse.BooleanOptionalAction, default=True,
-                   help="learn from potential-based shaped rewards (scores stay the game's)")
+                   help="learn from potential-based shaped rewards (scores stay the game's); memory and knowledge only")
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--gamma", type=float, default=0.995)
     p.add_argument("--home", type=float, default=0.0, help="shaping: the potential lost a step from home with the gold")
     p.add_argument("--eval-max-steps", type=int, default=200, help="a game is cut off after this many actions (its score as charged)")
+    p.add_argument("--load", metavar="MODEL", help="skip training: evaluate a model saved by an earlier run")
     a = p.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(1)
     vec = WumpusVectorEnv(a.envs, "aima", observation=a.observation, mask=True, max_episode_steps=200)
     env = vec.to_sb3()
-    if a.shaping:
+    # The shaping counts the cells visited, which only the map planes of memory and knowledge
+    # hold: the percepts observation learns from the game's rewards alone.
+    shaped = a.shaping and vec.layout is not None
+    if shaped:
         env = Shaping(env, vec.layout, a.gamma, home=a.home)
     env = VecMonitor(env, info_keywords=("score",))
     env.seed(1_000_000 + a.seed)
@@ -141,11 +145,15 @@ def main():
         seed=a.seed,
         verbose=0,
     )
-    budget = Budget(a.minutes * 60, 20_000, out / f"{a.observation}-curve.csv")
-    began = time.perf_counter()
-    model.learn(total_timesteps=10**10, callback=budget)
-    trained = time.perf_counter() - began
-    model.save(out / f"{a.observation}-model")
+    if a.load:
+        model = MaskablePPO.load(a.load)
+        trained = None
+    else:
+        budget = Budget(a.minutes * 60, 20_000, out / f"{a.observation}-curve.csv")
+        began = time.perf_counter()
+        model.learn(total_timesteps=10**10, callback=budget)
+        trained = time.perf_counter() - began
+        model.save(out / f"{a.observation}-model")
 
     def policy(deterministic):
         def act(observation, info):
@@ -165,11 +173,12 @@ def main():
     ]
     result = {
         "observation": a.observation,
-        "trained_minutes": round(trained / 60, 2),
+        "shaping": shaped,
+        "trained_minutes": None if trained is None else round(trained / 60, 2),
         "steps": int(model.num_timesteps),
         "summaries": summaries,
     }
-    (out / f"{a.observation}-eval.json").write_text(json.dumps(result, indent=1))
+    (out / f"{a.observation}-eval{'-' + Path(a.load).stem if a.load else ''}.json").write_text(json.dumps(result, indent=1))
     for s in summaries:
         print(f"{s['agent']}: mean score {s['mean_score']:.2f} ± {s['mean_score_error']:.2f}, won {s['win_rate']:.1%}, endings {s['endings']}")
 

@@ -45,6 +45,10 @@ pub const MAX_BODY: usize = 64 * 1024;
 /// The largest grid the page plays.
 pub const MAX_SIDE: usize = 64;
 
+/// The most cells of a grid the page's optimal agent plays (3x4: its solve takes about a
+/// second and a few MB, on the games' thread).
+pub const MAX_OPTIMAL_CELLS: usize = 12;
+
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// The address to listen on (the default takes connections from this machine only).
@@ -263,7 +267,7 @@ async fn catalogue(State(server): State<Shared>) -> Json<Value> {
     catalogue["door"] = json!({
         "files": {"world": files("world"), "map": files("map")},
         "refused": ["kb"],
-        "limits": {"max_side": MAX_SIDE, "rollouts": request::MAX_PAGE_ROLLOUTS,
+        "limits": {"max_side": MAX_SIDE, "max_optimal_cells": MAX_OPTIMAL_CELLS, "rollouts": request::MAX_PAGE_ROLLOUTS,
                    "max_body": MAX_BODY},
     });
     Json(catalogue)

@@ -58,6 +58,29 @@ fn an_upload_over_the_page_limit_is_refused_before_anything_is_built() {
 }
 
 #[test]
+fn the_optimal_agent_plays_only_grids_it_solves_in_a_second() {
+    let (_server, port) = start_server(&worlds(), &[]);
+    for rules in ["grid", "aima"] {
+        let reply = create(
+            port,
+            1,
+            &json!({"rules": rules, "agent": "optimal", "size": "4x4", "seed": 1}),
+        );
+        assert_eq!(reply.status, 400, "{}", reply.text);
+        assert!(
+            reply.body["error"]
+                .as_str()
+                .unwrap()
+                .contains("at most 12 cells (4x4 has 16)"),
+            "{}",
+            reply.text
+        );
+        let small = json!({"rules": rules, "agent": "optimal", "size": "3x4", "seed": 1});
+        assert_eq!(create(port, 1, &small).status, 201);
+    }
+}
+
+#[test]
 fn a_world_file_larger_than_the_page_plays_is_not_offered() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(

@@ -8,7 +8,7 @@
 //! server's machine), a map that is not a file of the worlds folder, a grid larger than
 //! [`MAX_SIDE`], more than [`MAX_PAGE_ROLLOUTS`] rollouts a decision.
 
-use super::{ApiError, Server, MAX_SIDE};
+use super::{ApiError, Server, MAX_OPTIMAL_CELLS, MAX_SIDE};
 use axum::http::StatusCode;
 use serde_json::{Map, Value as Json};
 use std::path::{Path, PathBuf};
@@ -50,7 +50,9 @@ impl Server {
         // Every game of the page is at most this large, whether dealt, uploaded or read from
         // a file of the worlds folder (read again each time a game is made).
         req.spec.limits.max_side = MAX_SIDE;
-        req.spec.cache = wumpus::agent::optimal::default_cache_dir();
+        // The optimal agent's solve runs on the games' thread: a 4x4 solve would stall every
+        // game for a minute and hold GBs per game.
+        req.spec.limits.max_optimal_cells = MAX_OPTIMAL_CELLS;
         let mut upload_name = None;
         let mut options: Vec<(String, Value)> = Vec::new();
         for (name, v) in fields {

@@ -180,12 +180,16 @@ pub struct GameSpec {
 pub struct Limits {
     /// The longest side of a grid, dealt or read from a file.
     pub max_side: usize,
+    /// The most cells of a grid the optimal agent plays: its solve holds memory for the game's
+    /// length (1.8 GB and about a minute for 16 cells, a few MB and a second for 12).
+    pub max_optimal_cells: usize,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_side: crate::topology::MAX_GRID_SIDE,
+            max_optimal_cells: crate::agent::optimal::MAX_CELLS,
         }
     }
 }
@@ -459,10 +463,21 @@ impl GameSpec {
                 and_list(&names)
             )));
         }
+        if let (AgentKind::Optimal, Some(GridSizes::One(rows, cols))) = (kind, self.grid_size()) {
+            let most = self.limits.max_optimal_cells;
+            if rows * cols > most && most < crate::agent::optimal::MAX_CELLS {
+                return Err(SpecError::refused(format!(
+                    "here the optimal agent plays grids of at most {most} cells ({rows}x{cols} \
+                     has {}): a larger one takes a minute and GBs to solve; give {{size}} \
+                     3x4 or smaller, or play it from the command line",
+                    rows * cols
+                )));
+            }
+        }
         let map_known = self.map_known.unwrap_or(false);
         let deep = self.depth.is_some_and(|d| d > 1);
         let refusal = match (rules, kind) {
-            (RuleSet::Grid, AgentKind::Optimal)
+            (RuleSet::Grid | RuleSet::Aima, AgentKind::Optimal)
                 if matches!(self.size, Some(GridSizes::Range(_)))
                     || self.deal == Some(Deal::Course) =>
             {
@@ -561,6 +576,16 @@ impl GameSpec {
         })
     }
 
+    /// The grid's size or sizes, given or the rule set's default (5x5; 4x4 under the textbook's
+    /// rules); `None` off the grid.
+    fn grid_size(&self) -> Option<GridSizes> {
+        match self.rules {
+            RuleSet::Grid => Some(self.size.unwrap_or(GridSizes::One(5, 5))),
+            RuleSet::Aima => Some(self.size.unwrap_or(GridSizes::One(4, 4))),
+            _ => None,
+        }
+    }
+
     /// The grid's setup: 5x5 (4x4 under the textbook's rules) with pits at 0.2 unless told.
     fn grid_setup(&self) -> Result<GridSetup, SpecError> {
         let pit_prob = self.pit_prob.unwrap_or(0.2);
@@ -568,14 +593,11 @@ impl GameSpec {
             RuleSet::Aima => Scoring::Aima,
             _ => self.scoring.unwrap_or(Scoring::Standard),
         };
-        let default = match self.rules {
-            RuleSet::Aima => GridSizes::One(4, 4),
-            _ => GridSizes::One(5, 5),
-        };
+        let size = self.grid_size().unwrap_or(GridSizes::One(5, 5));
         let mut setup = if self.deal == Some(Deal::Course) {
             GridSetup::course(pit_prob, scoring)?
         } else {
-            match self.size.unwrap_or(default) {
+            match size {
                 GridSizes::One(rows, cols) => GridSetup::new(rows, cols, pit_prob, scoring)?,
                 GridSizes::Range(range) => GridSetup::ranged(range, pit_prob, scoring)?,
             }
