@@ -483,14 +483,12 @@ pub fn summary_text(s: &Summary) -> String {
     t
 }
 
-/// How far a batch's figure lies from the exact one, `diff` at standard error `error`, in
-/// words (a batch of one game, or of games all alike, has no error to measure by).
+/// How far a batch's figure lies from the exact one, in words (one game has no error).
 fn sampling_gap(diff: f64, error: f64) -> String {
-    if error.is_nan() || error <= 0.0 {
-        return "too small a sample to compare".to_string();
-    }
     let gap = diff / error;
-    if gap.abs() <= 2.0 {
+    if error.is_nan() || error <= 0.0 {
+        "too small a sample to compare".to_string()
+    } else if gap.abs() <= 2.0 {
         "within sampling error of it".to_string()
     } else {
         format!(
