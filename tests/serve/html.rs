@@ -186,14 +186,16 @@ fn cave_and_maze_pages_draw_their_graphs() {
         let last = dump_dom(&file, steps).expect("chromium dumps the page");
         assert!(outcome(&last).contains("Outcome: "), "{rules}: {last}");
         assert!(last.contains("class=\"truth\""), "{rules}: {last}");
-        // The end lifts the fog.
-        assert_eq!(last.matches("data-cell=\"").count(), 20, "{rules}");
+        // The end lifts the fog: every room; in the maze every cave the player can tell apart,
+        // caves.dat's twenty caves under sixteen names (five are the Lost Caverns of the Wyrm).
+        let every = if rules == "maze" { 16 } else { 20 };
+        assert_eq!(last.matches("data-cell=\"").count(), every, "{rules}");
         assert!(last.contains("class=\"edge"), "{rules}");
         if rules == "maze" && steps > 2 {
             // Midway, what was shown so far and nothing else.
             let mid = dump_dom(&file, 2).expect("chromium dumps the page");
             let count = mid.matches("data-cell=\"").count();
-            assert!((2..20).contains(&count), "maze step 2 draws {count} caves");
+            assert!((2..16).contains(&count), "maze step 2 draws {count} caves");
         }
     }
 }

@@ -173,6 +173,10 @@ fn watch_plays_at_a_chosen_speed_pauses_and_steps() {
     b.click("#w-first");
     b.click("#w-play");
     b.click("#w-play");
+    b.wait(
+        "the button says the replay is paused",
+        "return document.getElementById('w-play').getAttribute('aria-pressed') === 'false'",
+    );
     let at = b.run("return document.body.dataset.step");
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(b.run("return document.body.dataset.step"), at, "paused");

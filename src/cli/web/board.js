@@ -225,7 +225,7 @@ const WumpusDraw = (() => {
       // beside its mark; a big board is seen through a window, its cells never small.
       const grow = Math.sqrt(Math.min(WumpusView.BIG_SIDE, Math.max(5, board.rows, board.cols)) / 5);
       const longest = String(board.rows - 1).length + 1 + String(board.cols - 1).length;
-      FONT = {label: Math.min(34 * grow, 0.8 * (CELL - 32) / (0.62 * longest)), mark: 76, small: 25 * Math.min(grow, 1.2)};
+      FONT = {label: Math.min(34 * grow, 0.76 * (CELL - 32) / (0.62 * longest)), mark: 76, small: 25 * Math.min(grow, 1.2)};
     } else {
       const S = 1000;
       PAD = 90;
