@@ -61,7 +61,8 @@ fn hint(b: &Browser) -> String {
         "a hint",
         b.client.execute_async(
             "const done = arguments[arguments.length - 1];\
-             fetch('/api/games/' + location.hash.replace('#game=', '') + '/hint')\
+             fetch('/api/games/' + location.hash.replace('#game=', '') + '/hint',\
+               {headers: {'x-wumpus-key': localStorage.getItem('wumpus-key') || ''}})\
                .then((r) => r.json()).then((v) => done(v.step ? v.step.action : ''));",
             vec![],
         ),
@@ -129,6 +130,7 @@ fn main() {
     let mut seed = STARTS;
     let mut moves = |b: &Browser, count: usize| {
         let mut ms = Vec::new();
+        let mut empty = 0;
         while ms.len() < count {
             if b.over() {
                 seed += 1;
@@ -136,10 +138,14 @@ fn main() {
             }
             let action = hint(b);
             if action.is_empty() {
+                // A game without a hint is over or refused; a run of them is a broken page.
+                empty += 1;
+                assert!(empty < 5, "no hint for five games running");
                 seed += 1;
                 start(b, seed);
                 continue;
             }
+            empty = 0;
             ms.push(play(b, &action));
         }
         ms

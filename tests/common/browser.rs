@@ -313,7 +313,7 @@ pub fn start_browser(profile: &std::path::Path) -> (Driver, Browser) {
     let caps = json!({"browserName": "chrome",
         "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": [
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-            "--window-size=1500,1000", "--no-first-run", "--disable-background-networking",
+            "--window-size=1400,900", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync",
             format!("--user-data-dir={}", profile.display())]}});
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -378,7 +378,7 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     );
     assert_eq!(b.steps(), before, "a tap with explain on does not move");
     b.click("#explainmode");
-    b.resize(1500, 1000);
+    b.resize(1400, 900);
     b.reload();
     b.wait(
         "the wide page",
