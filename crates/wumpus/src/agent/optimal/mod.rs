@@ -188,11 +188,11 @@ pub enum Plan {
     },
 }
 
-/// One plan weighed in a belief state, with what it is worth at every spend.
+/// One plan weighed in a belief state, with what it is worth (at every spend, or at one).
 #[derive(Clone, Debug)]
-pub(super) struct Weighed {
+pub(super) struct Weighed<W> {
     plan: Plan,
-    worth: Worth,
+    worth: W,
     pit: f64,
     wumpus: f64,
     kill: f64,

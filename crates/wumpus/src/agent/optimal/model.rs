@@ -336,24 +336,23 @@ impl Model {
         }
     }
 
-    /// Every plan open in `belief`, with its worth at every spend, given the pit posterior
-    /// and the worth of each belief it may lead to (`child`). Climbing is always first; ties
+    /// Every plan open in `belief`, weighed by `e` (at every spend for the solve, at the
+    /// spend so far for a decision), given the pit posterior. Climbing is always first; ties
     /// go to the earlier plan.
-    pub(super) fn plans(
+    pub(super) fn plans<E: Weigh>(
         &self,
         belief: &Belief,
         pits: &PitPosterior,
-        child: &mut dyn FnMut(&Belief) -> Worth,
-    ) -> Vec<Weighed> {
+        e: &mut E,
+    ) -> Vec<Weighed<E::W>> {
         let b = *belief;
-        let horizon = self.horizon;
         let here = self.walks(b.at, b.visited);
         let home = self.walks(self.facing(0, EAST) as Pose, b.visited);
         let mut out = Vec::new();
         let climb_cost = (self.to_start(&here) + 1) as f64;
         out.push(Weighed {
             plan: Plan::Climb,
-            worth: Worth::line(Line {
+            worth: e.line(Line {
                 score: self.climb_out() - climb_cost,
                 slope: -1.0,
                 win: 0.0,
@@ -386,7 +385,7 @@ impl Model {
             };
             let p_pit = pits.pit[i];
             let survive = (1.0 - p_pit) * (1.0 - p_wumpus);
-            let mut worth = Worth::line(self.death_line(cost)).scaled(1.0 - survive);
+            let mut worth = e.scaled(&e.line(self.death_line(cost)), 1.0 - survive);
             if survive > 0.0 {
                 let gold = 1.0 / unvisited;
                 // Found: grab, walk home over the visited cells and this one, climb.
@@ -404,9 +403,9 @@ impl Model {
                     win: 1.0,
                     death: 0.0,
                 };
-                worth = worth.plus(&Worth::line(won).scaled(survive * gold), horizon);
+                worth = e.plus(&worth, &e.scaled(&e.line(won), survive * gold));
                 let calm = (pits.clear_and_calm[i] / (1.0 - p_pit)).min(1.0);
-                let mut rest: Option<Worth> = None;
+                let mut rest: Option<E::W> = None;
                 for (p_w, w_next) in self.smell_outcomes(i, b.wumpus) {
                     for (p_b, breezy) in [(1.0 - calm, true), (calm, false)] {
                         // Rounding leaves impossible branches a chance of about 1e-17.
@@ -420,15 +419,16 @@ impl Model {
                             arrow: b.arrow,
                             at: arrived,
                         };
-                        let part = child(&next).shifted(cost).scaled(p_w * p_b);
+                        let part = e.child(&next, cost);
+                        let part = e.scaled(&part, p_w * p_b);
                         rest = Some(match rest {
                             None => part,
-                            Some(r) => r.plus(&part, horizon),
+                            Some(r) => e.plus(&r, &part),
                         });
                     }
                 }
                 if let Some(rest) = rest {
-                    worth = worth.plus(&rest.scaled(survive * (1.0 - gold)), horizon);
+                    worth = e.plus(&worth, &e.scaled(&rest, survive * (1.0 - gold)));
                 }
             }
             out.push(Weighed {
@@ -452,7 +452,7 @@ impl Model {
                     // The walk, the shot's move and the arrow's 10.
                     let cost = (here[self.facing(from, d)] + 11) as f64;
                     let p_kill = line.count_ones() as f64 / live;
-                    let mut worth: Option<Worth> = None;
+                    let mut worth: Option<E::W> = None;
                     for (p, wumpus) in [(p_kill, 0), (1.0 - p_kill, b.wumpus & !line)] {
                         if p > 0.0 {
                             let next = Belief {
@@ -461,10 +461,11 @@ impl Model {
                                 at: self.facing(from, d) as Pose,
                                 ..b
                             };
-                            let part = child(&next).shifted(cost).scaled(p);
+                            let part = e.child(&next, cost);
+                            let part = e.scaled(&part, p);
                             worth = Some(match worth {
                                 None => part,
-                                Some(w) => w.plus(&part, horizon),
+                                Some(w) => e.plus(&w, &part),
                             });
                         }
                     }
@@ -473,7 +474,7 @@ impl Model {
                             from: from as u8,
                             dir,
                         },
-                        worth: worth.unwrap_or_else(Worth::zero),
+                        worth: worth.unwrap_or_else(|| e.line(Line::constant(0.0))),
                         pit: 0.0,
                         wumpus: 0.0,
                         kill: p_kill,
@@ -482,5 +483,73 @@ impl Model {
             }
         }
         out
+    }
+}
+
+/// How the outcomes of a plan are weighed: [`Envelopes`] at every spend (the solve),
+/// [`AtSpend`] at one (a decision, which needs no envelope of its own). The plans are the same
+/// either way: [`Model::plans`] is the one description of them.
+pub(super) trait Weigh {
+    /// What a plan is worth.
+    type W;
+    /// A fixed outcome's worth.
+    fn line(&self, l: Line) -> Self::W;
+    /// The worth of going on from belief `b`, reached `cost` points after the plan began.
+    fn child(&mut self, b: &Belief, cost: f64) -> Self::W;
+    /// `w` weighted by a chance.
+    fn scaled(&self, w: &Self::W, p: f64) -> Self::W;
+    /// Two outcomes together.
+    fn plus(&self, a: &Self::W, b: &Self::W) -> Self::W;
+}
+
+/// Weighs at every spend from 0 to `horizon`, each belief's worth from `child`.
+pub(super) struct Envelopes<F> {
+    pub(super) horizon: f64,
+    pub(super) child: F,
+}
+
+impl<F: FnMut(&Belief) -> Worth> Weigh for Envelopes<F> {
+    type W = Worth;
+
+    fn line(&self, l: Line) -> Worth {
+        Worth::line(l)
+    }
+
+    fn child(&mut self, b: &Belief, cost: f64) -> Worth {
+        (self.child)(b).shifted(cost)
+    }
+
+    fn scaled(&self, w: &Worth, p: f64) -> Worth {
+        w.scaled(p)
+    }
+
+    fn plus(&self, a: &Worth, b: &Worth) -> Worth {
+        a.plus(b, self.horizon)
+    }
+}
+
+/// Weighs at the one spend `spent`, each belief's worth from `child`.
+pub(super) struct AtSpend<F> {
+    pub(super) spent: f64,
+    pub(super) child: F,
+}
+
+impl<F: FnMut(&Belief, f64) -> Value> Weigh for AtSpend<F> {
+    type W = Value;
+
+    fn line(&self, l: Line) -> Value {
+        l.at(self.spent)
+    }
+
+    fn child(&mut self, b: &Belief, cost: f64) -> Value {
+        (self.child)(b, self.spent + cost)
+    }
+
+    fn scaled(&self, w: &Value, p: f64) -> Value {
+        w.scaled(p)
+    }
+
+    fn plus(&self, a: &Value, b: &Value) -> Value {
+        a.plus(*b)
     }
 }

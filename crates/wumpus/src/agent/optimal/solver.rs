@@ -18,7 +18,11 @@ pub(super) fn solve(model: &Model, base: Option<&Table>, table: &mut Table, b: &
         return w.clone();
     }
     let pits = pit_posterior(model, base, table, b.visited, b.breeze);
-    let plans = model.plans(b, &pits, &mut |next| solve(model, base, table, next));
+    let mut weigh = model::Envelopes {
+        horizon: model.horizon,
+        child: |next: &Belief| solve(model, base, table, next),
+    };
+    let plans = model.plans(b, &pits, &mut weigh);
     let worth = Worth::best_of(plans.iter().map(|p| &p.worth), model.horizon);
     table.values.insert(key, worth.clone());
     worth
@@ -161,17 +165,23 @@ impl OptimalSolver {
         let (table, _) = self.solved();
         let m = &self.model;
         let pits = pit_posterior(m, Some(table), local, belief.visited, belief.breeze);
-        m.plans(belief, &pits, &mut |next| {
-            solve(m, Some(table), local, next)
-        })
-        .into_iter()
-        .map(|w| Candidate {
-            plan: w.plan,
-            value: w.worth.at(spent as f64),
-            pit: w.pit,
-            wumpus: w.wumpus,
-            kill: w.kill,
-        })
-        .collect()
+        // Each outcome's worth at the spend it is reached at: a decision needs no envelope.
+        let mut weigh = model::AtSpend {
+            spent: spent as f64,
+            child: |next: &Belief, at: f64| match table.values.get(&m.key(next)) {
+                Some(w) => w.at(at),
+                None => solve(m, Some(table), local, next).at(at),
+            },
+        };
+        m.plans(belief, &pits, &mut weigh)
+            .into_iter()
+            .map(|w| Candidate {
+                plan: w.plan,
+                value: w.worth,
+                pit: w.pit,
+                wumpus: w.wumpus,
+                kill: w.kill,
+            })
+            .collect()
     }
 }
