@@ -25,7 +25,7 @@ def main():
     p.add_argument("--worlds", type=int, default=1000)
     a = p.parse_args()
     runs = Path(a.runs)
-    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=110)
+    fig, ax = plt.subplots(figsize=(8, 5.5), dpi=110)
     for observation in ("percepts", "memory", "knowledge"):
         path = runs / f"{observation}-curve.csv"
         if not path.exists():
@@ -43,7 +43,7 @@ def main():
     ax.set_xlabel("minutes of training (2 cores)")
     ax.set_ylabel("mean score")
     ax.set_title("Aima-v0 (4x4, pits 0.2): what a learner learns from each observation")
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
