@@ -61,6 +61,18 @@ impl HeadedAction {
         }
     }
 
+    /// The compass action this is for a player facing `facing`; `None` for a turn, which
+    /// changes only the heading.
+    pub fn compass(self, facing: Direction) -> Option<Action> {
+        match self {
+            HeadedAction::Forward => Some(Action::Move(facing)),
+            HeadedAction::Shoot => Some(Action::Fire(facing)),
+            HeadedAction::Grab => Some(Action::Grab),
+            HeadedAction::Climb => Some(Action::Climb),
+            HeadedAction::TurnLeft | HeadedAction::TurnRight => None,
+        }
+    }
+
     /// The textbook actions that carry out a compass action from facing `facing`: the
     /// quarter turns to face its way (two lefts to turn about), then the step or the shot.
     pub fn carrying_out(action: Action, facing: Direction) -> Vec<HeadedAction> {

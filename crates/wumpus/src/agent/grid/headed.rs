@@ -36,34 +36,19 @@ impl Agent<AimaSession> for HeadedAgent {
         last: Option<&HeadedAction>,
         shown: &AimaShown,
     ) -> Result<Vec<Conclusion>, AgentError> {
-        let agent = &mut self.grid;
-        let compass = match last {
-            Some(HeadedAction::TurnLeft | HeadedAction::TurnRight) => {
-                self.facing = shown.facing;
-                agent.turned(shown.facing);
-                return Ok(Vec::new());
-            }
-            None => None,
-            Some(HeadedAction::Forward) => Some(Action::Move(self.facing)),
-            Some(HeadedAction::Shoot) => Some(Action::Fire(self.facing)),
-            Some(HeadedAction::Grab) => Some(Action::Grab),
-            Some(HeadedAction::Climb) => Some(Action::Climb),
-        };
-        Ok(agent.observe_percepts(compass, &shown.turn.percepts)?)
+        let compass = last.map(|a| a.compass(self.facing));
+        if compass == Some(None) {
+            self.facing = shown.facing;
+            self.grid.turned(shown.facing);
+            return Ok(Vec::new());
+        }
+        Ok(self
+            .grid
+            .observe_percepts(compass.flatten(), &shown.turn.percepts)?)
     }
 
     fn decide(&mut self) -> Decision<HeadedAction> {
-        let d = Agent::<GridSession>::decide(&mut self.grid);
-        let actions = HeadedAction::carrying_out(d.action, self.facing);
-        let words: Vec<&str> = actions.iter().map(|a| a.words()).collect();
-        let mut reason = d.reason;
-        reason.text = format!("{}: {}", words.join(", then "), reason.text);
-        Decision {
-            action: actions[0],
-            reason,
-            choices: d.choices,
-            depth: d.depth,
-        }
+        carried_out(Agent::<GridSession>::decide(&mut self.grid), self.facing)
     }
 
     fn knowledge(&mut self) -> Knowledge {
@@ -80,5 +65,20 @@ impl Agent<AimaSession> for HeadedAgent {
 
     fn places_on(&self) -> Option<std::sync::Arc<crate::topology::Topology>> {
         Agent::<GridSession>::places_on(&self.grid)
+    }
+}
+
+/// A compass agent's decision carried out by a player facing `facing`: its first textbook
+/// action, the reason naming the turns before the step or shot.
+pub(crate) fn carried_out(d: Decision<Action>, facing: Direction) -> Decision<HeadedAction> {
+    let actions = HeadedAction::carrying_out(d.action, facing);
+    let words: Vec<&str> = actions.iter().map(|a| a.words()).collect();
+    let mut reason = d.reason;
+    reason.text = format!("{}: {}", words.join(", then "), reason.text);
+    Decision {
+        action: actions[0],
+        reason,
+        choices: d.choices,
+        depth: d.depth,
     }
 }

@@ -37,7 +37,7 @@ mod cell_list;
 mod decide;
 mod foresight;
 mod frontier;
-mod headed;
+pub(crate) mod headed;
 mod hidden;
 mod interface;
 pub mod lookahead;

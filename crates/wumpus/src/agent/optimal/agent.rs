@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::agent::common::bits;
+use crate::agent::grid::headed::carried_out;
 use crate::agent::grid::odds::death_chance;
 use crate::agent::{Agent, AgentError, Conclusion, Knowledge, PlaceOdds};
 use crate::grid::aima::{AimaSession, AimaShown, HeadedAction};
@@ -381,37 +382,19 @@ impl Agent<AimaSession> for HeadedOptimalAgent {
         last: Option<&HeadedAction>,
         shown: &AimaShown,
     ) -> Result<Vec<Conclusion>, AgentError> {
-        let compass = match last {
-            Some(HeadedAction::TurnLeft | HeadedAction::TurnRight) => {
-                self.facing = shown.facing;
-                self.inner.turned(shown.facing);
-                return Ok(Vec::new());
-            }
-            None => {
-                self.facing = shown.facing;
-                None
-            }
-            Some(HeadedAction::Forward) => Some(Action::Move(self.facing)),
-            Some(HeadedAction::Shoot) => Some(Action::Fire(self.facing)),
-            Some(HeadedAction::Grab) => Some(Action::Grab),
-            Some(HeadedAction::Climb) => Some(Action::Climb),
-        };
-        self.inner.observe_percepts(compass, &shown.turn.percepts);
+        let compass = last.map(|a| a.compass(self.facing));
+        self.facing = shown.facing;
+        if compass == Some(None) {
+            self.inner.turned(shown.facing);
+        } else {
+            self.inner
+                .observe_percepts(compass.flatten(), &shown.turn.percepts);
+        }
         Ok(Vec::new())
     }
 
     fn decide(&mut self) -> Decision<HeadedAction> {
-        let d = self.inner.choose();
-        let actions = HeadedAction::carrying_out(d.action, self.facing);
-        let words: Vec<&str> = actions.iter().map(|a| a.words()).collect();
-        let mut reason = d.reason;
-        reason.text = format!("{}: {}", words.join(", then "), reason.text);
-        Decision {
-            action: actions[0],
-            reason,
-            choices: d.choices,
-            depth: d.depth,
-        }
+        carried_out(self.inner.choose(), self.facing)
     }
 
     fn knowledge(&mut self) -> Knowledge {

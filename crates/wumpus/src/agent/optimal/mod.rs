@@ -266,42 +266,81 @@ mod tests {
     use crate::grid::{GridGame, GridWorld};
     use known::{KNOWN_VALUES, TEXTBOOK_VALUES};
 
-    /// Plays the optimal agent in every world of a small grid, each weighted by its prior
-    /// probability: the mean score must be the solver's value of the game, and no game may
-    /// run on without end.
-    fn policy_mean(rows: usize, cols: usize, pit: f64, scoring: Scoring) -> (f64, f64) {
+    /// The mean of `score` over every world of a small grid, each weighted by its prior
+    /// probability (pits at `pit`, the wumpus and the gold anywhere but the start).
+    fn prior_mean(
+        rows: usize,
+        cols: usize,
+        pit: f64,
+        mut score: impl FnMut(GridWorld) -> f64,
+    ) -> f64 {
         let topology = Arc::new(Topology::grid(rows, cols).unwrap());
-        let solver = Arc::new(OptimalSolver::new(
-            Model::new(rows, cols, pit, scoring).unwrap(),
-        ));
         let cells = rows * cols;
         let others = cells - 1;
+        let at = |i: usize| (i / cols, i % cols);
         let mut mean = 0.0;
         for layout in 0u32..(1 << others) {
             let pits: Vec<(usize, usize)> = (1..cells)
                 .filter(|i| layout >> (i - 1) & 1 == 1)
-                .map(|i| (i / cols, i % cols))
+                .map(at)
                 .collect();
             let k = pits.len() as i32;
             let p_pits = pit.powi(k) * (1.0 - pit).powi(others as i32 - k);
             for w in 1..cells {
                 for g in 1..cells {
-                    let at = |i: usize| (i / cols, i % cols);
                     let world = GridWorld::new(topology.clone(), &pits, at(w), at(g)).unwrap();
-                    let mut game = GridGame::new(world);
-                    let mut agent = OptimalAgent::new(solver.clone(), false);
-                    agent.observe_percepts(None, &game.start().percepts);
-                    while game.outcome().is_none() {
-                        assert!(game.moves() < 200, "a game without end");
-                        let action = agent.choose().action;
-                        let shown = game.act(action).percepts;
-                        agent.observe_percepts(Some(action), &shown);
-                    }
-                    let score = game.score(scoring).unwrap() as f64;
-                    mean += p_pits / (others * others) as f64 * score;
+                    mean += p_pits / (others * others) as f64 * score(world);
                 }
             }
         }
+        mean
+    }
+
+    /// Plays the optimal agent in every world of a small grid: its prior-weighted mean score
+    /// and the solver's value of the game. No game may run on without end.
+    fn policy_mean(rows: usize, cols: usize, pit: f64, scoring: Scoring) -> (f64, f64) {
+        let solver = Arc::new(OptimalSolver::new(
+            Model::new(rows, cols, pit, scoring).unwrap(),
+        ));
+        let mean = prior_mean(rows, cols, pit, |world| {
+            let mut game = GridGame::new(world);
+            let mut agent = OptimalAgent::new(solver.clone(), false);
+            agent.observe_percepts(None, &game.start().percepts);
+            while game.outcome().is_none() {
+                assert!(game.moves() < 200, "a game without end");
+                let action = agent.choose().action;
+                let shown = game.act(action).percepts;
+                agent.observe_percepts(Some(action), &shown);
+            }
+            game.score(scoring).unwrap() as f64
+        });
+        (mean, solver.game_value().value.score)
+    }
+
+    /// [`policy_mean`] under the textbook's rules: the heading agent in an [`AimaSession`].
+    fn headed_policy_mean(rows: usize, cols: usize) -> (f64, f64) {
+        use crate::agent::Agent;
+        use crate::game::Session;
+        use crate::grid::aima::AimaSession;
+        use crate::grid::GridSession;
+        let model = Model::new(rows, cols, 0.2, Scoring::Aima)
+            .unwrap()
+            .with_moves(Moves::Heading);
+        let solver = Arc::new(OptimalSolver::new(model));
+        let mean = prior_mean(rows, cols, 0.2, |world| {
+            let mut game = AimaSession::new(GridSession::new(world, Scoring::Aima, 0.2));
+            let mut agent = HeadedOptimalAgent::new(solver.clone(), false);
+            let mut shown = game.start();
+            let mut last = None;
+            while game.ending().is_none() {
+                agent.observe(last.as_ref(), &shown).unwrap();
+                assert!(game.moves() < 300, "a game without end");
+                let action = agent.decide().action;
+                shown = game.act(&action);
+                last = Some(action);
+            }
+            game.score().unwrap() as f64
+        });
         (mean, solver.game_value().value.score)
     }
 
@@ -317,50 +356,6 @@ mod tests {
                 );
             }
         }
-    }
-
-    /// [`policy_mean`] under the textbook's rules: the heading agent in an [`AimaSession`].
-    fn headed_policy_mean(rows: usize, cols: usize) -> (f64, f64) {
-        use crate::agent::Agent;
-        use crate::game::Session;
-        use crate::grid::aima::AimaSession;
-        use crate::grid::GridSession;
-        let topology = Arc::new(Topology::grid(rows, cols).unwrap());
-        let model = Model::new(rows, cols, 0.2, Scoring::Aima)
-            .unwrap()
-            .with_moves(Moves::Heading);
-        let solver = Arc::new(OptimalSolver::new(model));
-        let cells = rows * cols;
-        let others = cells - 1;
-        let mut mean = 0.0;
-        for layout in 0u32..(1 << others) {
-            let pits: Vec<(usize, usize)> = (1..cells)
-                .filter(|i| layout >> (i - 1) & 1 == 1)
-                .map(|i| (i / cols, i % cols))
-                .collect();
-            let k = pits.len() as i32;
-            let p_pits = 0.2f64.powi(k) * 0.8f64.powi(others as i32 - k);
-            for w in 1..cells {
-                for g in 1..cells {
-                    let at = |i: usize| (i / cols, i % cols);
-                    let world = GridWorld::new(topology.clone(), &pits, at(w), at(g)).unwrap();
-                    let mut game = AimaSession::new(GridSession::new(world, Scoring::Aima, 0.2));
-                    let mut agent = HeadedOptimalAgent::new(solver.clone(), false);
-                    let mut shown = game.start();
-                    let mut last = None;
-                    while game.ending().is_none() {
-                        agent.observe(last.as_ref(), &shown).unwrap();
-                        assert!(game.moves() < 300, "a game without end");
-                        let action = agent.decide().action;
-                        shown = game.act(&action);
-                        last = Some(action);
-                    }
-                    let score = game.score().unwrap() as f64;
-                    mean += p_pits / (others * others) as f64 * score;
-                }
-            }
-        }
-        (mean, solver.game_value().value.score)
     }
 
     #[test]

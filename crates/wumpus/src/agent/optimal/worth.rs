@@ -90,11 +90,6 @@ impl Worth {
         }
     }
 
-    /// Nothing: worth 0, no chances (the part of a plan that cannot happen).
-    pub fn zero() -> Worth {
-        Worth::line(Line::constant(0.0))
-    }
-
     /// The lines, in order of slope.
     pub fn lines(&self) -> &[Line] {
         &self.lines
