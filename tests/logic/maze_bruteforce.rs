@@ -138,7 +138,7 @@ fn maze_hypotheses_odds_and_proofs_match_brute_force() {
             views.push((view.name.clone(), view.smell, view.hear, view.feel));
             agent.observe_turn(last, result, &view).unwrap();
             let truth = brute(&map, &moves, &views);
-            let mut tracks = agent.tracks_mut();
+            let mut tracks = agent.tracks_mut().unwrap();
             assert_eq!(tracks.len(), truth.len(), "seed {seed}");
             tracks.sort_by_key(|t| t.0);
             let mut truth = truth;

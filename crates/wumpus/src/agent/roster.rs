@@ -533,6 +533,7 @@ pub fn classic_bot_agent(
 
 struct MazeFactory {
     map: Arc<crate::cave::CaveMap>,
+    groundings: super::maze::MazeGroundings,
     explain: bool,
     map_known: bool,
 }
@@ -564,7 +565,10 @@ impl MazeFactory {
             ));
         }
         let insight = Insight::of(self.explain);
-        Ok(Box::new(MazeAgent::new(self.map.clone(), insight)?))
+        Ok(Box::new(MazeAgent::sharing(
+            self.groundings.clone(),
+            insight,
+        )?))
     }
 }
 
@@ -581,6 +585,7 @@ impl Roster for MazeSession {
         }
         let factory = MazeFactory {
             map: setup.map.clone(),
+            groundings: super::maze::MazeGroundings::new(setup.map.clone()),
             explain: options.explain,
             map_known: options.map_known,
         };

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use super::counter::Counter;
-use super::ground::{Atom, Ground};
+use super::ground::{Atom, GroundClause};
 use super::rules::{EventId, PredId};
 use super::{Grounding, KbError, KnowledgeBase};
 use crate::topology::{Place, Topology};
@@ -96,33 +96,30 @@ impl KnowledgeBase {
         }
         self.epochs.time += 1;
         let new = self.epochs.current.clone();
-        let ground = Ground {
-            topology: &grounding.topology,
-            start: grounding.start,
-            now: Some(&old),
-            next: Some(&new),
-        };
-        for t in rules.transitions.iter().filter(|t| t.event == event) {
-            let mut env: Vec<(String, Place)> = match (&decl.param, at) {
-                (Some(v), Some(p)) => vec![(v.clone(), p)],
-                _ => Vec::new(),
-            };
-            match &t.var {
-                None => {
-                    for clause in ground.clauses(&t.formula, &mut env, true)? {
-                        self.add_ground(&clause, None);
-                    }
+        let n = old.len();
+        let epoch_of = |pred: PredId| if pred < n { old[pred] } else { new[pred - n] };
+        for (index, _) in rules
+            .transitions
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.event == event)
+        {
+            for clause in grounding.transition(index, at)?.iter() {
+                let mut clause: GroundClause = clause
+                    .iter()
+                    .map(|&(atom, value)| {
+                        let pred = epoch_of(atom.pred);
+                        (Atom { pred, ..atom }, value)
+                    })
+                    .collect();
+                // Predicates the event leaves alone are one before and after: tidy what that
+                // merges, as grounding them directly would have.
+                clause.sort();
+                clause.dedup();
+                if clause.windows(2).any(|w| w[0].0 == w[1].0) {
+                    continue;
                 }
-                Some(v) => {
-                    for place in grounding.topology.places() {
-                        env.push((v.clone(), place));
-                        let clauses = ground.clauses(&t.formula, &mut env, true);
-                        env.pop();
-                        for clause in clauses? {
-                            self.add_ground(&clause, None);
-                        }
-                    }
-                }
+                self.add_ground(&clause, None);
             }
         }
         Ok(())
@@ -154,6 +151,7 @@ impl KnowledgeBase {
             facts: Vec::new(),
             percept_slot: old.percept_slot.clone(),
             cache: None,
+            transitions: None,
         });
         Ok(())
     }

@@ -1,6 +1,6 @@
 //! Rules grounded over one topology, shared by every game of a batch played on it: the facts
-//! grounded once, and each percept's meaning at each place at most once (cached on small
-//! worlds).
+//! grounded once, and each percept's meaning at each place and each event's transition at each
+//! place at most once (cached on small worlds).
 //!
 //! A grounding is read-only once built (games share it across threads); it must never hold
 //! anything learnt in one game.
@@ -21,6 +21,10 @@ pub struct Grounding {
     pub(super) facts: Vec<GroundClause>,
     pub(super) percept_slot: Vec<Option<usize>>,
     pub(super) cache: Option<Vec<OnceLock<Vec<GroundClause>>>>,
+    /// Each transition rule's clauses at each place of its event (the last slot: an event
+    /// without a place), grounded with the predicates of the epochs before and after as
+    /// placeholders ([`Grounding::transition`]); on small worlds.
+    pub(super) transitions: Option<Vec<OnceLock<Vec<GroundClause>>>>,
 }
 
 /// Worlds up to this many (places × per-place percepts) keep a grounding cache.
@@ -75,6 +79,9 @@ impl Grounding {
             .collect();
         let cells = slots * topology.len() * 2;
         let cache = (cells <= CACHE_LIMIT).then(|| (0..cells).map(|_| OnceLock::new()).collect());
+        let moves = rules.transitions.len() * (topology.len() + 1);
+        let transitions =
+            (moves <= CACHE_LIMIT).then(|| (0..moves).map(|_| OnceLock::new()).collect());
         Ok(Arc::new(Grounding {
             rules,
             topology,
@@ -82,6 +89,7 @@ impl Grounding {
             facts,
             percept_slot,
             cache,
+            transitions,
         }))
     }
 
@@ -135,6 +143,59 @@ impl Grounding {
                 ))
             }
             _ => Ok(std::borrow::Cow::Owned(compute()?)),
+        }
+    }
+
+    /// The clauses of transition rule `index` for its event at `at`, over every place of the
+    /// rule's variable, with each rule predicate `p` standing for its epoch before the event
+    /// and `p + n` for its epoch after (`n`: the rules' predicates); the caller maps both to
+    /// the knowledge base's own. A substitution after grounding is one before it, so the
+    /// clauses mean the same as grounding with the epochs' predicates directly.
+    pub(super) fn transition(
+        &self,
+        index: usize,
+        at: Option<Place>,
+    ) -> Result<std::borrow::Cow<'_, [GroundClause]>, KbError> {
+        let rule = &self.rules.transitions[index];
+        let decl = &self.rules.events[rule.event];
+        let compute = || -> Result<Vec<GroundClause>, KbError> {
+            let n = self.rules.predicates.len();
+            let before: Vec<PredId> = (0..n).collect();
+            let after: Vec<PredId> = (n..2 * n).collect();
+            let ground = Ground {
+                topology: &self.topology,
+                start: self.start,
+                now: Some(&before),
+                next: Some(&after),
+            };
+            let mut env: Vec<(String, Place)> = match (&decl.param, at) {
+                (Some(v), Some(p)) => vec![(v.clone(), p)],
+                _ => Vec::new(),
+            };
+            let mut out = Vec::new();
+            match &rule.var {
+                None => out.extend(ground.clauses(&rule.formula, &mut env, true)?),
+                Some(v) => {
+                    for place in self.topology.places() {
+                        env.push((v.clone(), place));
+                        let clauses = ground.clauses(&rule.formula, &mut env, true);
+                        env.pop();
+                        out.extend(clauses?);
+                    }
+                }
+            }
+            Ok(out)
+        };
+        let slot = at.map_or(self.topology.len(), |p| p.index());
+        match &self.transitions {
+            Some(cells) => {
+                let cell = &cells[index * (self.topology.len() + 1) + slot];
+                if cell.get().is_none() {
+                    let _ = cell.set(compute()?);
+                }
+                Ok(std::borrow::Cow::Borrowed(cell.get().expect("set above")))
+            }
+            None => Ok(std::borrow::Cow::Owned(compute()?)),
         }
     }
 }

@@ -28,21 +28,40 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub const MAX_CAVES: usize = 24;
 
 /// What is believed of the maze from one hypothesis about where the player started.
+///
+/// The (pit, bats) pairs are held as two masks: every observation that bears on them (a draft
+/// or none, wings or none, standing in a cave, being carried off) rules out caves for the pit
+/// or for the bats alone, so a pair is possible exactly when its pit cave is in one mask, its
+/// bats cave in the other, and they differ. Every sum over pairs is then a count of bits.
 #[derive(Clone, Debug)]
 pub struct MazeBelief {
     n: usize,
     /// Possible sets of live wumpus caves, with weights.
     sets: Vec<(u64, f64)>,
-    /// Weight of each (pit, bats) pair, `pb[p * n + b]`. A layout weighs its set's weight
-    /// times its pair's when they share no cave.
-    pb: Vec<f64>,
+    /// Caves that may hold the pit.
+    pits: u64,
+    /// Caves that may hold the bats.
+    bats: u64,
     /// Wumpi killed so far.
     kills: u32,
     /// Grenades tossed so far.
     tosses: u32,
-    /// The sets' and pairs' layout weights ([`MazeBelief::marginal_parts`]), counted once
-    /// between changes.
-    parts: OnceCell<(Vec<f64>, Vec<f64>)>,
+    /// The layout weights ([`MazeBelief::marginal_parts`]), counted once between changes.
+    parts: OnceCell<Parts>,
+}
+
+/// Layout weights: each wumpus set's, summed over the (pit, bats) pairs it leaves room for,
+/// and the pit's and the bats' by cave, summed over the layouts.
+#[derive(Clone, Debug)]
+struct Parts {
+    sets: Vec<f64>,
+    pit: Vec<f64>,
+    bats: Vec<f64>,
+    /// A live wumpus's weight by cave, each number of live wumpi's, and the weight of the
+    /// layouts with one grenade left.
+    wumpus: Vec<f64>,
+    alive: Vec<f64>,
+    last: f64,
 }
 
 /// No layout fits what was observed under this hypothesis.
@@ -70,8 +89,9 @@ pub struct MazeOdds {
 /// Wumpus sets (bitmasks of caves) with their weights.
 type Sets = Vec<(u64, f64)>;
 
-/// Every set of 1 to `n / 4` caves of a maze of `n` caves, in the order of a depth-first walk,
-/// each weighted by the deal's chance of it (for a player in another cave): made once a size.
+/// Every set of 1 to `n / 4` caves of a maze of `n` caves, in increasing order of its mask,
+/// each weighted by the deal's chance of it (for a player in another cave; nought for a size
+/// the deal cannot make): made once a size. A belief keeps its sets in the same order.
 fn all_sets(n: usize) -> Arc<Sets> {
     static CACHE: OnceLock<Mutex<HashMap<usize, Arc<Sets>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
@@ -92,16 +112,22 @@ fn all_sets(n: usize) -> Arc<Sets> {
     }
     let mut raw = Vec::new();
     grow(n, 0, 0, 0, max_k, &mut raw);
-    let mut sets = Vec::with_capacity(raw.len());
-    for (mask, k) in raw {
-        let deals = n as f64
-            * binomial(n - 1, k)
-            * (n as f64 - 1.0 - k as f64)
-            * (n as f64 - 2.0 - k as f64);
-        if deals > 0.0 {
-            sets.push((mask, 1.0 / (max_k as f64 * deals)));
-        }
-    }
+    raw.sort_unstable();
+    let sets: Sets = raw
+        .into_iter()
+        .map(|(mask, k)| {
+            let deals = n as f64
+                * binomial(n - 1, k)
+                * (n as f64 - 1.0 - k as f64)
+                * (n as f64 - 2.0 - k as f64);
+            let w = if deals > 0.0 {
+                1.0 / (max_k as f64 * deals)
+            } else {
+                0.0
+            };
+            (mask, w)
+        })
+        .collect();
     let sets = Arc::new(sets);
     cache.lock().expect("not poisoned").insert(n, sets.clone());
     sets
@@ -141,21 +167,16 @@ impl MazeBelief {
         // all caves are made once a maze size, and the start's are dropped.
         let sets: Vec<(u64, f64)> = all_sets(n)
             .iter()
-            .filter(|&&(m, _)| m >> s & 1 == 0)
+            .filter(|&&(m, w)| m >> s & 1 == 0 && w > 0.0)
             .copied()
             .collect();
-        let mut pb = vec![0.0; n * n];
-        for p in 0..n {
-            for b in 0..n {
-                if p != b && p != s && b != s {
-                    pb[p * n + b] = 1.0;
-                }
-            }
-        }
+        let everywhere = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let elsewhere = everywhere & !(1u64 << s);
         MazeBelief {
             n,
             sets,
-            pb,
+            pits: elsewhere,
+            bats: elsewhere,
             kills: 0,
             tosses: 0,
             parts: OnceCell::new(),
@@ -177,20 +198,22 @@ impl MazeBelief {
         self.tosses
     }
 
+    /// Keeps the sets `f` allows; the weights are counted again only when that drops one
+    /// (a cave walked through again tells nothing new).
     fn keep_sets(&mut self, f: impl Fn(u64) -> bool) {
-        self.parts.take();
+        let before = self.sets.len();
         self.sets.retain(|&(m, _)| f(m));
+        if self.sets.len() != before {
+            self.parts.take();
+        }
     }
 
-    fn keep_pairs(&mut self, f: impl Fn(usize, usize) -> bool) {
-        self.parts.take();
-        let n = self.n;
-        for p in 0..n {
-            for b in 0..n {
-                if self.pb[p * n + b] != 0.0 && !f(p, b) {
-                    self.pb[p * n + b] = 0.0;
-                }
-            }
+    /// Rules out caves for the pit (those outside `pits`) and for the bats (outside `bats`).
+    fn keep_pairs(&mut self, pits: u64, bats: u64) {
+        if self.pits & pits != self.pits || self.bats & bats != self.bats {
+            self.parts.take();
+            self.pits &= pits;
+            self.bats &= bats;
         }
     }
 
@@ -202,7 +225,7 @@ impl MazeBelief {
     pub fn stood(&mut self, cave: Place) {
         let c = cave.index();
         self.keep_sets(|m| m & 1 << c == 0);
-        self.keep_pairs(|p, b| p != c && b != c);
+        self.keep_pairs(!(1 << c), !(1 << c));
     }
 
     /// A wumpus smelt (or not) through tunnels leading to `near`.
@@ -214,19 +237,19 @@ impl MazeBelief {
     /// The pit felt (or not) through tunnels leading to `near`.
     pub fn feel(&mut self, near: &[Place], present: bool) {
         let mask = Self::mask_of(near);
-        self.keep_pairs(|p, _| (mask >> p & 1 == 1) == present);
+        self.keep_pairs(if present { mask } else { !mask }, u64::MAX);
     }
 
     /// The bats heard (or not) through tunnels leading to `near`.
     pub fn hear(&mut self, near: &[Place], present: bool) {
         let mask = Self::mask_of(near);
-        self.keep_pairs(|_, b| (mask >> b & 1 == 1) == present);
+        self.keep_pairs(u64::MAX, if present { mask } else { !mask });
     }
 
     /// Carried off on walking into `cave`: the bats live there (and nothing else does).
     pub fn carried(&mut self, cave: Place) {
         let c = cave.index();
-        self.keep_pairs(|p, b| b == c && p != c);
+        self.keep_pairs(!(1 << c), 1 << c);
         self.keep_sets(|m| m & 1 << c == 0);
     }
 
@@ -240,89 +263,86 @@ impl MazeBelief {
         self.stood(cave);
     }
 
-    /// The weight of each set and of each pair over the layouts they take part in (counted
-    /// once between changes).
-    fn parts(&self) -> &(Vec<f64>, Vec<f64>) {
+    /// The layout weights (counted once between changes).
+    fn parts(&self) -> &Parts {
         self.parts.get_or_init(|| self.marginal_parts())
     }
 
-    /// The weight of each set and of each pair over the layouts they take part in.
-    fn marginal_parts(&self) -> (Vec<f64>, Vec<f64>) {
+    /// The layout weights. A set W leaves room for F·G − H pairs, where F counts the pit's
+    /// possible caves outside W, G the bats', H the caves in both (a pair needs two caves);
+    /// the pit's weight in p sums, over the sets without p, the bats' caves left besides p.
+    fn marginal_parts(&self) -> Parts {
         let n = self.n;
-        let row: Vec<f64> = (0..n)
-            .map(|p| (0..n).map(|b| self.pb[p * n + b]).sum())
-            .collect();
-        let col: Vec<f64> = (0..n)
-            .map(|b| (0..n).map(|p| self.pb[p * n + b]).sum())
-            .collect();
-        let total: f64 = row.iter().sum();
+        let (f, g) = (self.pits, self.bats);
+        let both = f & g;
         let mut set_weights = Vec::with_capacity(self.sets.len());
-        let mut pair_weights = vec![0.0; n * n];
-        // Σ_W w(W) over the sets, and the per-cave sums, to weigh each pair by the sets it
-        // misses: pair (p, b) gets Σ_{W ∌ p, b} w(W).
-        let mut all = 0.0;
+        // Σ w, Σ w·F_W, Σ w·G_W over every set, and the same over the sets holding each cave.
+        let (mut all, mut sum_f, mut sum_g) = (0.0, 0.0, 0.0);
         let mut with = vec![0.0; n];
-        let mut with_two = vec![0.0; n * n];
-        for &(m, w) in &self.sets {
-            let mut out = total;
-            for x in caves_of(m) {
-                out -= row[x] + col[x];
-                with[x] += w;
-                // The other caves of the set above x.
-                for y in caves_of(m & !((2u64 << x) - 1)) {
-                    out += self.pb[x * n + y] + self.pb[y * n + x];
-                    with_two[x * n + y] += w;
-                }
-            }
-            set_weights.push(w * out.max(0.0));
-            all += w;
-        }
-        for p in 0..n {
-            for b in 0..n {
-                let v = self.pb[p * n + b];
-                if v == 0.0 {
-                    continue;
-                }
-                let both = with_two[p.min(b) * n + p.max(b)];
-                pair_weights[p * n + b] = v * (all - with[p] - with[b] + both).max(0.0);
-            }
-        }
-        (set_weights, pair_weights)
-    }
-
-    /// The odds now.
-    pub fn odds(&self) -> Result<MazeOdds, NoLayout> {
-        let n = self.n;
-        let (set_w, pair_w) = self.parts();
-        let zs: f64 = set_w.iter().sum();
-        let zp: f64 = pair_w.iter().sum();
-        if zs <= 0.0 || zp <= 0.0 {
-            return Err(NoLayout);
-        }
+        let mut with_f = vec![0.0; n];
+        let mut with_g = vec![0.0; n];
         let mut wumpus = vec![0.0; n];
         let max_k = (n / 4).max(1);
         let mut alive = vec![0.0; max_k + 1];
         let mut last = 0.0;
-        for (&(m, _), &w) in self.sets.iter().zip(set_w) {
-            for c in caves_of(m) {
-                wumpus[c] += w;
+        for &(m, w) in &self.sets {
+            let fw = (f & !m).count_ones() as f64;
+            let gw = (g & !m).count_ones() as f64;
+            let hw = (both & !m).count_ones() as f64;
+            let layouts = w * (fw * gw - hw);
+            set_weights.push(layouts);
+            all += w;
+            sum_f += w * fw;
+            sum_g += w * gw;
+            for x in caves_of(m) {
+                with[x] += w;
+                with_f[x] += w * fw;
+                with_g[x] += w * gw;
+                wumpus[x] += layouts;
             }
             let live = m.count_ones();
-            alive[(live as usize).min(max_k)] += w;
-            let dealt = live + self.kills;
-            if GRENADES_PER_WUMPUS * dealt == self.tosses + 1 {
-                last += w;
+            alive[(live as usize).min(max_k)] += layouts;
+            if GRENADES_PER_WUMPUS * (live + self.kills) == self.tosses + 1 {
+                last += layouts;
             }
         }
         let mut pit = vec![0.0; n];
         let mut bats = vec![0.0; n];
-        for p in 0..n {
-            for b in 0..n {
-                let w = pair_w[p * n + b];
-                pit[p] += w;
-                bats[b] += w;
+        for c in 0..n {
+            let free = all - with[c];
+            if f >> c & 1 == 1 {
+                let g_here = (g >> c & 1) as f64;
+                pit[c] = (sum_g - with_g[c] - g_here * free).max(0.0);
+            }
+            if g >> c & 1 == 1 {
+                let f_here = (f >> c & 1) as f64;
+                bats[c] = (sum_f - with_f[c] - f_here * free).max(0.0);
             }
         }
+        Parts {
+            sets: set_weights,
+            pit,
+            bats,
+            wumpus,
+            alive,
+            last,
+        }
+    }
+
+    /// The odds now.
+    pub fn odds(&self) -> Result<MazeOdds, NoLayout> {
+        let parts = self.parts();
+        let set_w = &parts.sets;
+        let zs: f64 = set_w.iter().sum();
+        let zp: f64 = parts.pit.iter().sum();
+        if zs <= 0.0 || zp <= 0.0 {
+            return Err(NoLayout);
+        }
+        let mut wumpus = parts.wumpus.clone();
+        let mut alive = parts.alive.clone();
+        let last = parts.last;
+        let mut pit = parts.pit.clone();
+        let mut bats = parts.bats.clone();
         for x in wumpus.iter_mut().chain(alive.iter_mut()) {
             *x /= zs;
         }
@@ -348,15 +368,15 @@ impl MazeBelief {
 
     /// [`MazeBelief::devour_chance`] for each of `blasts`, counting the layouts once.
     pub fn devour_chances(&self, map: &CaveMap, blasts: &[Place], player: Place) -> Vec<f64> {
-        let (set_w, pair_w) = self.parts();
-        let before: f64 = set_w.iter().sum();
+        let parts = self.parts();
+        let before: f64 = parts.sets.iter().sum();
         blasts
             .iter()
             .map(|&blast| {
                 if before <= 0.0 {
                     0.0
                 } else {
-                    self.runs(map, blast, player, set_w, pair_w, false).0 / before
+                    self.runs(map, blast, player, parts, false).0 / before
                 }
             })
             .collect()
@@ -384,35 +404,32 @@ impl MazeBelief {
     /// when none is free). Drops the ways a wumpus runs into `player`'s cave and returns their
     /// weight.
     fn startle(&mut self, map: &CaveMap, blast: Place, player: Place) -> f64 {
-        let (set_w, pair_w) = self.parts();
-        let (devoured, sets) = self.runs(map, blast, player, set_w, pair_w, true);
+        let (devoured, sets) = self.runs(map, blast, player, self.parts(), true);
         self.parts.take();
         self.sets = sets;
         devoured
     }
 
     /// The startled wumpi's runs from every set (see [`MazeBelief::startle`]), given the sets'
-    /// and pairs' layout weights: the weight of the ways the player is devoured, and (when
-    /// `collect`) the sets after the runs, with their weights.
+    /// layout weights: the weight of the ways the player is devoured, and (when `collect`) the
+    /// sets after the runs, with their weights.
     fn runs(
         &self,
         map: &CaveMap,
         blast: Place,
         player: Place,
-        set_w: &[f64],
-        pair_w: &[f64],
+        parts: &Parts,
         collect: bool,
     ) -> (f64, Vec<(u64, f64)>) {
         let n = self.n;
         let b = blast.index();
         // A cave is free of the pit and the bats with its current chance (by decision).
-        let zp: f64 = pair_w.iter().sum();
+        let set_w = &parts.sets;
+        let zp: f64 = parts.pit.iter().sum();
         let free: Vec<f64> = (0..n)
             .map(|c| {
-                let pit: f64 = (0..n).map(|x| pair_w[c * n + x]).sum();
-                let bats: f64 = (0..n).map(|x| pair_w[x * n + c]).sum();
                 if zp > 0.0 {
-                    (1.0 - (pit + bats) / zp).max(0.0)
+                    (1.0 - (parts.pit[c] + parts.bats[c]) / zp).max(0.0)
                 } else {
                     1.0
                 }
@@ -439,7 +456,17 @@ impl MazeBelief {
             .collect();
         let p = player.index();
         let startled: u64 = order.iter().fold(0, |m, &x| m | 1 << x);
-        let mut next: Vec<(u64, f64)> = Vec::new();
+        // The startled caves with a tunnel into the player's: only a wumpus there can run in,
+        // so a set without one devours nobody, whatever the others do.
+        let danger: u64 = order
+            .iter()
+            .zip(&exits)
+            .filter(|(_, t)| t.contains(&p))
+            .fold(0, |m, (&x, _)| m | 1 << x);
+        // The sets nobody left, still in increasing order (the kill takes one cave out of
+        // every set alike), and the sets the runs made.
+        let mut stay: Vec<(u64, f64)> = Vec::new();
+        let mut moved: Vec<(u64, f64)> = Vec::new();
         let mut devoured = 0.0;
         let mut ways: Vec<(u64, f64)> = Vec::new();
         let mut after: Vec<(u64, f64)> = Vec::new();
@@ -447,10 +474,13 @@ impl MazeBelief {
             // Devouring is counted in layouts' weight: this set's share of it.
             let scale = if w > 0.0 { joint / w } else { 0.0 };
             let start = m & !(1 << b);
+            if !collect && start & danger == 0 {
+                continue;
+            }
             if start & startled == 0 {
                 // Nobody is startled: the set stays as it is (less its kill).
                 if collect {
-                    next.push((start, w));
+                    stay.push((start, w));
                 }
                 continue;
             }
@@ -508,16 +538,29 @@ impl MazeBelief {
                 std::mem::swap(&mut ways, &mut after);
             }
             if collect {
-                next.extend_from_slice(&ways);
+                moved.extend_from_slice(&ways);
             }
         }
-        // The same set reached in several ways: one entry, the weights added.
-        next.sort_by_key(|&(m, _)| m);
-        let mut sets: Vec<(u64, f64)> = Vec::with_capacity(next.len());
-        for (m, w) in next {
+        if !collect {
+            return (devoured, Vec::new());
+        }
+        // The same set reached in several ways: one entry, the weights added. A set left
+        // empty would end the game, so it is not kept.
+        moved.sort_unstable_by_key(|&(m, _)| m);
+        let mut sets: Vec<(u64, f64)> = Vec::with_capacity(stay.len() + moved.len());
+        let (mut a, mut b) = (stay.into_iter().peekable(), moved.into_iter().peekable());
+        loop {
+            let take_a = match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) => x.0 <= y.0,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            let (m, w) = if take_a { a.next() } else { b.next() }.expect("peeked");
             match sets.last_mut() {
                 Some((last, sum)) if *last == m => *sum += w,
-                _ => sets.push((m, w)),
+                _ if m != 0 => sets.push((m, w)),
+                _ => {}
             }
         }
         sets.retain(|&(_, w)| w > 0.0);
@@ -578,5 +621,117 @@ mod tests {
         assert!((o.weight + devoured) <= before * (1.0 + 1e-9));
         assert!((o.pit.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         assert!((o.alive.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    }
+
+    /// Every layout (start, wumpus set, pit, bats) of a small maze, weighed by the deal,
+    /// filtered by random observations: the belief's odds must equal the enumeration's.
+    #[test]
+    fn odds_equal_brute_force_enumeration_before_any_blast() {
+        use rand::{Rng, SeedableRng};
+        let map = parse_map(
+            "12\n0 1 2 3 A\n1 0 4 5 B\n2 0 6 7 C\n3 0 8 9 D\n4 1 10 11 E\n5 1 6 8 F\n\
+             6 2 5 10 G\n7 2 9 11 H\n8 3 5 11 I\n9 3 7 10 J\n10 4 6 9 K\n11 4 7 8 L\n",
+        )
+        .unwrap();
+        let n = map.len();
+        let max_k = n / 4;
+        for seed in 0..40u64 {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+            let start = Place::new(rng.random_range(0..n));
+            let mut b = MazeBelief::new(n, start);
+            // Layouts: (wumpus mask, pit, bats, weight).
+            let mut layouts: Vec<(u64, usize, usize, f64)> = Vec::new();
+            for m in 1u64..1 << n {
+                let k = m.count_ones() as usize;
+                if k > max_k || m >> start.index() & 1 == 1 {
+                    continue;
+                }
+                let deals = n as f64
+                    * binomial(n - 1, k)
+                    * (n as f64 - 1.0 - k as f64)
+                    * (n as f64 - 2.0 - k as f64);
+                for p in 0..n {
+                    for q in 0..n {
+                        let used = m | 1 << start.index();
+                        if p != q && used >> p & 1 == 0 && used >> q & 1 == 0 {
+                            layouts.push((m, p, q, 1.0 / (max_k as f64 * deals)));
+                        }
+                    }
+                }
+            }
+            for _ in 0..rng.random_range(1..6) {
+                let cave = Place::new(rng.random_range(0..n));
+                let near: Vec<Place> = map.outs(cave).to_vec();
+                let nmask = MazeBelief::mask_of(&near);
+                let present = rng.random_bool(0.5);
+                let c = cave.index();
+                match rng.random_range(0..5) {
+                    0 => {
+                        b.stood(cave);
+                        layouts.retain(|&(m, p, q, _)| m >> c & 1 == 0 && p != c && q != c);
+                    }
+                    1 => {
+                        b.smell(&near, present);
+                        layouts.retain(|&(m, ..)| (m & nmask != 0) == present);
+                    }
+                    2 => {
+                        b.feel(&near, present);
+                        layouts.retain(|&(_, p, ..)| (nmask >> p & 1 == 1) == present);
+                    }
+                    3 => {
+                        b.hear(&near, present);
+                        layouts.retain(|&(_, _, q, _)| (nmask >> q & 1 == 1) == present);
+                    }
+                    _ => {
+                        b.landed(cave);
+                        for l in &mut layouts {
+                            l.3 /= n as f64 - l.0.count_ones() as f64 - 2.0;
+                        }
+                        layouts.retain(|&(m, p, q, _)| m >> c & 1 == 0 && p != c && q != c);
+                    }
+                }
+            }
+            let total: f64 = layouts.iter().map(|l| l.3).sum();
+            let Ok(o) = b.odds() else {
+                assert_eq!(
+                    total, 0.0,
+                    "seed {seed}: layouts fit, yet the belief found none"
+                );
+                continue;
+            };
+            assert!(
+                (o.weight - total).abs() <= 1e-9 * total,
+                "seed {seed}: weight"
+            );
+            for x in 0..n {
+                let w: f64 = layouts
+                    .iter()
+                    .filter(|l| l.0 >> x & 1 == 1)
+                    .map(|l| l.3)
+                    .sum();
+                let pit: f64 = layouts.iter().filter(|l| l.1 == x).map(|l| l.3).sum();
+                let bats: f64 = layouts.iter().filter(|l| l.2 == x).map(|l| l.3).sum();
+                assert!(
+                    (o.wumpus[x] - w / total).abs() < 1e-9,
+                    "seed {seed}: wumpus {x}"
+                );
+                assert!(
+                    (o.pit[x] - pit / total).abs() < 1e-9,
+                    "seed {seed}: pit {x}"
+                );
+                assert!(
+                    (o.bats[x] - bats / total).abs() < 1e-9,
+                    "seed {seed}: bats {x}"
+                );
+            }
+            for (k, &a) in o.alive.iter().enumerate() {
+                let w: f64 = layouts
+                    .iter()
+                    .filter(|l| l.0.count_ones() as usize == k)
+                    .map(|l| l.3)
+                    .sum();
+                assert!((a - w / total).abs() < 1e-9, "seed {seed}: alive {k}");
+            }
+        }
     }
 }

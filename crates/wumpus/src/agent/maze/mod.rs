@@ -32,8 +32,9 @@ use super::{Conclusion, Decision, Fact, Knowledge, PlaceOdds, Reason, Rule};
 use crate::cave::map::CaveMap;
 use crate::cave::maze::{MazeAction, MazeEnding, MazeResult, MazeView};
 use crate::kb::rules::{parse_rules, EventId, Rules};
-use crate::kb::{KbError, KnowledgeBase, Proofs};
+use crate::kb::{Grounding, KbError, KnowledgeBase, Proofs};
 use crate::topology::Place;
+use std::cell::OnceCell;
 use std::collections::VecDeque;
 use std::sync::{Arc, OnceLock};
 
@@ -46,6 +47,32 @@ pub fn maze_rules() -> Arc<Rules> {
     RULES
         .get_or_init(|| Arc::new(parse_rules(MAZE_RULES).expect("kb/maze.kb is valid")))
         .clone()
+}
+
+/// The maze rules grounded from each starting cave of one map, made when first asked for and
+/// shared by every game (and every thread) played on that map.
+#[derive(Clone)]
+pub struct MazeGroundings {
+    map: Arc<CaveMap>,
+    by_start: Arc<[OnceLock<Arc<Grounding>>]>,
+}
+
+impl MazeGroundings {
+    /// None grounded yet, for games on `map`.
+    pub fn new(map: Arc<CaveMap>) -> MazeGroundings {
+        let by_start = (0..map.len()).map(|_| OnceLock::new()).collect();
+        MazeGroundings { map, by_start }
+    }
+
+    /// The rules grounded with the player starting in `start`.
+    fn from(&self, start: Place) -> Result<Arc<Grounding>, KbError> {
+        let cell = &self.by_start[start.index()];
+        if let Some(g) = cell.get() {
+            return Ok(g.clone());
+        }
+        let g = Grounding::new(maze_rules(), self.map.topology().clone(), Some(start))?;
+        Ok(cell.get_or_init(|| g).clone())
+    }
 }
 
 /// Errors setting up the maze agent.
@@ -116,7 +143,12 @@ struct Track {
     /// Caves the player has stood in.
     been: Vec<bool>,
     belief: MazeBelief,
-    kb: KnowledgeBase,
+    /// The rules grounded from `start`, and how proofs are kept, to make `kb` from.
+    grounding: Arc<Grounding>,
+    proofs: Proofs,
+    /// The knowledge base, told everything in `log`: made the first time a proof is asked
+    /// of this hypothesis (many are dropped before any is).
+    kb: OnceCell<Result<KnowledgeBase, KbError>>,
     odds: Option<MazeOdds>,
     /// Proven free of the pit and wumpi, by the knowledge base, in the current epoch.
     safe: Vec<bool>,
@@ -154,8 +186,8 @@ pub struct TunnelOdds {
 /// The maze's reasoning agent.
 pub struct MazeAgent {
     map: Arc<CaveMap>,
+    groundings: MazeGroundings,
     insight: Insight,
-    rules: Arc<Rules>,
     words: Vocabulary,
     tracks: Vec<Track>,
     learned: Vec<Conclusion>,
@@ -166,20 +198,60 @@ pub struct MazeAgent {
 }
 
 impl Track {
-    /// Tells the track's knowledge base, and remembers it.
+    /// Tells the track's knowledge base (when it has been made), and remembers it.
     fn record(&mut self, told: Told) -> Result<(), KbError> {
-        match told {
-            Told::Percept(pred, place, present) => self.kb.tell(pred, Some(place), present)?,
-            Told::Event(event, place) => self.kb.happen(event, Some(place))?,
+        if let Some(Ok(kb)) = self.kb.get_mut() {
+            tell(kb, told)?;
         }
         self.log.push(told);
         Ok(())
+    }
+
+    /// The knowledge base, made now if it was not yet.
+    fn kb(&self) -> Result<&KnowledgeBase, KbError> {
+        self.kb
+            .get_or_init(|| {
+                let mut kb = KnowledgeBase::from_grounding(self.grounding.clone(), self.proofs);
+                for &told in &self.log {
+                    tell(&mut kb, told)?;
+                }
+                Ok(kb)
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The same, to ask or tell it.
+    fn kb_mut(&mut self) -> Result<&mut KnowledgeBase, KbError> {
+        self.kb()?;
+        self.kb
+            .get_mut()
+            .expect("made above")
+            .as_mut()
+            .map_err(|e| e.clone())
+    }
+}
+
+/// Tells `kb` one thing.
+fn tell(kb: &mut KnowledgeBase, told: Told) -> Result<(), KbError> {
+    match told {
+        Told::Percept(pred, place, present) => kb.tell(pred, Some(place), present),
+        Told::Event(event, place) => kb.happen(event, Some(place)),
     }
 }
 
 impl MazeAgent {
     /// A fresh agent for one game on `map`.
     pub fn new(map: Arc<CaveMap>, insight: Insight) -> Result<MazeAgent, MazeAgentError> {
+        MazeAgent::sharing(MazeGroundings::new(map), insight)
+    }
+
+    /// A fresh agent for one game on the map of `groundings`, reasoning over them.
+    pub fn sharing(
+        groundings: MazeGroundings,
+        insight: Insight,
+    ) -> Result<MazeAgent, MazeAgentError> {
+        let map = groundings.map.clone();
         if map.len() > MAX_CAVES {
             return Err(MazeAgentError::TooLarge(map.len()));
         }
@@ -187,8 +259,8 @@ impl MazeAgent {
         let words = Vocabulary::of(&rules)?;
         Ok(MazeAgent {
             map,
+            groundings,
             insight,
-            rules,
             words,
             tracks: Vec::new(),
             learned: Vec::new(),
@@ -218,12 +290,18 @@ impl MazeAgent {
 
     /// Each hypothesis about the player's cave: the cave, its weight (the weights sum to 1),
     /// its odds and its knowledge base (for tests and exports).
-    pub fn tracks_mut(&mut self) -> Vec<(Place, f64, Option<&MazeOdds>, &mut KnowledgeBase)> {
+    pub fn tracks_mut(
+        &mut self,
+    ) -> Result<Vec<(Place, f64, Option<&MazeOdds>, &mut KnowledgeBase)>, KbError> {
         let weights = self.weights();
         self.tracks
             .iter_mut()
             .zip(weights)
-            .map(|(t, w)| (t.pos, w, t.odds.as_ref(), &mut t.kb))
+            .map(|(t, w)| {
+                t.kb()?;
+                let kb = t.kb.get_mut().expect("made above").as_mut();
+                Ok((t.pos, w, t.odds.as_ref(), kb.map_err(|e| e.clone())?))
+            })
             .collect()
     }
 
@@ -295,13 +373,17 @@ impl MazeAgent {
 
     /// Solver calls made so far, over every hypothesis's knowledge base.
     fn solver_calls_made(&self) -> u64 {
-        self.tracks.iter().map(|t| t.kb.solver_calls()).sum()
+        self.tracks
+            .iter()
+            .filter_map(|t| t.kb.get().and_then(|kb| kb.as_ref().ok()))
+            .map(|kb| kb.solver_calls())
+            .sum()
     }
 
     /// The most likely track's knowledge base, for export.
     pub fn kb(&self) -> Option<&KnowledgeBase> {
         let best = self.best_track()?;
-        Some(&self.tracks[best].kb)
+        self.tracks[best].kb().ok()
     }
 
     /// The most likely track's odds, by cave.
@@ -352,12 +434,9 @@ impl MazeAgent {
             known: vec![false; n],
             been: vec![false; n],
             belief,
-            kb: KnowledgeBase::new(
-                self.rules.clone(),
-                self.map.topology().clone(),
-                Some(start),
-                proofs,
-            )?,
+            grounding: self.groundings.from(start)?,
+            proofs,
+            kb: OnceCell::new(),
             odds: None,
             safe: vec![false; n],
             wumpus: vec![false; n],
@@ -494,6 +573,7 @@ impl MazeAgent {
             self.tracks = next;
         }
         // Each track: does the view fit, and what does it say?
+        let several = self.tracks.len() > 1;
         let mut kept = Vec::new();
         for mut t in std::mem::take(&mut self.tracks) {
             if !self.fits(&t, view) {
@@ -507,7 +587,14 @@ impl MazeAgent {
                 t.record(Told::Percept(w.smell, here, view.smell))?;
                 t.record(Told::Percept(w.hear, here, view.hear))?;
                 t.record(Told::Percept(w.feel, here, view.feel))?;
-                t.kb.check_consistent()
+                // Before any blast the belief's count is exact, so a layout it weighs above
+                // nought satisfies the rules too; and the one hypothesis left is the player's
+                // true cave, whose knowledge cannot contradict itself. Only to drop one of
+                // several hypotheses after a blast is the solver's check worth its call.
+                if several && t.belief.tosses() > 0 {
+                    t.kb_mut()?.check_consistent()?;
+                }
+                Ok(())
             })();
             if told.is_err() {
                 continue;
@@ -529,8 +616,9 @@ impl MazeAgent {
         }
         self.tracks = kept;
         let single = self.tracks.len() == 1;
+        let worth = (!single).then(|| self.worth_proving());
         for i in 0..self.tracks.len() {
-            let found = self.prove(i)?;
+            let found = self.prove(i, worth.as_ref().map(|w| w[i].as_slice()))?;
             if single {
                 for (cave, fact) in found {
                     self.conclude(i, cave, fact)?;
@@ -540,38 +628,42 @@ impl MazeAgent {
         Ok(())
     }
 
-    /// Proves on track `i` what its odds call certain; returns the new facts.
-    fn prove(&mut self, i: usize) -> Result<Vec<(Place, Fact)>, KbError> {
+    /// Proves on track `i` what its odds call certain, of every cave or (`only`) of some;
+    /// returns the new facts.
+    fn prove(&mut self, i: usize, only: Option<&[Place]>) -> Result<Vec<(Place, Fact)>, KbError> {
         let w = self.words;
+        let n = self.map.len();
         let t = &mut self.tracks[i];
         let o = t.odds.clone().expect("counted");
         let mut found = Vec::new();
-        for c in 0..self.map.len() {
-            let cave = Place::new(c);
-            let entails = |kb: &mut KnowledgeBase, pred, value| {
+        let all: Vec<Place> = (0..n).map(Place::new).collect();
+        for &cave in only.unwrap_or(&all) {
+            let c = cave.index();
+            let entails = |t: &mut Track, pred, value| -> Result<bool, KbError> {
+                let kb = t.kb_mut()?;
                 let a = kb.atom(pred, Some(cave));
                 kb.entails((a, value))
             };
             if !t.safe[c]
                 && o.pit[c] == 0.0
                 && o.wumpus[c] == 0.0
-                && entails(&mut t.kb, w.pit, false)?
-                && entails(&mut t.kb, w.wumpus, false)?
+                && entails(t, w.pit, false)?
+                && entails(t, w.wumpus, false)?
             {
                 t.safe[c] = true;
                 if !t.been[c] {
                     found.push((cave, Fact::Safe));
                 }
             }
-            if !t.wumpus[c] && o.wumpus[c] >= 1.0 - 1e-9 && entails(&mut t.kb, w.wumpus, true)? {
+            if !t.wumpus[c] && o.wumpus[c] >= 1.0 - 1e-9 && entails(t, w.wumpus, true)? {
                 t.wumpus[c] = true;
                 found.push((cave, Fact::Wumpus));
             }
-            if !t.pit[c] && o.pit[c] >= 1.0 - 1e-9 && entails(&mut t.kb, w.pit, true)? {
+            if !t.pit[c] && o.pit[c] >= 1.0 - 1e-9 && entails(t, w.pit, true)? {
                 t.pit[c] = true;
                 found.push((cave, Fact::Pit));
             }
-            if !t.bats[c] && o.bats[c] >= 1.0 - 1e-9 && entails(&mut t.kb, w.bats, true)? {
+            if !t.bats[c] && o.bats[c] >= 1.0 - 1e-9 && entails(t, w.bats, true)? {
                 t.bats[c] = true;
                 found.push((cave, Fact::Bats));
             }
@@ -579,10 +671,42 @@ impl MazeAgent {
         Ok(found)
     }
 
+    /// With several hypotheses, the caves worth proving on each: those its tunnels lead to,
+    /// through the tunnels whose caves every hypothesis's odds call certain in the same way
+    /// (free of the pit and wumpi, or a wumpus), since only a tunnel proven so on every one
+    /// counts in a decision.
+    fn worth_proving(&self) -> Vec<Vec<Place>> {
+        let certain = |t: &Track, c: Place| {
+            let o = t.odds.as_ref().expect("counted");
+            let c = c.index();
+            (
+                o.pit[c] == 0.0 && o.wumpus[c] == 0.0,
+                o.wumpus[c] >= 1.0 - 1e-9,
+            )
+        };
+        let tunnels: Vec<usize> = (0..3)
+            .filter(|&k| {
+                let free = self
+                    .tracks
+                    .iter()
+                    .all(|t| certain(t, self.map.outs(t.pos)[k]).0);
+                let wumpus = self
+                    .tracks
+                    .iter()
+                    .all(|t| certain(t, self.map.outs(t.pos)[k]).1);
+                free || wumpus
+            })
+            .collect();
+        self.tracks
+            .iter()
+            .map(|t| tunnels.iter().map(|&k| self.map.outs(t.pos)[k]).collect())
+            .collect()
+    }
+
     fn conclude(&mut self, i: usize, cave: Place, fact: Fact) -> Result<(), KbError> {
         let because = if self.insight == Insight::Explained {
             let w = self.words;
-            let kb = &mut self.tracks[i].kb;
+            let kb = self.tracks[i].kb_mut()?;
             let lits = match fact {
                 Fact::Pit => vec![(kb.atom(w.pit, Some(cave)), false)],
                 Fact::Bats => vec![(kb.atom(w.bats, Some(cave)), false)],
@@ -615,8 +739,12 @@ impl MazeAgent {
         Ok(())
     }
 
+    /// Observation `index` of track `track`'s knowledge base (made: it explained a proof), in
+    /// the player's words.
     fn describe(&self, track: usize, index: usize) -> String {
-        let kb = &self.tracks[track].kb;
+        let Ok(kb) = self.tracks[track].kb() else {
+            return String::new();
+        };
         let obs = kb.observations()[index];
         let at = obs.place.map(|p| self.cave_name(p)).unwrap_or_default();
         let w = self.words;
