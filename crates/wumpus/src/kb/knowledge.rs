@@ -602,6 +602,13 @@ impl KnowledgeBase {
         Ok(self.sat.solve(&assumptions, true))
     }
 
+    /// The value unit clauses fix `atom` to, if any: entailed whenever the knowledge base is
+    /// consistent, which this does not check (no solver call), so a caller must know that it
+    /// is (as [`KnowledgeBase::entails`] checks).
+    pub fn fixed(&self, atom: Atom) -> Option<bool> {
+        self.atoms.state(atom).fixed
+    }
+
     /// True when everything known entails the ground literal.
     pub fn entails(&mut self, (atom, positive): GroundLit) -> Result<bool, KbError> {
         Ok(!self.possible(&[(atom, !positive)])?)

@@ -157,17 +157,26 @@ impl MazeBelief {
     /// Nothing observed yet, the player in `start`, in a maze of `caves` caves (at most
     /// [`MAX_CAVES`]).
     pub fn new(caves: usize, start: Place) -> MazeBelief {
+        MazeBelief::smelling(caves, start, &[], None)
+    }
+
+    /// [`MazeBelief::new`], having smelt a wumpus (or not) through tunnels leading to `near`
+    /// when `smell` is given: [`MazeBelief::smell`] in the same pass over the sets.
+    pub fn smelling(caves: usize, start: Place, near: &[Place], smell: Option<bool>) -> MazeBelief {
         assert!(
             caves <= MAX_CAVES,
             "the maze belief handles up to {MAX_CAVES} caves"
         );
         let n = caves;
         let s = start.index();
+        let near = Self::mask_of(near);
         // Every set of 1..=max_k caves other than the start, weighted by the deal: the sets of
         // all caves are made once a maze size, and the start's are dropped.
         let sets: Vec<(u64, f64)> = all_sets(n)
             .iter()
-            .filter(|&&(m, w)| m >> s & 1 == 0 && w > 0.0)
+            .filter(|&&(m, w)| {
+                m >> s & 1 == 0 && w > 0.0 && smell.is_none_or(|smelt| (m & near != 0) == smelt)
+            })
             .copied()
             .collect();
         let everywhere = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
@@ -454,6 +463,52 @@ impl MazeBelief {
                 t
             })
             .collect();
+        // Where a startled wumpus in each startled cave goes, for each pattern of its exits
+        // that other wumpi hold: each free exit alike among those free of the pit and the
+        // bats, or nowhere when none is, with its chance.
+        let outcomes: Vec<Vec<Vec<(Option<usize>, f64)>>> = exits
+            .iter()
+            .map(|exits| {
+                (0..1usize << exits.len())
+                    .map(|taken| {
+                        let targets: Vec<usize> = exits
+                            .iter()
+                            .enumerate()
+                            .filter(|&(j, _)| taken >> j & 1 == 0)
+                            .map(|(_, &t)| t)
+                            .collect();
+                        let mut out: Vec<(Option<usize>, f64)> =
+                            targets.iter().map(|&t| (Some(t), 0.0)).collect();
+                        let mut stay = 0.0;
+                        // Every pattern of which targets are free of the pit and the bats.
+                        for pattern in 0u32..1 << targets.len() {
+                            let mut chance = 1.0;
+                            let mut open = 0usize;
+                            for (j, &t) in targets.iter().enumerate() {
+                                if pattern >> j & 1 == 1 {
+                                    chance *= free[t];
+                                    open += 1;
+                                } else {
+                                    chance *= 1.0 - free[t];
+                                }
+                            }
+                            if open == 0 {
+                                stay += chance;
+                                continue;
+                            }
+                            for (j, o) in out.iter_mut().enumerate() {
+                                if pattern >> j & 1 == 1 {
+                                    o.1 += chance / open as f64;
+                                }
+                            }
+                        }
+                        out.push((None, stay));
+                        out.retain(|o| o.1 > 0.0);
+                        out
+                    })
+                    .collect()
+            })
+            .collect();
         let p = player.index();
         let startled: u64 = order.iter().fold(0, |m, &x| m | 1 << x);
         // The startled caves with a tunnel into the player's: only a wumpus there can run in,
@@ -494,44 +549,15 @@ impl MazeBelief {
                 }
                 after.clear();
                 for &(m, w) in &ways {
-                    let mut targets = [0usize; 3];
-                    let mut k = 0;
-                    for &t in &exits[i] {
-                        if m >> t & 1 == 0 {
-                            targets[k] = t;
-                            k += 1;
-                        }
-                    }
-                    let targets = &targets[..k];
-                    // Every pattern of which targets are free of the pit and the bats.
-                    for pattern in 0u32..1 << k {
-                        let mut chance = 1.0;
-                        let mut open = 0usize;
-                        for (j, &t) in targets.iter().enumerate() {
-                            if pattern >> j & 1 == 1 {
-                                chance *= free[t];
-                                open += 1;
-                            } else {
-                                chance *= 1.0 - free[t];
-                            }
-                        }
-                        if chance == 0.0 {
-                            continue;
-                        }
-                        if open == 0 {
-                            after.push((m, w * chance));
-                            continue;
-                        }
-                        let each = w * chance / open as f64;
-                        for (j, &t) in targets.iter().enumerate() {
-                            if pattern >> j & 1 == 0 {
-                                continue;
-                            }
-                            if t == p {
-                                devoured += each * scale;
-                            } else {
-                                after.push(((m & !(1 << x)) | 1 << t, each));
-                            }
+                    let taken = exits[i]
+                        .iter()
+                        .enumerate()
+                        .fold(0, |o, (j, &t)| o | ((m >> t & 1) as usize) << j);
+                    for &(to, chance) in &outcomes[i][taken] {
+                        match to {
+                            None => after.push((m, w * chance)),
+                            Some(t) if t == p => devoured += w * chance * scale,
+                            Some(t) => after.push(((m & !(1 << x)) | 1 << t, w * chance)),
                         }
                     }
                 }

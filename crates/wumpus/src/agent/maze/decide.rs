@@ -32,7 +32,7 @@ impl MazeAgent {
         if let Some(t) = tunnels
             .iter()
             .filter(|t| t.proven_wumpus)
-            .min_by(|a, b| a.devour.total_cmp(&b.devour))
+            .min_by_key(|t| (level(t.devour), t.tunnel))
         {
             return self.toss(
                 t,
@@ -76,16 +76,16 @@ impl MazeAgent {
         let best_toss = tunnels
             .iter()
             .max_by(|a, b| {
-                toss_value(a)
-                    .total_cmp(&toss_value(b))
+                level(toss_value(a))
+                    .cmp(&level(toss_value(b)))
                     .then(b.tunnel.cmp(&a.tunnel))
             })
             .expect("three tunnels");
         let step = tunnels
             .iter()
             .min_by(|a, b| {
-                step_risk(a)
-                    .total_cmp(&step_risk(b))
+                level(step_risk(a))
+                    .cmp(&level(step_risk(b)))
                     .then(a.tunnel.cmp(&b.tunnel))
             })
             .expect("three tunnels");
@@ -214,7 +214,7 @@ impl MazeAgent {
                 }
                 (unknown && risk < 1.0 - 1e-9).then_some((k, risk))
             })
-            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+            .min_by_key(|&(k, risk)| (level(risk), k))
             .map(|(k, risk)| {
                 let c = self.map.outs(self.tracks[0].pos)[k - 1];
                 (k, self.cave_name(c), risk)
@@ -297,4 +297,10 @@ impl MazeAgent {
             })
         })
     }
+}
+
+/// A chance on a grid of 1e-9, to compare by: two chances equal but for the rounding of sums
+/// taken in another order compare equal, and the tie goes the same way every time.
+fn level(chance: f64) -> i64 {
+    (chance * 1e9).round() as i64
 }

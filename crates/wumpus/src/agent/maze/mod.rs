@@ -416,10 +416,6 @@ impl MazeAgent {
             .collect()
     }
 
-    fn new_track(&self, start: Place) -> Result<Track, KbError> {
-        self.track_with(start, MazeBelief::new(self.map.len(), start))
-    }
-
     /// A fresh track from `start` holding `belief`.
     fn track_with(&self, start: Place, belief: MazeBelief) -> Result<Track, KbError> {
         let n = self.map.len();
@@ -508,7 +504,9 @@ impl MazeAgent {
         if self.tracks.is_empty() {
             for c in map.rooms() {
                 if map.name(c) == view.name {
-                    let t = self.new_track(c)?;
+                    let near = map.outs(c);
+                    let belief = MazeBelief::smelling(map.len(), c, near, Some(view.smell));
+                    let t = self.track_with(c, belief)?;
                     self.tracks.push(t);
                 }
             }
@@ -639,9 +637,16 @@ impl MazeAgent {
         let all: Vec<Place> = (0..n).map(Place::new).collect();
         for &cave in only.unwrap_or(&all) {
             let c = cave.index();
+            // A track's knowledge is consistent: before a blast its belief's exact count
+            // found a layout; after one, a single track is the player's true cave, and of
+            // several each is checked every turn. So a value fixed by unit clauses is
+            // entailed, and needs no solver call.
             let entails = |t: &mut Track, pred, value| -> Result<bool, KbError> {
                 let kb = t.kb_mut()?;
                 let a = kb.atom(pred, Some(cave));
+                if kb.fixed(a) == Some(value) {
+                    return Ok(true);
+                }
                 kb.entails((a, value))
             };
             if !t.safe[c]
