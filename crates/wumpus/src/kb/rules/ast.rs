@@ -92,6 +92,19 @@ pub enum Formula {
     },
 }
 
+impl Formula {
+    /// True for a test of places alone (membership, equality, their negations and
+    /// combinations): it grounds to a constant.
+    pub fn is_place_test(&self) -> bool {
+        match self {
+            Formula::Member { .. } | Formula::Equal(..) => true,
+            Formula::Not(g) => g.is_place_test(),
+            Formula::And(parts) | Formula::Or(parts) => parts.iter().all(Formula::is_place_test),
+            _ => false,
+        }
+    }
+}
+
 /// The meaning of a percept: observing it at a place adds `body` (and, for `<->`, observing
 /// it absent adds `not body`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,7 +166,20 @@ impl Expansion {
                 }
             }
             Formula::And(parts) | Formula::Or(parts) => {
-                let kids: Vec<Expansion> = parts.iter().map(|g| Expansion::of(g, degree)).collect();
+                // A test of places (`X in out(B)`, `X = B`) is true or false once grounded, and
+                // simplifies away: it adds nothing to the clauses of the rest.
+                let kids: Vec<Expansion> = parts
+                    .iter()
+                    .filter(|g| !g.is_place_test())
+                    .map(|g| Expansion::of(g, degree))
+                    .collect();
+                if kids.is_empty() {
+                    return Expansion {
+                        positive: 1,
+                        negative: 1,
+                        literals: 0,
+                    };
+                }
                 let sum = |get: fn(&Expansion) -> u128| {
                     kids.iter().fold(0u128, |a, k| e(a.saturating_add(get(k))))
                 };
