@@ -20,8 +20,12 @@
 //! **Odds** (printed as estimates): where a draft is felt, the pit is behind each of the
 //! tunnels not proven free alike; where a wumpus is smelt, each such tunnel holds one with the
 //! chance that a cave does (the expected wumpi left over the caves not yet visited), given
-//! that at least one does. The agent is told the number of caves (the first line of
-//! `caves.dat`) for that estimate, nothing else of the file.
+//! that at least one does, halved ([`MISS_DECAY`]) for each grenade through that tunnel that
+//! missed while the smell stayed: a miss proves the cave was empty, but startles any wumpus
+//! next to it, which may run in, so the evidence fades rather than proves. Without it two
+//! caves next to each other trade a startled wumpus back and forth, and a player tossing into
+//! them by turns spends every grenade. The agent is told the number of caves (the first line
+//! of `caves.dat`) for that estimate, nothing else of the file.
 //!
 //! Decisions, in order: toss into a proven wumpus; step through an unknown tunnel proven free
 //! of the pit and wumpi (walking the known map to the nearest one); toss where a kill is
@@ -39,6 +43,11 @@ use std::collections::VecDeque;
 /// The least chance of a kill for which the agent tosses a grenade while an unknown tunnel is
 /// still there to be risked.
 pub const TOSS_AT_LEAST: f64 = 0.3;
+
+/// How much each miss through a tunnel, while the smell stays, takes off the chance that the
+/// wumpus is through it: a miss proves it was not there, but startles any wumpus next to the
+/// blast, which may run in.
+pub const MISS_DECAY: f64 = 0.5;
 
 /// Moves after which the agent stops walking its map and tosses (a guard: a game whose map
 /// keeps splitting caves it cannot tell apart must still end).
@@ -76,6 +85,9 @@ struct Node {
     /// For each tunnel, the blast count just after a grenade through it missed: its cave
     /// held no wumpus then, so until the next blast only a startled runner can be there.
     missed: Vec<Option<u32>>,
+    /// Grenades through each tunnel that missed while a wumpus was smelt here, since the
+    /// smell began or a grenade last killed: evidence that the smell comes from elsewhere.
+    misses: Vec<u32>,
 }
 
 impl Node {
@@ -88,6 +100,7 @@ impl Node {
             stood: None,
             bats: false,
             missed: vec![None; tunnels],
+            misses: vec![0; tunnels],
         }
     }
 }
@@ -220,11 +233,17 @@ impl DiscoveredMazeAgent {
                         missed.resize(k, None);
                     }
                     missed[k - 1] = Some(self.epoch);
+                    let misses = &mut self.nodes[self.at].misses;
+                    if misses.len() < k {
+                        misses.resize(k, 0);
+                    }
+                    misses[k - 1] += 1;
                 }
                 (Some(MazeAction::Toss(_)), Some(MazeResult::Killed)) => {
                     self.tosses += 1;
                     self.kills += 1;
                     self.epoch += 1;
+                    self.nodes[self.at].misses.fill(0);
                 }
                 (Some(MazeAction::Toss(_)), Some(MazeResult::Ended(_))) => self.tosses += 1,
                 _ => {}
@@ -237,6 +256,12 @@ impl DiscoveredMazeAgent {
             node.edges.resize(tunnels, None);
         }
         node.shown = view.tunnels.clone();
+        if node.misses.len() < tunnels {
+            node.misses.resize(tunnels, 0);
+        }
+        if !view.smell {
+            node.misses.fill(0);
+        }
         node.senses = Some(Senses {
             feel: view.feel,
             hear: view.hear,
@@ -448,9 +473,12 @@ impl DiscoveredMazeAgent {
                     if wumpi_open == 1 && smell_now.is_some() {
                         Hazard::Proven
                     } else {
-                        // At least one of the open tunnels holds a wumpus.
+                        // At least one of the open tunnels holds a wumpus; each miss through
+                        // this one since the smell began makes it less likely the one.
                         let none = (1.0 - q).powi(wumpi_likely as i32);
-                        Hazard::Chance((q / (1.0 - none).max(q)).min(1.0))
+                        let misses = n.misses.get(i).copied().unwrap_or(0);
+                        let decay = MISS_DECAY.powi(misses as i32);
+                        Hazard::Chance((q / (1.0 - none).max(q)).min(1.0) * decay)
                     }
                 } else {
                     // Nothing smelt, but before the last blast: a wumpus may have run in.
@@ -748,5 +776,31 @@ mod tests {
             &view("A", [None, None, None], true, false, false),
         );
         assert!(a.tunnels().iter().all(|t| !t.safe && t.wumpus > 0.0));
+    }
+
+    #[test]
+    fn misses_under_a_lasting_smell_stop_the_tossing() {
+        // Two unknown tunnels and a smell that stays after every miss: a startled wumpus can
+        // run between the two caves for ever, so the agent must not toss into them by turns
+        // until its grenades are gone.
+        let mut a = DiscoveredMazeAgent::new(20);
+        // A draft in A: nothing there is safe to explore.
+        a.observe_turn(
+            None,
+            None,
+            &view("A", [None, None, None], false, false, true),
+        );
+        let smelly = view("B", [Some("A"), None, None], true, false, false);
+        a.observe_turn(Some(MazeAction::Move(1)), Some(MazeResult::Moved), &smelly);
+        let mut tosses = 0;
+        while let MazeAction::Toss(k) = a.choose().action {
+            tosses += 1;
+            assert!(tosses <= 3, "tossed {tosses} times without new evidence");
+            a.observe_turn(Some(MazeAction::Toss(k)), Some(MazeResult::Missed), &smelly);
+        }
+        assert!(
+            tosses >= 1,
+            "a fresh smell with two open tunnels is worth a grenade"
+        );
     }
 }
