@@ -89,7 +89,7 @@ impl MazeAgent {
                     .then(a.tunnel.cmp(&b.tunnel))
             })
             .expect("three tunnels");
-        let threshold = if last > 0.5 { 0.75 } else { 0.3 };
+        let threshold = toss_threshold(last);
         if best_toss.wumpus >= threshold && toss_value(best_toss) > 0.0 {
             return self.toss(
                 best_toss,

@@ -868,6 +868,16 @@ impl MazeAgent {
     }
 }
 
+/// The least chance of a kill for which a maze agent tosses while something else is left to
+/// try: higher when the grenade is likely the last (a miss then loses the game).
+pub(crate) fn toss_threshold(last_grenade: f64) -> f64 {
+    if last_grenade > 0.5 {
+        0.75
+    } else {
+        discovered::TOSS_AT_LEAST
+    }
+}
+
 /// A grenade's worth: the chance of a kill less the chance of being devoured.
 fn toss_value(t: &TunnelOdds) -> f64 {
     t.wumpus - t.devour

@@ -178,8 +178,9 @@ impl DiscoveredMazeAgent {
             }
         };
         // 3. A toss where a kill is likely enough, and better than the least-risk step.
+        let threshold = super::super::toss_threshold(self.last_grenade());
         if let Some(t) = best_toss {
-            let beats_step = best_step.is_none_or(|s| t.3 >= TOSS_AT_LEAST || t.3 >= 1.0 - s.3);
+            let beats_step = best_step.is_none_or(|s| t.3 >= threshold || t.3 >= 1.0 - s.3);
             if beats_step {
                 let against = match &best_step {
                     Some(s) => format!("; the least-risk step is {}", step_words(s)),
@@ -195,7 +196,7 @@ impl DiscoveredMazeAgent {
                              {} a toss needs{against}",
                             self.through(t.2),
                             percent(t.3),
-                            percent(TOSS_AT_LEAST)
+                            percent(threshold)
                         ),
                     );
                 }
@@ -227,7 +228,7 @@ impl DiscoveredMazeAgent {
                     "; the best grenade kills with chance {} (estimated), below the {} a toss \
                      needs",
                     percent(t.3),
-                    percent(TOSS_AT_LEAST)
+                    percent(threshold)
                 ),
                 None => String::new(),
             };

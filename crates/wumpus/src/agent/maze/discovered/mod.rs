@@ -37,6 +37,7 @@ mod decide;
 use super::TunnelOdds;
 use crate::agent::common::percent;
 use crate::agent::{Decision, Knowledge, Reason, Rule};
+use crate::cave::hazards::GRENADES_PER_WUMPUS;
 use crate::cave::maze::{MazeAction, MazeResult, MazeView};
 use std::collections::VecDeque;
 
@@ -74,6 +75,8 @@ struct Node {
     name: Option<String>,
     /// Where each tunnel leads, where that is certain.
     edges: Vec<Option<usize>>,
+    /// Why each known tunnel leads where it does.
+    links: Vec<Option<Link>>,
     /// What each tunnel showed when the player last stood here.
     shown: Vec<Option<String>>,
     /// What was sensed here last (none for the bats' cave).
@@ -95,6 +98,7 @@ impl Node {
         Node {
             name,
             edges: vec![None; tunnels],
+            links: vec![None; tunnels],
             shown: vec![None; tunnels],
             senses: None,
             stood: None,
@@ -103,6 +107,20 @@ impl Node {
             misses: vec![0; tunnels],
         }
     }
+}
+
+/// How the agent knows where a tunnel leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Link {
+    /// The player walked it and arrived in a cave never stood in before.
+    WalkedNew,
+    /// The player walked it into a cave of a name seen before, which its tunnels' names and
+    /// senses tell apart from every other cave of that name.
+    WalkedKnown,
+    /// The tunnel shows a name that only one cave the player has stood in bears.
+    Named,
+    /// Bats in its cave carried the player off.
+    Bats,
 }
 
 /// A hazard behind a tunnel: proven absent, proven present, or an estimated chance.
@@ -219,7 +237,7 @@ impl DiscoveredMazeAgent {
                     let from = self.at;
                     let bats = self.bats_node(from, k, tunnels);
                     self.nodes[bats].bats = true;
-                    self.set_edge(from, k, bats);
+                    self.set_edge(from, k, bats, Link::Bats);
                     // Dropped in some empty cave, maybe one already visited: which, the name
                     // cannot say for certain, so it is a new node.
                     self.nodes.push(Node::new(Some(view.name.clone()), tunnels));
@@ -254,6 +272,7 @@ impl DiscoveredMazeAgent {
         let node = &mut self.nodes[here];
         if node.edges.len() < tunnels {
             node.edges.resize(tunnels, None);
+            node.links.resize(tunnels, None);
         }
         node.shown = view.tunnels.clone();
         if node.misses.len() < tunnels {
@@ -285,7 +304,7 @@ impl DiscoveredMazeAgent {
             if self.nodes[here].edges[k - 1].is_none() {
                 if let Some(name) = self.nodes[here].shown[k - 1].clone() {
                     if let Some(to) = self.sole_candidate(&name, view.hear) {
-                        self.set_edge(here, k, to);
+                        self.set_edge(here, k, to, Link::Named);
                     }
                 }
             }
@@ -299,12 +318,14 @@ impl DiscoveredMazeAgent {
         self.density = self.wumpus_density();
     }
 
-    fn set_edge(&mut self, from: usize, k: usize, to: usize) {
-        let edges = &mut self.nodes[from].edges;
-        if edges.len() < k {
-            edges.resize(k, None);
+    fn set_edge(&mut self, from: usize, k: usize, to: usize, link: Link) {
+        let node = &mut self.nodes[from];
+        if node.edges.len() < k {
+            node.edges.resize(k, None);
+            node.links.resize(k, None);
         }
-        edges[k - 1] = Some(to);
+        node.edges[k - 1] = Some(to);
+        node.links[k - 1] = Some(link);
     }
 
     /// The only node that a tunnel showing `name` can lead to (a visited cave of that name,
@@ -356,14 +377,14 @@ impl DiscoveredMazeAgent {
             };
             let mut fitting = self.nodes.iter().enumerate().filter(|(_, n)| fits(n));
             if let (Some((to, _)), None) = (fitting.next(), fitting.next()) {
-                self.set_edge(from, k, to);
+                self.set_edge(from, k, to, Link::WalkedKnown);
                 return to;
             }
         }
         self.nodes
             .push(Node::new(Some(name.to_string()), view.tunnels.len()));
         let to = self.nodes.len() - 1;
-        self.set_edge(from, k, to);
+        self.set_edge(from, k, to, Link::WalkedNew);
         to
     }
 
@@ -521,11 +542,44 @@ impl DiscoveredMazeAgent {
         self.caves.saturating_sub(names.len()).max(1)
     }
 
-    /// The estimated chance that a cave not yet visited holds a live wumpus: the deal's mean
-    /// number of wumpi (1 to caves/4 alike) less the kills, over the caves not yet visited.
+    /// The fewest wumpi the game can have dealt, from its answers: while it goes on one is
+    /// alive, so more than were killed, and a grenade is left, so more than a quarter of those
+    /// tossed (four a wumpus).
+    pub fn fewest_dealt(&self) -> u32 {
+        (self.kills + 1).max(self.tosses / GRENADES_PER_WUMPUS + 1)
+    }
+
+    /// The fewest grenades the player can still hold.
+    pub fn grenades_at_least(&self) -> u32 {
+        GRENADES_PER_WUMPUS * self.fewest_dealt() - self.tosses
+    }
+
+    /// The chance that the next grenade is the last: the deal's count of wumpi (1 to caves/4
+    /// alike) given the fewest it can have been, with exactly one grenade left.
+    pub fn last_grenade(&self) -> f64 {
+        let (fewest, most) = (self.fewest_dealt(), self.most_dealt());
+        if fewest > most {
+            return 0.0;
+        }
+        let last = (fewest..=most)
+            .filter(|&w| GRENADES_PER_WUMPUS * w == self.tosses + 1)
+            .count();
+        last as f64 / (most - fewest + 1) as f64
+    }
+
+    fn most_dealt(&self) -> u32 {
+        (self.caves / 4).max(1) as u32
+    }
+
+    /// The estimated chance that a cave not yet visited holds a live wumpus: the wumpi the
+    /// deal leaves alive on average, given the fewest it can have dealt, over the caves not yet
+    /// visited.
     fn wumpus_density(&self) -> f64 {
-        let most = (self.caves / 4).max(1) as f64;
-        let mean = (1.0 + most) / 2.0;
+        let (fewest, most) = (
+            self.fewest_dealt(),
+            self.most_dealt().max(self.fewest_dealt()),
+        );
+        let mean = (fewest + most) as f64 / 2.0;
         let left = (mean - self.kills as f64).max(1.0);
         (left / self.unvisited as f64).min(1.0)
     }
@@ -623,9 +677,64 @@ impl DiscoveredMazeAgent {
                 if facts.is_empty() {
                     facts.push("nothing proven".into());
                 }
+                if let Some(leads) = self.leads(self.at, k) {
+                    facts.push(leads);
+                }
                 format!("{}: {}", self.through(k), facts.join("; "))
             })
+            .chain(std::iter::once(self.arsenal_words()))
             .collect()
+    }
+
+    /// Where tunnel `k` of `node` leads, and how the agent knows, when it does.
+    fn leads(&self, node: usize, k: usize) -> Option<String> {
+        let n = &self.nodes[node];
+        let to = n.edges.get(k - 1).copied().flatten()?;
+        let name = self.nodes[to]
+            .name
+            .clone()
+            .unwrap_or_else(|| "the bats' cave".into());
+        let twins = self
+            .nodes
+            .iter()
+            .filter(|m| m.name.as_deref() == Some(&name))
+            .count();
+        let how = match n.links.get(k - 1).copied().flatten()? {
+            Link::WalkedNew if twins > 1 => {
+                "you walked it; of the caves of that name you have been in, the agent cannot \
+                 tell which, so it keeps them apart"
+            }
+            Link::WalkedNew => "you walked it",
+            Link::WalkedKnown => {
+                "you walked it, and of the caves of that name you have been in only that one \
+                 shows the same tunnels and senses"
+            }
+            Link::Named => "only one cave you have stood in bears the name it shows",
+            Link::Bats => "bats there carried you off",
+        };
+        Some(format!(
+            "it leads to the cave you know as {name}, since {how}"
+        ))
+    }
+
+    /// What the game's answers prove of the grenades, in words.
+    fn arsenal_words(&self) -> String {
+        format!(
+            "grenades: at least {} left (at least {} {} dealt: {} killed, {} tossed){}",
+            self.grenades_at_least(),
+            self.fewest_dealt(),
+            if self.fewest_dealt() == 1 {
+                "wumpus was"
+            } else {
+                "wumpi were"
+            },
+            self.kills,
+            self.tosses,
+            match self.last_grenade() {
+                l if l > 0.0 => format!("; the next one is the last with chance {}", percent(l)),
+                _ => String::new(),
+            }
+        )
     }
 
     /// Breadth-first over the agent's map from the player's cave, through tunnels whose known
@@ -802,5 +911,30 @@ mod tests {
             tosses >= 1,
             "a fresh smell with two open tunnels is worth a grenade"
         );
+    }
+
+    #[test]
+    fn the_games_answers_bound_the_grenades_held() {
+        let mut a = DiscoveredMazeAgent::new(20);
+        let here = view("A", [None, None, None], true, false, false);
+        a.observe_turn(None, None, &here);
+        // Nothing thrown: one wumpus at least, so four grenades.
+        assert_eq!((a.fewest_dealt(), a.grenades_at_least()), (1, 4));
+        assert_eq!(a.last_grenade(), 0.0);
+        for _ in 0..3 {
+            a.observe_turn(Some(MazeAction::Toss(1)), Some(MazeResult::Missed), &here);
+        }
+        // Three misses: still one wumpus at least, and one grenade if that is all.
+        assert_eq!((a.fewest_dealt(), a.grenades_at_least()), (1, 1));
+        assert!(
+            (a.last_grenade() - 0.2).abs() < 1e-12,
+            "{}",
+            a.last_grenade()
+        );
+        a.observe_turn(Some(MazeAction::Toss(2)), Some(MazeResult::Missed), &here);
+        // A fourth and the game goes on: two wumpi were dealt at least.
+        assert_eq!((a.fewest_dealt(), a.grenades_at_least()), (2, 4));
+        a.observe_turn(Some(MazeAction::Toss(3)), Some(MazeResult::Killed), &here);
+        assert_eq!((a.fewest_dealt(), a.grenades_at_least()), (2, 3));
     }
 }
