@@ -571,7 +571,6 @@ impl MazeAgent {
             self.tracks = next;
         }
         // Each track: does the view fit, and what does it say?
-        let several = self.tracks.len() > 1;
         let mut kept = Vec::new();
         for mut t in std::mem::take(&mut self.tracks) {
             if !self.fits(&t, view) {
@@ -585,13 +584,10 @@ impl MazeAgent {
                 t.record(Told::Percept(w.smell, here, view.smell))?;
                 t.record(Told::Percept(w.hear, here, view.hear))?;
                 t.record(Told::Percept(w.feel, here, view.feel))?;
-                // Before any blast the belief's count is exact, so a layout it weighs above
-                // nought satisfies the rules too; and the one hypothesis left is the player's
-                // true cave, whose knowledge cannot contradict itself. Only to drop one of
-                // several hypotheses after a blast is the solver's check worth its call.
-                if several && t.belief.tosses() > 0 {
-                    t.kb_mut()?.check_consistent()?;
-                }
+                // No solver call here: before any blast the belief's count is exact, so a
+                // layout it weighs above nought satisfies the rules too; after one, a
+                // hypothesis whose knowledge contradicts itself is dropped when a proof first
+                // asks its solver (below).
                 Ok(())
             })();
             if told.is_err() {
@@ -615,12 +611,28 @@ impl MazeAgent {
         self.tracks = kept;
         let single = self.tracks.len() == 1;
         let worth = (!single).then(|| self.worth_proving());
-        for i in 0..self.tracks.len() {
-            let found = self.prove(i, worth.as_ref().map(|w| w[i].as_slice()))?;
-            if single {
-                for (cave, fact) in found {
-                    self.conclude(i, cave, fact)?;
+        let mut contradicted = vec![false; self.tracks.len()];
+        for (i, dropped) in contradicted.iter_mut().enumerate() {
+            match self.prove(i, worth.as_ref().map(|w| w[i].as_slice())) {
+                Ok(found) if single => {
+                    for (cave, fact) in found {
+                        self.conclude(i, cave, fact)?;
+                    }
                 }
+                Ok(_) => {}
+                // Of several hypotheses, one whose knowledge contradicts itself is not the
+                // player's cave.
+                Err(KbError::Contradiction(_)) if !single => *dropped = true,
+                Err(e) => return Err(e),
+            }
+        }
+        if contradicted.iter().any(|&c| c) {
+            let mut keep = contradicted.iter().map(|&c| !c);
+            self.tracks.retain(|_| keep.next().expect("one a track"));
+            if self.tracks.is_empty() {
+                return Err(KbError::Contradiction(
+                    "no cave of the maze fits what the player was shown".to_string(),
+                ));
             }
         }
         Ok(())
@@ -637,10 +649,11 @@ impl MazeAgent {
         let all: Vec<Place> = (0..n).map(Place::new).collect();
         for &cave in only.unwrap_or(&all) {
             let c = cave.index();
-            // A track's knowledge is consistent: before a blast its belief's exact count
-            // found a layout; after one, a single track is the player's true cave, and of
-            // several each is checked every turn. So a value fixed by unit clauses is
-            // entailed, and needs no solver call.
+            // A value fixed by unit clauses is entailed, with no solver call, when the
+            // track's knowledge is consistent: before a blast its belief's exact count found a
+            // layout; after one, a single track is the player's true cave. Of several, one
+            // may contradict itself unnoticed, but a tunnel counts as safe only when every
+            // track proves it, the true one among them.
             let entails = |t: &mut Track, pred, value| -> Result<bool, KbError> {
                 let kb = t.kb_mut()?;
                 let a = kb.atom(pred, Some(cave));
