@@ -89,6 +89,9 @@ pub struct MazeOdds {
 /// Wumpus sets (bitmasks of caves) with their weights.
 type Sets = Vec<(u64, f64)>;
 
+/// Where one startled wumpus goes (a cave, or `None`: it stays), with the chance of each.
+type Runs = Vec<(Option<usize>, f64)>;
+
 /// Every set of 1 to `n / 4` caves of a maze of `n` caves, in increasing order of its mask,
 /// each weighted by the deal's chance of it (for a player in another cave; nought for a size
 /// the deal cannot make): made once a size. A belief keeps its sets in the same order.
@@ -466,7 +469,7 @@ impl MazeBelief {
         // Where a startled wumpus in each startled cave goes, for each pattern of its exits
         // that other wumpi hold: each free exit alike among those free of the pit and the
         // bats, or nowhere when none is, with its chance.
-        let outcomes: Vec<Vec<Vec<(Option<usize>, f64)>>> = exits
+        let outcomes: Vec<Vec<Runs>> = exits
             .iter()
             .map(|exits| {
                 (0..1usize << exits.len())
@@ -477,8 +480,7 @@ impl MazeBelief {
                             .filter(|&(j, _)| taken >> j & 1 == 0)
                             .map(|(_, &t)| t)
                             .collect();
-                        let mut out: Vec<(Option<usize>, f64)> =
-                            targets.iter().map(|&t| (Some(t), 0.0)).collect();
+                        let mut out: Runs = targets.iter().map(|&t| (Some(t), 0.0)).collect();
                         let mut stay = 0.0;
                         // Every pattern of which targets are free of the pit and the bats.
                         for pattern in 0u32..1 << targets.len() {

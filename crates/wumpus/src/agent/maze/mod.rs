@@ -159,6 +159,10 @@ struct Track {
     bats: Vec<bool>,
 }
 
+/// One hypothesis about the player's cave, for tests and exports: the cave, its weight, its
+/// odds and its knowledge base.
+pub type Hypothesis<'a> = (Place, f64, Option<&'a MazeOdds>, &'a mut KnowledgeBase);
+
 /// What the agent believes of each tunnel's cave, mixed over its tracks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TunnelOdds {
@@ -290,9 +294,7 @@ impl MazeAgent {
 
     /// Each hypothesis about the player's cave: the cave, its weight (the weights sum to 1),
     /// its odds and its knowledge base (for tests and exports).
-    pub fn tracks_mut(
-        &mut self,
-    ) -> Result<Vec<(Place, f64, Option<&MazeOdds>, &mut KnowledgeBase)>, KbError> {
+    pub fn tracks_mut(&mut self) -> Result<Vec<Hypothesis<'_>>, KbError> {
         let weights = self.weights();
         self.tracks
             .iter_mut()
