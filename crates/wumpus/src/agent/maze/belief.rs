@@ -3,20 +3,22 @@
 //!
 //! The maze deals 1 to rooms/4 wumpi (the count uniform), the pit, the bats and the player in
 //! different caves, every placement uniform. The belief holds every set of wumpus caves still
-//! possible, as a bitmask with its weight, and the weight of every (pit, bats) pair, and
-//! counts their combinations exactly while the maze is static: a layout's weight is its
-//! wumpus set's times its pair's when they do not overlap, the deal's own chance of it. A bat
-//! drop multiplies each set's weight by the chance of landing where the player did (one of
-//! the empty caves, alike).
+//! possible, as a bitmask with its weight, and the caves the pit and the bats may each be in
+//! (no observation ties one to the other but "not in the same cave"), and counts their
+//! combinations exactly while the maze is static: a layout's weight is its wumpus set's when
+//! the pit and the bats are in possible caves apart from it and from each other, the deal's
+//! own chance of it. A bat drop multiplies each set's weight by the chance of landing where
+//! the player did (one of the empty caves, alike). A chance that is nought is exactly nought
+//! (the sums are arranged so), since a proof is only sought where the odds say certain.
 //!
 //! **Decision:** when a blast startles wumpi, each runs to a cave free of the pit and the bats,
 //! which ties where it goes to where they are; the exact joint would need every (set, pit,
 //! bats) triple. The belief instead takes each target cave to be free with its current
-//! chance, and goes on weighing the moved sets with the pairs by the same rule as before (no
-//! two things in one cave). The odds stay sound (nothing possible gets chance 0) and are exact
-//! while no grenade has been tossed.
+//! chance, and goes on weighing the moved sets with the pit and the bats by the same rule as
+//! before (no two things in one cave). The odds stay sound (nothing possible gets chance 0)
+//! and are exact while no grenade has been tossed.
 
-use crate::cave::hazards::GRENADES_PER_WUMPUS;
+use crate::cave::hazards::{MazeHazards, GRENADES_PER_WUMPUS};
 use crate::cave::map::CaveMap;
 use crate::topology::Place;
 use std::cell::OnceCell;
@@ -86,6 +88,18 @@ pub struct MazeOdds {
     pub weight: f64,
 }
 
+impl MazeOdds {
+    /// No layout puts the pit or a wumpus in cave `c`: worth a proof that it is safe.
+    pub fn free(&self, c: Place) -> bool {
+        self.pit[c.index()] == 0.0 && self.wumpus[c.index()] == 0.0
+    }
+
+    /// A chance that is one but for rounding: worth a proof that it is certain.
+    pub fn sure(chance: f64) -> bool {
+        chance >= 1.0 - 1e-9
+    }
+}
+
 /// Wumpus sets (bitmasks of caves) with their weights.
 type Sets = Vec<(u64, f64)>;
 
@@ -101,7 +115,7 @@ fn all_sets(n: usize) -> Arc<Sets> {
     if let Some(sets) = cache.lock().expect("not poisoned").get(&n) {
         return sets.clone();
     }
-    let max_k = (n / 4).max(1);
+    let max_k = MazeHazards::most_wumpi(n);
     fn grow(n: usize, from: usize, mask: u64, k: usize, max_k: usize, out: &mut Vec<(u64, usize)>) {
         if k > 0 {
             out.push((mask, k));
@@ -294,10 +308,13 @@ impl MazeBelief {
         let mut with_f = vec![0.0; n];
         let mut with_g = vec![0.0; n];
         let mut wumpus = vec![0.0; n];
-        let max_k = (n / 4).max(1);
+        let max_k = MazeHazards::most_wumpi(n);
         let mut alive = vec![0.0; max_k + 1];
         let mut last = 0.0;
+        // The caves in every set.
+        let mut common = u64::MAX;
         for &(m, w) in &self.sets {
+            common &= m;
             let fw = (f & !m).count_ones() as f64;
             let gw = (g & !m).count_ones() as f64;
             let hw = (both & !m).count_ones() as f64;
@@ -321,12 +338,19 @@ impl MazeBelief {
         let mut pit = vec![0.0; n];
         let mut bats = vec![0.0; n];
         for c in 0..n {
+            // The sums below subtract, so a weight that is nought would come out as rounding:
+            // where it is nought by structure, it is set so. A cave in every set holds a
+            // wumpus; the pit in c leaves the bats no cave when c is their only one, and the
+            // other way round.
+            if common >> c & 1 == 1 {
+                continue;
+            }
             let free = all - with[c];
-            if f >> c & 1 == 1 {
+            if f >> c & 1 == 1 && g & !(1 << c) != 0 {
                 let g_here = (g >> c & 1) as f64;
                 pit[c] = (sum_g - with_g[c] - g_here * free).max(0.0);
             }
-            if g >> c & 1 == 1 {
+            if g >> c & 1 == 1 && f & !(1 << c) != 0 {
                 let f_here = (f >> c & 1) as f64;
                 bats[c] = (sum_f - with_f[c] - f_here * free).max(0.0);
             }
@@ -574,6 +598,10 @@ impl MazeBelief {
         }
         // The same set reached in several ways: one entry, the weights added. A set left
         // empty would end the game, so it is not kept.
+        debug_assert!(
+            stay.windows(2).all(|w| w[0].0 < w[1].0),
+            "a blast's kill takes the same cave out of every set, so their order stands"
+        );
         moved.sort_unstable_by_key(|&(m, _)| m);
         let mut sets: Vec<(u64, f64)> = Vec::with_capacity(stay.len() + moved.len());
         let (mut a, mut b) = (stay.into_iter().peekable(), moved.into_iter().peekable());
@@ -663,7 +691,7 @@ mod tests {
         .unwrap();
         let n = map.len();
         let max_k = n / 4;
-        for seed in 0..40u64 {
+        for seed in 0..400u64 {
             let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
             let start = Place::new(rng.random_range(0..n));
             let mut b = MazeBelief::new(n, start);
@@ -751,6 +779,14 @@ mod tests {
                     (o.bats[x] - bats / total).abs() < 1e-9,
                     "seed {seed}: bats {x}"
                 );
+                // What is impossible is exactly so: a proof is sought only where it is.
+                for (odds, truth, what) in [
+                    (o.wumpus[x], w, "wumpus"),
+                    (o.pit[x], pit, "pit"),
+                    (o.bats[x], bats, "bats"),
+                ] {
+                    assert_eq!(odds == 0.0, truth == 0.0, "seed {seed}: {what} {x} {odds}");
+                }
             }
             for (k, &a) in o.alive.iter().enumerate() {
                 let w: f64 = layouts

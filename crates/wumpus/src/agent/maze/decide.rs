@@ -191,7 +191,7 @@ impl MazeAgent {
                         continue;
                     }
                     let risk = risk_of(t, d);
-                    if risk >= 1.0 - 1e-9 {
+                    if MazeOdds::sure(risk) {
                         continue;
                     }
                     let cost = risk + 1e-3 * steps as f64;
@@ -212,7 +212,7 @@ impl MazeAgent {
                     risk += w * risk_of(t, c);
                     unknown |= !t.safe[c.index()] || !t.been[c.index()];
                 }
-                (unknown && risk < 1.0 - 1e-9).then_some((k, risk))
+                (unknown && !MazeOdds::sure(risk)).then_some((k, risk))
             })
             .min_by_key(|&(k, risk)| (level(risk), k))
             .map(|(k, risk)| {

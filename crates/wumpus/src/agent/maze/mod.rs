@@ -5,8 +5,9 @@
 //! **Decision:** the agent is given the maze's map (seed 000 ships `caves.dat` with the game;
 //! the player sees cave names, never numbers). It places itself by the names it is shown and
 //! by dead reckoning. Where names do not tell (the five Lost Caverns share one), it keeps one
-//! *track* per cave it may be in, each with its own knowledge base and odds, drops the tracks
-//! the names or senses contradict, and weighs the rest by how likely each makes what it saw.
+//! *track* per cave it may be in, each with its own odds and knowledge base (made when a proof
+//! is first asked of it), drops the tracks the names or senses contradict, and weighs the rest
+//! by how likely each makes what it saw.
 //!
 //! Each turn the agent takes in its last action's result and the new view, then decides, by
 //! the chances mixed over its tracks:
@@ -665,8 +666,7 @@ impl MazeAgent {
                 kb.entails((a, value))
             };
             if !t.safe[c]
-                && o.pit[c] == 0.0
-                && o.wumpus[c] == 0.0
+                && o.free(cave)
                 && entails(t, w.pit, false)?
                 && entails(t, w.wumpus, false)?
             {
@@ -675,15 +675,15 @@ impl MazeAgent {
                     found.push((cave, Fact::Safe));
                 }
             }
-            if !t.wumpus[c] && o.wumpus[c] >= 1.0 - 1e-9 && entails(t, w.wumpus, true)? {
+            if !t.wumpus[c] && MazeOdds::sure(o.wumpus[c]) && entails(t, w.wumpus, true)? {
                 t.wumpus[c] = true;
                 found.push((cave, Fact::Wumpus));
             }
-            if !t.pit[c] && o.pit[c] >= 1.0 - 1e-9 && entails(t, w.pit, true)? {
+            if !t.pit[c] && MazeOdds::sure(o.pit[c]) && entails(t, w.pit, true)? {
                 t.pit[c] = true;
                 found.push((cave, Fact::Pit));
             }
-            if !t.bats[c] && o.bats[c] >= 1.0 - 1e-9 && entails(t, w.bats, true)? {
+            if !t.bats[c] && MazeOdds::sure(o.bats[c]) && entails(t, w.bats, true)? {
                 t.bats[c] = true;
                 found.push((cave, Fact::Bats));
             }
@@ -698,11 +698,7 @@ impl MazeAgent {
     fn worth_proving(&self) -> Vec<Vec<Place>> {
         let certain = |t: &Track, c: Place| {
             let o = t.odds.as_ref().expect("counted");
-            let c = c.index();
-            (
-                o.pit[c] == 0.0 && o.wumpus[c] == 0.0,
-                o.wumpus[c] >= 1.0 - 1e-9,
-            )
+            (o.free(c), MazeOdds::sure(o.wumpus[c.index()]))
         };
         let tunnels: Vec<usize> = (0..3)
             .filter(|&k| {

@@ -227,6 +227,12 @@ impl MazeHazards {
         })
     }
 
+    /// The most wumpi seed 000's deal puts in a maze of `caves` caves: a quarter of them (one
+    /// at least).
+    pub fn most_wumpi(caves: usize) -> usize {
+        (caves / 4).max(1)
+    }
+
     /// Seed 000's deal: 1 to rooms/4 wumpi (uniform), 4 grenades each, one pit and one bat
     /// colony, each in a different cave, and the player in an empty cave; every placement
     /// uniform over the caves still empty.
@@ -238,7 +244,7 @@ impl MazeHazards {
                 rooms: map.len(),
             });
         }
-        let wumpi = rng.random_range(1..=map.len() / 4);
+        let wumpi = rng.random_range(1..=Self::most_wumpi(map.len()));
         let rooms: Vec<Place> = rand::seq::index::sample(rng, map.len(), wumpi + 3)
             .into_iter()
             .map(Place::new)

@@ -29,20 +29,21 @@
 //!
 //! Decisions, in order: toss into a proven wumpus; step through an unknown tunnel proven free
 //! of the pit and wumpi (walking the known map to the nearest one); toss where a kill is
-//! likeliest when that is at least [`TOSS_AT_LEAST`]; otherwise the least-risk unknown tunnel,
-//! unless a toss is the better bet; with nothing to try, toss the likeliest tunnel.
+//! likeliest when that is at least [`TOSS_AT_LEAST`] (more when the grenade is likely the last:
+//! `toss_threshold`); otherwise the least-risk unknown tunnel, unless a toss is the better bet;
+//! with nothing to try, toss the likeliest tunnel.
 
 mod decide;
 
 use super::TunnelOdds;
 use crate::agent::common::percent;
 use crate::agent::{Decision, Knowledge, Reason, Rule};
-use crate::cave::hazards::GRENADES_PER_WUMPUS;
+use crate::cave::hazards::{MazeHazards, GRENADES_PER_WUMPUS};
 use crate::cave::maze::{MazeAction, MazeResult, MazeView};
 use std::collections::VecDeque;
 
 /// The least chance of a kill for which the agent tosses a grenade while an unknown tunnel is
-/// still there to be risked.
+/// still there to be risked, unless the grenade is likely the last.
 pub const TOSS_AT_LEAST: f64 = 0.3;
 
 /// How much each miss through a tunnel, while the smell stays, takes off the chance that the
@@ -89,11 +90,27 @@ struct Node {
     /// held no wumpus then, so until the next blast only a startled runner can be there.
     missed: Vec<Option<u32>>,
     /// Grenades through each tunnel that missed while a wumpus was smelt here, since the
-    /// smell began or a grenade last killed: evidence that the smell comes from elsewhere.
+    /// smell began or a grenade from here last killed: evidence that the smell comes from
+    /// elsewhere.
     misses: Vec<u32>,
 }
 
 impl Node {
+    /// Room in every per-tunnel list for `k` tunnels (a node made before its tunnels were
+    /// shown has none).
+    fn tunnels_at_least(&mut self, k: usize) {
+        if self.edges.len() < k {
+            self.edges.resize(k, None);
+            self.links.resize(k, None);
+        }
+        if self.missed.len() < k {
+            self.missed.resize(k, None);
+        }
+        if self.misses.len() < k {
+            self.misses.resize(k, 0);
+        }
+    }
+
     fn new(name: Option<String>, tunnels: usize) -> Node {
         Node {
             name,
@@ -246,16 +263,12 @@ impl DiscoveredMazeAgent {
                 (Some(MazeAction::Toss(k)), Some(MazeResult::Missed)) => {
                     self.tosses += 1;
                     self.epoch += 1;
-                    let missed = &mut self.nodes[self.at].missed;
-                    if missed.len() < k {
-                        missed.resize(k, None);
+                    let node = &mut self.nodes[self.at];
+                    node.tunnels_at_least(k);
+                    node.missed[k - 1] = Some(self.epoch);
+                    if node.senses.is_some_and(|s| s.smell) {
+                        node.misses[k - 1] += 1;
                     }
-                    missed[k - 1] = Some(self.epoch);
-                    let misses = &mut self.nodes[self.at].misses;
-                    if misses.len() < k {
-                        misses.resize(k, 0);
-                    }
-                    misses[k - 1] += 1;
                 }
                 (Some(MazeAction::Toss(_)), Some(MazeResult::Killed)) => {
                     self.tosses += 1;
@@ -270,14 +283,8 @@ impl DiscoveredMazeAgent {
         let here = self.at;
         let epoch = self.epoch;
         let node = &mut self.nodes[here];
-        if node.edges.len() < tunnels {
-            node.edges.resize(tunnels, None);
-            node.links.resize(tunnels, None);
-        }
+        node.tunnels_at_least(tunnels);
         node.shown = view.tunnels.clone();
-        if node.misses.len() < tunnels {
-            node.misses.resize(tunnels, 0);
-        }
         if !view.smell {
             node.misses.fill(0);
         }
@@ -320,10 +327,7 @@ impl DiscoveredMazeAgent {
 
     fn set_edge(&mut self, from: usize, k: usize, to: usize, link: Link) {
         let node = &mut self.nodes[from];
-        if node.edges.len() < k {
-            node.edges.resize(k, None);
-            node.links.resize(k, None);
-        }
+        node.tunnels_at_least(k);
         node.edges[k - 1] = Some(to);
         node.links[k - 1] = Some(link);
     }
@@ -568,7 +572,7 @@ impl DiscoveredMazeAgent {
     }
 
     fn most_dealt(&self) -> u32 {
-        (self.caves / 4).max(1) as u32
+        MazeHazards::most_wumpi(self.caves) as u32
     }
 
     /// The estimated chance that a cave not yet visited holds a live wumpus: the wumpi the
