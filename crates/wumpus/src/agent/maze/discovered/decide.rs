@@ -37,8 +37,8 @@ impl DiscoveredMazeAgent {
         // visited cave not yet placed on the agent's map, to join it up again.
         if !guarded {
             let rejoin_ok = self.rejoins < REJOIN_CAP_PER_CAVE * self.caves as u32;
-            // (rejoin, steps, bats, first tunnel, tunnel there)
-            let mut best: Option<(bool, usize, bool, usize, usize)> = None;
+            // (rejoin, steps, bats (0 none, 1 maybe, 2 proven), first tunnel, tunnel there)
+            let mut best: Option<(bool, usize, u8, usize, usize)> = None;
             for (n, w) in way.iter().enumerate() {
                 let Some((first, steps)) = *w else { continue };
                 let node = &self.nodes[n];
@@ -50,7 +50,11 @@ impl DiscoveredMazeAgent {
                     if !(a.unknown || (rejoin && rejoin_ok)) {
                         continue;
                     }
-                    let bats = a.bats != Hazard::Free;
+                    let bats = match a.bats {
+                        Hazard::Free => 0,
+                        Hazard::Chance(_) => 1,
+                        Hazard::Proven => 2,
+                    };
                     let first = if n == self.at { i + 1 } else { first };
                     let key = (rejoin, steps, bats, first, i + 1);
                     if best.is_none_or(|b| key < b) {
@@ -108,10 +112,11 @@ impl DiscoveredMazeAgent {
                         "explore: {} leads to a cave not yet visited that is proven free of the \
                          pit and wumpi (nothing felt or smelt here){}",
                         self.through(first),
-                        if bats {
-                            "; bats may be there, and they can only drop you in an empty cave"
-                        } else {
-                            ""
+                        match bats {
+                            0 => "",
+                            1 => "; bats may be there, and they can only drop you in an empty cave",
+                            _ =>
+                                "; the bats are there, and they can only drop you in an empty cave",
                         }
                     )
                 } else {
@@ -170,7 +175,7 @@ impl DiscoveredMazeAgent {
                 format!("{} ({} to die, estimated)", self.through(s.2), percent(s.3))
             } else {
                 format!(
-                    "an unknown tunnel {} step{} away ({} to die, estimated)",
+                    "a tunnel not yet seen {} step{} away ({} to die, estimated)",
                     s.0,
                     if s.0 == 1 { "" } else { "s" },
                     percent(s.3)
@@ -245,8 +250,8 @@ impl DiscoveredMazeAgent {
                         )
                     } else {
                         format!(
-                            "nothing safe is left to explore: the least-risk unknown tunnel is \
-                             {}; walk {} towards it{against}",
+                            "nothing safe is left to explore: the least-risk way on is {}; walk \
+                             {} towards it{against}",
                             step_words(&s),
                             self.through(s.1)
                         )

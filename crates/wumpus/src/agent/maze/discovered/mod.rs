@@ -703,11 +703,15 @@ impl DiscoveredMazeAgent {
             .iter()
             .filter(|m| m.name.as_deref() == Some(&name))
             .count();
-        let how = match n.links.get(k - 1).copied().flatten()? {
-            Link::WalkedNew if twins > 1 => {
-                "you walked it; of the caves of that name you have been in, the agent cannot \
-                 tell which, so it keeps them apart"
-            }
+        let link = n.links.get(k - 1).copied().flatten()?;
+        if link == Link::WalkedNew && twins > 1 {
+            return Some(format!(
+                "it leads to one of the caves named {name} you have been in, since you walked \
+                 it (which one, the names and senses cannot tell, so the agent keeps them \
+                 apart)"
+            ));
+        }
+        let how = match link {
             Link::WalkedNew => "you walked it",
             Link::WalkedKnown => {
                 "you walked it, and of the caves of that name you have been in only that one \
