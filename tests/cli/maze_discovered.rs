@@ -83,7 +83,7 @@ fn the_discovered_maze_agent_stays_sound_where_every_name_repeats() {
 }
 
 #[test]
-fn a_hint_without_the_map_says_what_is_proven_of_each_tunnel() {
+fn a_hint_without_the_map_says_what_is_proven_of_each_tunnel_and_why() {
     // Seed 2 starts in a cave with a draft; tunnel 1 leads to one where nothing is sensed.
     let run = wumpus(&["play", "--rules", "maze", "--seed", "2"], "m 1\nhint\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -93,12 +93,22 @@ fn a_hint_without_the_map_says_what_is_proven_of_each_tunnel() {
         .nth(1)
         .unwrap_or_else(|| panic!("no proofs in: {}", run.stdout));
     assert!(
-        proofs.contains("tunnel 2 (not yet seen): no pit (no draft here); no wumpus"),
+        proofs.contains(
+            "tunnel 2 (not yet seen): no pit (no draft here); no wumpus (nothing smelt here)"
+        ),
+        "{proofs}"
+    );
+    // The tunnel back is proven by the knowledge base from where the player stood, and where
+    // it leads from the name it shows.
+    assert!(
+        proofs.contains(
+            "tunnel 1 to The Fountainhead: no pit (you stood in The Fountainhead); no wumpus \
+             (you stood in The Fountainhead)"
+        ),
         "{proofs}"
     );
     assert!(
-        proofs
-            .contains("tunnel 1 to The Fountainhead: no pit (it leads to a cave you have been in)"),
+        proofs.contains("since only one cave you have stood in bears the name it shows"),
         "{proofs}"
     );
 }

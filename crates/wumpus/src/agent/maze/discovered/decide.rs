@@ -30,7 +30,7 @@ impl DiscoveredMazeAgent {
                 ),
             );
         }
-        let way = self.reachable();
+        let (way, judged) = self.reachable();
         let guarded = self.moves >= MOVE_GUARD;
         // 2. Explore an unknown tunnel proven free of the pit and wumpi, the nearest first
         // and, among equals, one without bats; failing that, step through a safe tunnel to a
@@ -42,7 +42,7 @@ impl DiscoveredMazeAgent {
             for (n, w) in way.iter().enumerate() {
                 let Some((first, steps)) = *w else { continue };
                 let node = &self.nodes[n];
-                for (i, a) in self.assess(n).iter().enumerate() {
+                for (i, a) in judged[n].iter().enumerate() {
                     if a.pit != Hazard::Free || a.wumpus != Hazard::Free {
                         continue;
                     }
@@ -150,7 +150,7 @@ impl DiscoveredMazeAgent {
             let smelt = self.nodes[n]
                 .senses
                 .is_some_and(|s| s.smell && s.epoch == self.epoch);
-            for (i, a) in self.assess(n).iter().enumerate() {
+            for (i, a) in judged[n].iter().enumerate() {
                 let first = if n == self.at { i + 1 } else { first };
                 let kill = a.wumpus.chance();
                 if smelt

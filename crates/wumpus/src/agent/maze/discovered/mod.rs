@@ -34,13 +34,18 @@
 //! with nothing to try, toss the likeliest tunnel.
 
 mod decide;
+mod seen;
+mod words;
 
+use self::seen::Seen;
 use super::TunnelOdds;
 use crate::agent::common::percent;
 use crate::agent::{Decision, Knowledge, Reason, Rule};
 use crate::cave::hazards::{MazeHazards, GRENADES_PER_WUMPUS};
 use crate::cave::maze::{MazeAction, MazeResult, MazeView};
-use std::collections::VecDeque;
+use crate::kb::{Observation, Proofs};
+use crate::topology::Place;
+use std::collections::{HashMap, VecDeque};
 
 /// The least chance of a kill for which the agent tosses a grenade while an unknown tunnel is
 /// still there to be risked, unless the grenade is likely the last.
@@ -74,6 +79,10 @@ struct Senses {
 struct Node {
     /// Its name; `None` for the bats' cave until a tunnel into it shows the name.
     name: Option<String>,
+    /// Its place in the knowledge base.
+    place: Place,
+    /// The places of the caves its tunnels lead to, fixed when the player first stands here.
+    far: Vec<Place>,
     /// Where each tunnel leads, where that is certain.
     edges: Vec<Option<usize>>,
     /// Why each known tunnel leads where it does.
@@ -89,6 +98,14 @@ struct Node {
     /// For each tunnel, the blast count just after a grenade through it missed: its cave
     /// held no wumpus then, so until the next blast only a startled runner can be there.
     missed: Vec<Option<u32>>,
+    /// For a node of a cave it could not tell apart from others of its name, the first nodes
+    /// of those caves, one of which it is (its tunnels are theirs); empty for the first node
+    /// of a cave.
+    may_be: Vec<usize>,
+    /// For each tunnel, the blast count when its cave was last told stood in, and whether it
+    /// was told entered (so that neither is told twice).
+    told_stood: Vec<Option<u32>>,
+    told_entered: Vec<bool>,
     /// Grenades through each tunnel that missed while a wumpus was smelt here, since the
     /// smell began or a grenade from here last killed: evidence that the smell comes from
     /// elsewhere.
@@ -109,11 +126,17 @@ impl Node {
         if self.misses.len() < k {
             self.misses.resize(k, 0);
         }
+        if self.told_stood.len() < k {
+            self.told_stood.resize(k, None);
+            self.told_entered.resize(k, false);
+        }
     }
 
-    fn new(name: Option<String>, tunnels: usize) -> Node {
+    fn new(name: Option<String>, tunnels: usize, place: Place) -> Node {
         Node {
             name,
+            place,
+            far: Vec::new(),
             edges: vec![None; tunnels],
             links: vec![None; tunnels],
             shown: vec![None; tunnels],
@@ -122,6 +145,9 @@ impl Node {
             bats: false,
             missed: vec![None; tunnels],
             misses: vec![0; tunnels],
+            may_be: Vec::new(),
+            told_stood: vec![None; tunnels],
+            told_entered: vec![false; tunnels],
         }
     }
 }
@@ -169,6 +195,9 @@ struct Assessed {
     unknown: bool,
 }
 
+/// The way to a node: the first tunnel towards it from the player's cave, and the steps.
+type Way = (usize, usize);
+
 /// The maze agent without the map.
 #[derive(Clone, Debug)]
 pub struct DiscoveredMazeAgent {
@@ -186,6 +215,18 @@ pub struct DiscoveredMazeAgent {
     /// Caves not yet visited and the chance that one holds a wumpus, counted once a turn.
     unvisited: usize,
     density: f64,
+    /// The knowledge base over the agent's own map: what it proves is all the agent calls
+    /// proven.
+    seen: Seen,
+    /// The node each place of the knowledge base stands for, if it is a node's own.
+    owner: Vec<Option<usize>>,
+    /// What is proven of each tunnel of the player's cave, with the observations that prove it
+    /// when explaining.
+    here_proofs: Vec<Vec<String>>,
+    /// The nodes of each name.
+    named: HashMap<String, Vec<usize>>,
+    /// Bats carried the player off this turn: every tunnel may lead to their cave.
+    carried_now: bool,
     /// Put the choices weighed in words (for `trace` and `hint`).
     pub(super) explain: bool,
 }
@@ -193,6 +234,13 @@ pub struct DiscoveredMazeAgent {
 impl DiscoveredMazeAgent {
     /// A fresh agent for one game in a maze of `caves` caves.
     pub fn new(caves: usize) -> DiscoveredMazeAgent {
+        DiscoveredMazeAgent::with_proofs(caves, Proofs::Fast)
+    }
+
+    fn with_proofs(caves: usize, proofs: Proofs) -> DiscoveredMazeAgent {
+        // Room for a node and its three tunnels' caves per cave, and some caves known twice.
+        let seen = Seen::with_capacity(4 * caves.max(1) + 16, proofs)
+            .expect("the built-in rules ground on any map");
         DiscoveredMazeAgent {
             caves: caves.max(1),
             nodes: Vec::new(),
@@ -204,14 +252,50 @@ impl DiscoveredMazeAgent {
             rejoins: 0,
             unvisited: caves.max(1),
             density: 0.0,
+            seen,
+            owner: Vec::new(),
+            here_proofs: Vec::new(),
+            carried_now: false,
+            named: HashMap::new(),
             explain: false,
         }
     }
 
     /// The same, weighing its choices in words for `trace` and `hint` when `explain`.
-    pub fn explained(mut self, explain: bool) -> DiscoveredMazeAgent {
-        self.explain = explain;
-        self
+    pub fn explained(self, explain: bool) -> DiscoveredMazeAgent {
+        let proofs = if explain {
+            Proofs::Explained
+        } else {
+            Proofs::Fast
+        };
+        let mut agent = DiscoveredMazeAgent::with_proofs(self.caves, proofs);
+        agent.explain = explain;
+        agent
+    }
+
+    /// A new node for a cave named `name` (if shown) with `tunnels` tunnels, on `place` when
+    /// that place stands for no node yet (the cave behind the tunnel just walked), else on a
+    /// place of its own.
+    fn add_node(&mut self, name: Option<String>, tunnels: usize, place: Option<Place>) -> usize {
+        let place = match place {
+            Some(p) if self.owner.get(p.index()).copied().flatten().is_none() => p,
+            _ => self.seen.place(),
+        };
+        let id = self.nodes.len();
+        if let Some(name) = &name {
+            self.named.entry(name.clone()).or_default().push(id);
+        }
+        if self.owner.len() <= place.index() {
+            self.owner.resize(place.index() + 1, None);
+        }
+        self.owner[place.index()] = Some(id);
+        self.nodes.push(Node::new(name, tunnels, place));
+        id
+    }
+
+    /// The place of the cave behind tunnel `k` of `node`, once the player has stood there.
+    fn far(&self, node: usize, k: usize) -> Option<Place> {
+        self.nodes[node].far.get(k - 1).copied()
     }
 
     /// Grenades tossed so far.
@@ -233,9 +317,9 @@ impl DiscoveredMazeAgent {
         view: &MazeView,
     ) {
         let tunnels = view.tunnels.len();
+        let w = self.seen.words;
         if self.nodes.is_empty() {
-            self.nodes.push(Node::new(Some(view.name.clone()), tunnels));
-            self.at = 0;
+            self.at = self.add_node(Some(view.name.clone()), tunnels, None);
         } else {
             match (last, result) {
                 (Some(MazeAction::Move(k)), Some(MazeResult::Moved)) => {
@@ -247,7 +331,11 @@ impl DiscoveredMazeAgent {
                     {
                         self.rejoins += 1;
                     }
+                    let walked = self.far(from, k);
                     self.at = self.walk(from, k, view);
+                    if let Some(f) = walked {
+                        self.seen.tell(w.stood, f, true);
+                    }
                 }
                 (Some(MazeAction::Move(k)), Some(MazeResult::Carried)) => {
                     self.moves += 1;
@@ -255,14 +343,18 @@ impl DiscoveredMazeAgent {
                     let bats = self.bats_node(from, k, tunnels);
                     self.nodes[bats].bats = true;
                     self.set_edge(from, k, bats, Link::Bats);
+                    if let Some(f) = self.far(from, k) {
+                        self.seen.tell(w.carried, f, true);
+                    }
+                    self.carried_now = true;
                     // Dropped in some empty cave, maybe one already visited: which, the name
                     // cannot say for certain, so it is a new node.
-                    self.nodes.push(Node::new(Some(view.name.clone()), tunnels));
-                    self.at = self.nodes.len() - 1;
+                    self.at = self.add_node(Some(view.name.clone()), tunnels, None);
                 }
                 (Some(MazeAction::Toss(k)), Some(MazeResult::Missed)) => {
                     self.tosses += 1;
                     self.epoch += 1;
+                    self.blasted(k, false);
                     let node = &mut self.nodes[self.at];
                     node.tunnels_at_least(k);
                     node.missed[k - 1] = Some(self.epoch);
@@ -270,10 +362,11 @@ impl DiscoveredMazeAgent {
                         node.misses[k - 1] += 1;
                     }
                 }
-                (Some(MazeAction::Toss(_)), Some(MazeResult::Killed)) => {
+                (Some(MazeAction::Toss(k)), Some(MazeResult::Killed)) => {
                     self.tosses += 1;
                     self.kills += 1;
                     self.epoch += 1;
+                    self.blasted(k, true);
                     self.nodes[self.at].misses.fill(0);
                 }
                 (Some(MazeAction::Toss(_)), Some(MazeResult::Ended(_))) => self.tosses += 1,
@@ -301,6 +394,7 @@ impl DiscoveredMazeAgent {
             let shown = self.nodes[here].shown[k - 1].clone();
             if let (Some(to), Some(name)) = (to, shown) {
                 if self.nodes[to].name.is_none() {
+                    self.named.entry(name.clone()).or_default().push(to);
                     self.nodes[to].name = Some(name);
                 }
             }
@@ -316,7 +410,158 @@ impl DiscoveredMazeAgent {
                 }
             }
         }
+        self.take_in(view);
         self.recount();
+    }
+
+    /// What the knowledge base proves of the cave behind tunnel `k` of `node`; for a node that
+    /// may be any of several caves, also what it proves of that tunnel of every one of them.
+    fn proven(&self, node: usize, k: usize) -> seen::Proven {
+        let own = self
+            .far(node, k)
+            .map(|f| self.seen.proven(f))
+            .unwrap_or_default();
+        let n = &self.nodes[node];
+        if n.may_be.is_empty() {
+            return own;
+        }
+        let each: Vec<seen::Proven> = n
+            .may_be
+            .iter()
+            .map(|&c| {
+                self.far(c, k)
+                    .map(|f| self.seen.proven(f))
+                    .unwrap_or_default()
+            })
+            .collect();
+        let agreed = |value: fn(&seen::Proven) -> Option<bool>| {
+            let first = value(&each[0]);
+            first.filter(|_| each.iter().all(|p| value(p) == first))
+        };
+        seen::Proven {
+            pit: own.pit.or(agreed(|p| p.pit)),
+            bats: own.bats.or(agreed(|p| p.bats)),
+            wumpus: own.wumpus.or(agreed(|p| p.wumpus)),
+        }
+    }
+
+    /// The node of the bats' cave, once the player has been carried off.
+    fn colony(&self) -> Option<usize> {
+        self.nodes.iter().position(|n| n.bats)
+    }
+
+    /// Tells the knowledge base that a grenade through tunnel `k` of the player's cave hit a
+    /// wumpus or missed, and that it blasted there.
+    fn blasted(&mut self, k: usize, hit: bool) {
+        if let Some(f) = self.far(self.at, k) {
+            self.seen.tell(self.seen.words.hit, f, hit);
+            self.seen.blast(f);
+        }
+    }
+
+    /// Tells the knowledge base what the player stands in and senses, and what the map now
+    /// says of every tunnel's cave, then works out what that proves.
+    fn take_in(&mut self, view: &MazeView) {
+        let w = self.seen.words;
+        let here = self.at;
+        if self.nodes[here].far.is_empty() {
+            // Where the tunnels lead, fixed before anything sensed here is told: the node a
+            // tunnel is known to lead to, or a place for a cave not yet placed.
+            let far: Vec<Place> = (0..view.tunnels.len())
+                .map(|i| match self.nodes[here].edges[i] {
+                    Some(to) => self.nodes[to].place,
+                    None => self.seen.place(),
+                })
+                .collect();
+            self.nodes[here].far = far.clone();
+            self.seen.set_tunnels(self.nodes[here].place, far);
+        }
+        let place = self.nodes[here].place;
+        self.seen.tell(w.stood, place, true);
+        self.seen.tell(w.smell, place, view.smell);
+        self.seen.tell(w.hear, place, view.hear);
+        self.seen.tell(w.feel, place, view.feel);
+        // What the map says of a tunnel's cave changes only with the tunnels of the cave the
+        // player stands in, those that lead or may lead here, or a new bats' cave.
+        let name = self.nodes[here].name.clone();
+        let colony = self.colony();
+        // A tunnel that shows this cave's name may be proven empty now only when every cave of
+        // that name has been stood in since the last blast.
+        let by_name = name.as_ref().is_some_and(|name| {
+            self.all_stood_now(name) && colony.is_none_or(|c| self.nodes[c].name.is_some())
+        });
+        for n in 0..self.nodes.len() {
+            for k in 1..=self.nodes[n].far.len() {
+                let node = &self.nodes[n];
+                let touches = n == here
+                    || self.carried_now
+                    || match node.edges[k - 1] {
+                        Some(to) => to == here,
+                        None => by_name && node.shown[k - 1].is_some() && node.shown[k - 1] == name,
+                    };
+                if touches {
+                    self.tell_beyond(n, k, colony);
+                }
+            }
+        }
+        self.carried_now = false;
+        self.seen.prove();
+        if self.explain {
+            self.here_proofs = self.proofs_here();
+        }
+    }
+
+    /// Tells what the map says of the cave behind tunnel `k` of `node`: the caves it may be
+    /// are the node it is known to lead to, or every node of the name it shows (and the bats'
+    /// cave while that has no name). Where every one of them has been entered it has no pit,
+    /// where every one holds the bats it does, and where the player has stood in every one
+    /// since the last blast it is empty now.
+    fn tell_beyond(&mut self, node: usize, k: usize, colony: Option<usize>) {
+        let Some(f) = self.far(node, k) else {
+            return;
+        };
+        let n = &self.nodes[node];
+        if n.told_entered[k - 1] && n.told_stood[k - 1] == Some(self.epoch) {
+            return;
+        }
+        let (entered, carried, stood) = match (n.edges[k - 1], &n.shown[k - 1]) {
+            (Some(to), _) => {
+                let t = &self.nodes[to];
+                (
+                    t.stood.is_some() || t.bats,
+                    t.bats,
+                    t.stood == Some(self.epoch),
+                )
+            }
+            (None, Some(name)) => {
+                // Every node of the name, and the bats' cave while it has none: the bats'
+                // cave is never stood in, and caves of a name are never all the bats'.
+                let unnamed_colony = colony.is_some_and(|c| self.nodes[c].name.is_none());
+                let stood = !unnamed_colony && self.all_stood_now(name);
+                (true, false, stood)
+            }
+            (None, None) => return,
+        };
+        let w = self.seen.words;
+        if entered && !self.nodes[node].told_entered[k - 1] {
+            self.seen.tell(w.entered, f, true);
+            self.nodes[node].told_entered[k - 1] = true;
+        }
+        if carried {
+            self.seen.tell(w.carried, f, true);
+        }
+        if stood {
+            self.seen.tell(w.stood, f, true);
+            self.nodes[node].told_stood[k - 1] = Some(self.epoch);
+        }
+    }
+
+    /// True when the player has stood in every cave named `name` it knows since the last
+    /// blast.
+    fn all_stood_now(&self, name: &str) -> bool {
+        self.named
+            .get(name)
+            .is_some_and(|all| all.iter().all(|&i| self.nodes[i].stood == Some(self.epoch)))
     }
 
     /// Counts, once a turn, what the odds of every tunnel share.
@@ -338,7 +583,7 @@ impl DiscoveredMazeAgent {
     fn sole_candidate(&self, name: &str, bats_possible: bool) -> Option<usize> {
         let mut found = None;
         for (i, n) in self.nodes.iter().enumerate() {
-            if n.bats && !bats_possible {
+            if (n.bats && !bats_possible) || !n.may_be.is_empty() {
                 continue;
             }
             if n.name.as_deref().is_none_or(|m| m == name) {
@@ -379,17 +624,69 @@ impl DiscoveredMazeAgent {
                         .zip(&view.tunnels)
                         .all(|(was, now)| was.is_none() || was == now)
             };
-            let mut fitting = self.nodes.iter().enumerate().filter(|(_, n)| fits(n));
-            if let (Some((to, _)), None) = (fitting.next(), fitting.next()) {
+            // Only the first node of each cave can be it: a node made for a cave the agent
+            // could not tell apart is one of those. Leaving such a node, the caves it may be
+            // say where the tunnel may lead, where each of them knows.
+            let tracked = self.through_each(from, k);
+            let fitting: Vec<usize> = tracked
+                .or_else(|| self.named.get(name).cloned())
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|&i| fits(&self.nodes[i]))
+                .collect();
+            if let [to] = fitting[..] {
                 self.set_edge(from, k, to, Link::WalkedKnown);
                 return to;
             }
+            let may_be = if fitting.is_empty() {
+                self.named.get(name).cloned().unwrap_or_default()
+            } else {
+                fitting
+            };
+            let to = self.add_node(
+                Some(name.to_string()),
+                view.tunnels.len(),
+                self.far(from, k),
+            );
+            if !may_be.is_empty() {
+                // A second node of a cave already known: not one the names can lead to.
+                if let Some(all) = self.named.get_mut(name) {
+                    all.retain(|&i| i != to);
+                }
+                self.nodes[to].may_be = may_be;
+            }
+            self.set_edge(from, k, to, Link::WalkedNew);
+            return to;
         }
-        self.nodes
-            .push(Node::new(Some(name.to_string()), view.tunnels.len()));
-        let to = self.nodes.len() - 1;
+        let to = self.add_node(
+            Some(name.to_string()),
+            view.tunnels.len(),
+            self.far(from, k),
+        );
         self.set_edge(from, k, to, Link::WalkedNew);
         to
+    }
+
+    /// For a node that may be any of several caves, the first nodes of the caves tunnel `k`
+    /// leads to from each of them, when every one of them knows where it leads.
+    fn through_each(&self, from: usize, k: usize) -> Option<Vec<usize>> {
+        let may_be = &self.nodes[from].may_be;
+        if may_be.is_empty() {
+            return None;
+        }
+        let mut found = Vec::new();
+        for &c in may_be {
+            let to = self.nodes[c].edges.get(k - 1).copied().flatten()?;
+            let t = &self.nodes[to];
+            if t.may_be.is_empty() {
+                found.push(to);
+            } else {
+                found.extend_from_slice(&t.may_be);
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        Some(found)
     }
 
     /// The bats' cave behind tunnel `k` of `from`: the node already known to hold them, or a
@@ -402,8 +699,7 @@ impl DiscoveredMazeAgent {
             return to;
         }
         let name = self.nodes[from].shown.get(k - 1).cloned().flatten();
-        self.nodes.push(Node::new(name, tunnels));
-        self.nodes.len() - 1
+        self.add_node(name, tunnels, self.far(from, k))
     }
 
     /// True when the tunnel leads to a cave the player has been in (so no pit is there).
@@ -416,55 +712,20 @@ impl DiscoveredMazeAgent {
             })
     }
 
-    /// True when no wumpus can have come into the visited cave behind the tunnel since the
-    /// player last knew it empty.
-    fn visited_wumpus_free(&self, node: usize, k: usize) -> bool {
-        if self.epoch == 0 {
-            return true;
-        }
-        let fresh = |t: &Node| t.bats || t.stood == Some(self.epoch);
-        let n = &self.nodes[node];
-        if let Some(to) = n.edges.get(k - 1).copied().flatten() {
-            return fresh(&self.nodes[to]);
-        }
-        match n.shown.get(k - 1).cloned().flatten() {
-            Some(name) => self
-                .nodes
-                .iter()
-                .filter(|t| t.name.as_deref().is_none_or(|m| m == name))
-                .all(fresh),
-            None => false,
-        }
-    }
-
     /// What the agent holds of each tunnel of `node`, from what it sensed there last.
     fn assess(&self, node: usize) -> Vec<Assessed> {
         let n = &self.nodes[node];
         let tunnels = n.shown.len();
         let senses = n.senses;
-        let smell_now = senses.filter(|s| s.epoch == self.epoch);
         let bats_known = self.nodes.iter().any(|t| t.bats);
         let visited: Vec<bool> = (1..=tunnels)
             .map(|k| self.leads_to_visited(node, k))
             .collect();
-        let pit_free: Vec<bool> = (0..tunnels)
-            .map(|i| visited[i] || senses.is_some_and(|s| !s.feel))
-            .collect();
-        let wumpus_free: Vec<bool> = (0..tunnels)
-            .map(|i| {
-                (visited[i] && self.visited_wumpus_free(node, i + 1))
-                    || smell_now.is_some_and(|s| !s.smell)
-            })
-            .collect();
-        let bats_free: Vec<bool> = (0..tunnels)
-            .map(|i| {
-                let to_bats = n.edges[i].is_some_and(|to| self.nodes[to].bats);
-                !to_bats
-                    && ((visited[i] && !n.edges[i].is_none_or(|to| self.nodes[to].bats))
-                        || (!visited[i] && bats_known)
-                        || senses.is_some_and(|s| !s.hear))
-            })
-            .collect();
+        // What the knowledge base proves of each tunnel's cave.
+        let proven: Vec<seen::Proven> = (1..=tunnels).map(|k| self.proven(node, k)).collect();
+        let pit_free: Vec<bool> = proven.iter().map(|p| p.pit == Some(false)).collect();
+        let wumpus_free: Vec<bool> = proven.iter().map(|p| p.wumpus == Some(false)).collect();
+        let bats_free: Vec<bool> = proven.iter().map(|p| p.bats == Some(false)).collect();
         let q = self.density;
         let open = |free: &[bool]| free.iter().filter(|f| !**f).count();
         // A tunnel a grenade just missed: likely empty, but not proven (a wumpus startled by
@@ -482,43 +743,41 @@ impl DiscoveredMazeAgent {
             .map(|i| {
                 let pit = if pit_free[i] {
                     Hazard::Free
-                } else if pits_open == 1 && senses.is_some_and(|s| s.feel) {
-                    // A draft here, and every other tunnel is free of the pit.
+                } else if proven[i].pit == Some(true) {
                     Hazard::Proven
                 } else {
                     Hazard::Chance(1.0 / pits_open as f64)
                 };
                 let wumpus = if wumpus_free[i] {
                     Hazard::Free
+                } else if proven[i].wumpus == Some(true) {
+                    Hazard::Proven
                 } else if just_missed[i] && wumpi_open > 1 {
                     Hazard::Chance(q)
                 } else if senses.is_some_and(|s| s.smell) {
                     // A smell since the last blast proves; an older one still says where
                     // the wumpus most likely is (only wumpi next to a blast run).
-                    if wumpi_open == 1 && smell_now.is_some() {
-                        Hazard::Proven
-                    } else {
-                        // At least one of the open tunnels holds a wumpus; each miss through
-                        // this one since the smell began makes it less likely the one.
-                        let none = (1.0 - q).powi(wumpi_likely as i32);
-                        let misses = n.misses.get(i).copied().unwrap_or(0);
-                        let decay = MISS_DECAY.powi(misses as i32);
-                        Hazard::Chance((q / (1.0 - none).max(q)).min(1.0) * decay)
-                    }
+                    // At least one of the open tunnels holds a wumpus; each miss through this
+                    // one since the smell began makes it less likely the one.
+                    let none = (1.0 - q).powi(wumpi_likely as i32);
+                    let misses = n.misses.get(i).copied().unwrap_or(0);
+                    let decay = MISS_DECAY.powi(misses as i32);
+                    Hazard::Chance((q / (1.0 - none).max(q)).min(1.0) * decay)
                 } else {
                     // Nothing smelt, but before the last blast: a wumpus may have run in.
                     Hazard::Chance(q)
                 };
                 let bats = if bats_free[i] {
                     Hazard::Free
-                } else if n.edges[i].is_some_and(|to| self.nodes[to].bats) {
+                } else if proven[i].bats == Some(true) {
                     Hazard::Proven
+                } else if !visited[i] && bats_known {
+                    // One colony, and its cave has been entered: a tunnel that shows no name
+                    // leads elsewhere. Not a proof on this map, where a place may be any cave
+                    // at all, only an estimate.
+                    Hazard::Chance(0.0)
                 } else if senses.is_some_and(|s| s.hear) {
-                    if bats_open == 1 {
-                        Hazard::Proven
-                    } else {
-                        Hazard::Chance(1.0 / bats_open as f64)
-                    }
+                    Hazard::Chance(1.0 / bats_open as f64)
                 } else {
                     Hazard::Chance(1.0 / self.unvisited as f64)
                 };
@@ -588,19 +847,6 @@ impl DiscoveredMazeAgent {
         (left / self.unvisited as f64).min(1.0)
     }
 
-    /// Tunnel `tunnel` of the player's cave in the player's words.
-    pub fn through(&self, tunnel: usize) -> String {
-        let shown = self
-            .nodes
-            .get(self.at)
-            .and_then(|n| n.shown.get(tunnel - 1).cloned())
-            .flatten();
-        match shown {
-            Some(name) => format!("tunnel {tunnel} to {name}"),
-            None => format!("tunnel {tunnel} (not yet seen)"),
-        }
-    }
-
     /// The estimated odds of each tunnel of the player's cave.
     pub fn tunnels(&self) -> Vec<TunnelOdds> {
         if self.nodes.is_empty() {
@@ -634,128 +880,19 @@ impl DiscoveredMazeAgent {
         }
     }
 
-    /// What is proven of each tunnel of the player's cave, with what proves it, in words.
-    pub fn proven_ways(&self) -> Vec<String> {
-        let Some(here) = self.nodes.get(self.at) else {
-            return Vec::new();
-        };
-        let visited = |k: usize| self.leads_to_visited(self.at, k);
-        self.assess(self.at)
-            .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                let k = i + 1;
-                let mut facts: Vec<String> = Vec::new();
-                match a.pit {
-                    Hazard::Free if visited(k) => {
-                        facts.push("no pit (it leads to a cave you have been in)".into())
-                    }
-                    Hazard::Free => facts.push("no pit (no draft here)".into()),
-                    Hazard::Proven => facts.push(
-                        "the pit (a draft here, and every other tunnel is free of it)".into(),
-                    ),
-                    Hazard::Chance(_) => {}
-                }
-                match a.wumpus {
-                    Hazard::Free if here.senses.is_some_and(|s| !s.smell) => {
-                        facts.push("no wumpus (nothing smelt here)".into())
-                    }
-                    Hazard::Free => facts.push(
-                        "no wumpus (a cave you have been in, and no grenade has startled a \
-                         wumpus since you were last there)"
-                            .into(),
-                    ),
-                    Hazard::Proven => facts.push(
-                        "a wumpus (smelt here, and every other tunnel is free of wumpi)".into(),
-                    ),
-                    Hazard::Chance(_) => {}
-                }
-                match a.bats {
-                    Hazard::Free if a.pit == Hazard::Free && a.wumpus == Hazard::Free => {
-                        facts.push("no bats, so it is proven safe".into())
-                    }
-                    Hazard::Free => facts.push("no bats".into()),
-                    Hazard::Proven => facts.push("the bats".into()),
-                    Hazard::Chance(_) => {}
-                }
-                if facts.is_empty() {
-                    facts.push("nothing proven".into());
-                }
-                if let Some(leads) = self.leads(self.at, k) {
-                    facts.push(leads);
-                }
-                format!("{}: {}", self.through(k), facts.join("; "))
-            })
-            .chain(std::iter::once(self.arsenal_words()))
-            .collect()
-    }
-
-    /// Where tunnel `k` of `node` leads, and how the agent knows, when it does.
-    fn leads(&self, node: usize, k: usize) -> Option<String> {
-        let n = &self.nodes[node];
-        let to = n.edges.get(k - 1).copied().flatten()?;
-        let name = self.nodes[to]
-            .name
-            .clone()
-            .unwrap_or_else(|| "the bats' cave".into());
-        let twins = self
-            .nodes
-            .iter()
-            .filter(|m| m.name.as_deref() == Some(&name))
-            .count();
-        let link = n.links.get(k - 1).copied().flatten()?;
-        if link == Link::WalkedNew && twins > 1 {
-            return Some(format!(
-                "it leads to one of the caves named {name} you have been in, since you walked \
-                 it (which one, the names and senses cannot tell, so the agent keeps them \
-                 apart)"
-            ));
-        }
-        let how = match link {
-            Link::WalkedNew => "you walked it",
-            Link::WalkedKnown => {
-                "you walked it, and of the caves of that name you have been in only that one \
-                 shows the same tunnels and senses"
-            }
-            Link::Named => "only one cave you have stood in bears the name it shows",
-            Link::Bats => "bats there carried you off",
-        };
-        Some(format!(
-            "it leads to the cave you know as {name}, since {how}"
-        ))
-    }
-
-    /// What the game's answers prove of the grenades, in words.
-    fn arsenal_words(&self) -> String {
-        format!(
-            "grenades: at least {} left (at least {} {} dealt: {} killed, {} tossed){}",
-            self.grenades_at_least(),
-            self.fewest_dealt(),
-            if self.fewest_dealt() == 1 {
-                "wumpus was"
-            } else {
-                "wumpi were"
-            },
-            self.kills,
-            self.tosses,
-            match self.last_grenade() {
-                l if l > 0.0 => format!("; the next one is the last with chance {}", percent(l)),
-                _ => String::new(),
-            }
-        )
-    }
-
     /// Breadth-first over the agent's map from the player's cave, through tunnels whose known
     /// caves are proven free of the pit and wumpi: each node reached with the first tunnel
-    /// towards it and the steps.
-    fn reachable(&self) -> Vec<Option<(usize, usize)>> {
-        let mut way: Vec<Option<(usize, usize)>> = vec![None; self.nodes.len()];
+    /// towards it and the steps, and what the agent holds of its tunnels.
+    fn reachable(&self) -> (Vec<Option<Way>>, Vec<Vec<Assessed>>) {
+        let mut way: Vec<Option<Way>> = vec![None; self.nodes.len()];
+        let mut judged: Vec<Vec<Assessed>> = vec![Vec::new(); self.nodes.len()];
         let mut queue = VecDeque::new();
         way[self.at] = Some((0, 0));
         queue.push_back(self.at);
         while let Some(n) = queue.pop_front() {
             let (first, steps) = way[n].expect("queued nodes have a way");
-            let assessed = self.assess(n);
+            judged[n] = self.assess(n);
+            let assessed = &judged[n];
             let node = &self.nodes[n];
             for (i, a) in assessed.iter().enumerate() {
                 if a.pit != Hazard::Free || a.wumpus != Hazard::Free {
@@ -768,11 +905,9 @@ impl DiscoveredMazeAgent {
                 let target = match (node.edges[i], &node.shown[i]) {
                     (Some(to), _) => Some(to),
                     (None, Some(name)) => {
-                        let mut named = self
-                            .nodes
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, t)| t.name.as_ref() == Some(name) && !t.bats);
+                        let mut named = self.nodes.iter().enumerate().filter(|(_, t)| {
+                            t.name.as_ref() == Some(name) && !t.bats && t.may_be.is_empty()
+                        });
                         match (named.next(), named.next()) {
                             (Some((j, _)), None) => Some(j),
                             _ => None,
@@ -789,7 +924,7 @@ impl DiscoveredMazeAgent {
                 }
             }
         }
-        way
+        (way, judged)
     }
 }
 

@@ -1,0 +1,315 @@
+//! The discovered-maze agent's knowledge base: the rules of `kb/maze-seen.kb` grounded over the
+//! agent's own map, so that every pit, wumpus and bat colony it calls proven is proven by the
+//! SAT layer from what the player was told, and can be explained observation by observation.
+//!
+//! The places are the agent's: one per cave it has stood in (or been carried off in) as it knows
+//! it, and one per tunnel of those caves for the cave that tunnel leads to, until the agent
+//! learns which of its caves that is (then the tunnel's place and the cave's both stand for it).
+//! A place's tunnels are fixed when the player first stands there, before anything sensed there
+//! is told, so what was grounded never needs the graph to change under it. The number of places
+//! grows as the map does: the knowledge base is made for a capacity and made again, from what it
+//! was told, at twice the size when that runs out.
+//!
+//! It must never be told anything but what the player was shown or sensed, or the results of
+//! its own actions: it does not read the maze.
+
+use crate::agent::common;
+use crate::kb::rules::{parse_rules, EventId, Rules};
+use crate::kb::{KbError, KnowledgeBase, Observation, Proofs};
+use crate::topology::{Place, Topology};
+use std::sync::{Arc, OnceLock};
+
+/// The rules of the maze as its player knows it (`kb/maze-seen.kb`).
+pub const MAZE_SEEN_RULES: &str = include_str!("../../../../../../kb/maze-seen.kb");
+
+/// The rules, parsed once.
+fn seen_rules() -> Arc<Rules> {
+    static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
+    RULES
+        .get_or_init(|| Arc::new(parse_rules(MAZE_SEEN_RULES).expect("kb/maze-seen.kb is valid")))
+        .clone()
+}
+
+/// The predicates and event the agent tells and asks about.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SeenWords {
+    pub(super) pit: usize,
+    pub(super) bats: usize,
+    pub(super) wumpus: usize,
+    pub(super) smell: usize,
+    pub(super) hear: usize,
+    pub(super) feel: usize,
+    pub(super) stood: usize,
+    pub(super) entered: usize,
+    pub(super) carried: usize,
+    pub(super) hit: usize,
+    blast: EventId,
+}
+
+impl SeenWords {
+    fn of(rules: &Rules) -> Result<SeenWords, KbError> {
+        let words = common::Vocabulary::of(
+            rules,
+            ["pit", "bats", "wumpus"],
+            [
+                "smell", "hear", "feel", "stood", "entered", "carried", "hit",
+            ],
+            Some("blast"),
+            KbError::Vocabulary,
+        )?;
+        let [pit, bats, wumpus] = words.hidden;
+        let [smell, hear, feel, stood, entered, carried, hit] = words.percepts;
+        Ok(SeenWords {
+            pit,
+            bats,
+            wumpus,
+            smell,
+            hear,
+            feel,
+            stood,
+            entered,
+            carried,
+            hit,
+            blast: words.event.expect("asked for"),
+        })
+    }
+}
+
+/// One thing told, kept to tell a larger knowledge base again.
+#[derive(Clone, Copy, Debug)]
+enum Told {
+    Percept(usize, Place, bool),
+    Blast(Place),
+}
+
+/// What the knowledge base proves of one place: `Some(v)` when it entails the hazard's presence
+/// (`true`) or absence (`false`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Proven {
+    pub(super) pit: Option<bool>,
+    pub(super) bats: Option<bool>,
+    /// In the current epoch (since the last blast).
+    pub(super) wumpus: Option<bool>,
+}
+
+/// The knowledge base over the agent's own map.
+pub(super) struct Seen {
+    kb: KnowledgeBase,
+    pub(super) words: SeenWords,
+    proofs: Proofs,
+    /// The places each place's tunnels lead to (empty until the player stands there).
+    outs: Vec<Vec<Place>>,
+    /// Places handed out so far.
+    used: usize,
+    log: Vec<Told>,
+    /// What is proven of each place, as of `counted_at` observations and `epoch` blasts.
+    proven: Vec<Proven>,
+    counted_at: (usize, u32),
+    /// Why the knowledge base stopped answering, if it did (it proves nothing from then on).
+    broken: Option<String>,
+}
+
+impl Clone for Seen {
+    fn clone(&self) -> Seen {
+        let mut copy = Seen::with_capacity(self.outs.len(), self.proofs)
+            .expect("the built-in rules ground on any map");
+        copy.used = self.used;
+        copy.outs = self.outs.clone();
+        copy.broken = self.broken.clone();
+        copy.replay(&self.log);
+        copy
+    }
+}
+
+impl std::fmt::Debug for Seen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Seen")
+            .field("places", &self.used)
+            .field("told", &self.log.len())
+            .field("broken", &self.broken)
+            .finish()
+    }
+}
+
+impl Seen {
+    /// An empty knowledge base with room for `capacity` places.
+    pub(super) fn with_capacity(capacity: usize, proofs: Proofs) -> Result<Seen, KbError> {
+        let rules = seen_rules();
+        let words = SeenWords::of(&rules)?;
+        let capacity = capacity.max(4);
+        let kb = KnowledgeBase::new(rules, Arc::new(Self::graph(&[], capacity)), None, proofs)?;
+        Ok(Seen {
+            kb,
+            words,
+            proofs,
+            outs: vec![Vec::new(); capacity],
+            used: 0,
+            log: Vec::new(),
+            proven: vec![Proven::default(); capacity],
+            counted_at: (usize::MAX, 0),
+            broken: None,
+        })
+    }
+
+    fn graph(outs: &[Vec<Place>], capacity: usize) -> Topology {
+        let mut tunnels: Vec<Vec<usize>> = outs
+            .iter()
+            .map(|o| o.iter().map(|p| p.index()).collect())
+            .collect();
+        tunnels.resize(capacity, Vec::new());
+        Topology::cave(&tunnels, 1, vec![None; capacity], vec![None; capacity])
+    }
+
+    /// A new place.
+    pub(super) fn place(&mut self) -> Place {
+        if self.used == self.outs.len() {
+            self.grow();
+        }
+        self.used += 1;
+        Place::new(self.used - 1)
+    }
+
+    /// The same knowledge at twice the capacity.
+    fn grow(&mut self) {
+        let capacity = self.outs.len() * 2;
+        let mut bigger = Seen::with_capacity(capacity, self.proofs)
+            .expect("the built-in rules ground on any map");
+        bigger.used = self.used;
+        bigger.outs = self.outs.clone();
+        bigger.outs.resize(capacity, Vec::new());
+        bigger.broken = self.broken.take();
+        let log = std::mem::take(&mut self.log);
+        bigger.replay(&log);
+        *self = bigger;
+    }
+
+    fn replay(&mut self, log: &[Told]) {
+        let topology = Arc::new(Self::graph(&self.outs, self.outs.len()));
+        if let Err(e) = self.kb.set_topology(topology) {
+            self.broken = Some(e.to_string());
+        }
+        for &told in log {
+            match told {
+                Told::Percept(pred, place, present) => self.tell(pred, place, present),
+                Told::Blast(place) => self.blast(place),
+            }
+        }
+    }
+
+    /// Fixes where `place`'s tunnels lead: once, before anything sensed there is told.
+    pub(super) fn set_tunnels(&mut self, place: Place, tunnels: Vec<Place>) {
+        debug_assert!(self.outs[place.index()].is_empty(), "tunnels fixed once");
+        self.outs[place.index()] = tunnels;
+        let topology = Arc::new(Self::graph(&self.outs, self.outs.len()));
+        if let Err(e) = self.kb.set_topology(topology) {
+            self.broken.get_or_insert(e.to_string());
+        }
+    }
+
+    /// Tells percept `pred` at `place`.
+    pub(super) fn tell(&mut self, pred: usize, place: Place, present: bool) {
+        if self.broken.is_some() {
+            return;
+        }
+        let before = self.kb.observations().len();
+        if let Err(e) = self.kb.tell(pred, Some(place), present) {
+            self.broken = Some(e.to_string());
+        }
+        // The knowledge base keeps an observation told again once; so does the log.
+        if self.kb.observations().len() > before {
+            self.log.push(Told::Percept(pred, place, present));
+        }
+    }
+
+    /// A grenade blasted `place`.
+    pub(super) fn blast(&mut self, place: Place) {
+        if self.broken.is_some() {
+            return;
+        }
+        self.log.push(Told::Blast(place));
+        if let Err(e) = self.kb.happen(self.words.blast, Some(place)) {
+            self.broken = Some(e.to_string());
+        }
+    }
+
+    /// Why the knowledge base stopped answering, if it did.
+    pub(super) fn broken(&self) -> Option<&str> {
+        self.broken.as_deref()
+    }
+
+    /// Works out what is proven of every place not yet settled, once per new observation or
+    /// blast.
+    pub(super) fn prove(&mut self) {
+        let now = (self.kb.observations().len(), self.kb.time());
+        if now.1 != self.counted_at.1 {
+            for p in &mut self.proven {
+                p.wumpus = None;
+            }
+        }
+        if self.broken.is_some() {
+            self.proven.fill(Proven::default());
+            return;
+        }
+        if now == self.counted_at {
+            return;
+        }
+        self.counted_at = now;
+        let w = self.words;
+        for i in 0..self.used {
+            let place = Place::new(i);
+            let mut p = self.proven[i];
+            let outcome = (|| -> Result<(), KbError> {
+                if p.pit.is_none() {
+                    p.pit = self.value(w.pit, place)?;
+                }
+                if p.wumpus.is_none() {
+                    p.wumpus = self.value(w.wumpus, place)?;
+                }
+                if p.bats.is_none() {
+                    p.bats = self.value(w.bats, place)?;
+                }
+                Ok(())
+            })();
+            if let Err(e) = outcome {
+                self.broken = Some(e.to_string());
+                self.proven.fill(Proven::default());
+                return;
+            }
+            self.proven[i] = p;
+        }
+    }
+
+    /// The value everything known gives `pred` at `place` now, if it gives one.
+    fn value(&mut self, pred: usize, place: Place) -> Result<Option<bool>, KbError> {
+        let atom = self.kb.atom(pred, Some(place));
+        if let Some(v) = self.kb.fixed(atom) {
+            self.kb.check_consistent()?;
+            return Ok(Some(v));
+        }
+        if !self.kb.possible(&[(atom, true)])? {
+            return Ok(Some(false));
+        }
+        if !self.kb.possible(&[(atom, false)])? {
+            return Ok(Some(true));
+        }
+        Ok(None)
+    }
+
+    /// What is proven of `place` (as of the last [`Seen::prove`]).
+    pub(super) fn proven(&self, place: Place) -> Proven {
+        self.proven.get(place.index()).copied().unwrap_or_default()
+    }
+
+    /// The observations that prove `pred` at `place` present (`value`) or absent, in the order
+    /// told; empty when the knowledge base cannot explain (built for speed, or broken).
+    pub(super) fn why(&mut self, pred: usize, place: Place, value: bool) -> Vec<Observation> {
+        if self.broken.is_some() || self.proofs != Proofs::Explained {
+            return Vec::new();
+        }
+        let atom = self.kb.atom(pred, Some(place));
+        match self.kb.explain(&[(atom, !value)]) {
+            Ok(Some(ids)) => ids.into_iter().map(|i| self.kb.observations()[i]).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
