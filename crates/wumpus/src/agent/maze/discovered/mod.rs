@@ -904,15 +904,18 @@ impl DiscoveredMazeAgent {
                 // step is judged again, safe or not, where it is taken.
                 let target = match (node.edges[i], &node.shown[i]) {
                     (Some(to), _) => Some(to),
-                    (None, Some(name)) => {
-                        let mut named = self.nodes.iter().enumerate().filter(|(_, t)| {
-                            t.name.as_ref() == Some(name) && !t.bats && t.may_be.is_empty()
-                        });
-                        match (named.next(), named.next()) {
-                            (Some((j, _)), None) => Some(j),
+                    // Leaving a cave known only as one of several: where every one of them
+                    // leads through this tunnel, if that is one cave.
+                    (None, Some(_)) if !node.may_be.is_empty() => {
+                        match self.through_each(n, i + 1).as_deref() {
+                            Some(&[to]) => Some(to),
                             _ => None,
                         }
                     }
+                    (None, Some(name)) => match self.named.get(name).map(Vec::as_slice) {
+                        Some(&[j]) if !self.nodes[j].bats => Some(j),
+                        _ => None,
+                    },
                     (None, None) => None,
                 };
                 if let Some(to) = target {
