@@ -44,6 +44,7 @@ impl DiscoveredMazeAgent {
                 }
                 format!("{}: {}", self.through(k), facts.join("; "))
             })
+            .chain(self.whereabouts_words())
             .chain(std::iter::once(self.arsenal_words()))
             .collect()
     }
@@ -192,6 +193,21 @@ impl DiscoveredMazeAgent {
         };
         Some(format!(
             "it leads to the cave you know as {name}, since {how}"
+        ))
+    }
+
+    /// Where the player may be, when the agent cannot place its cave.
+    fn whereabouts_words(&self) -> Option<String> {
+        let here = &self.nodes[self.at];
+        if here.may_be.len() < 2 {
+            return None;
+        }
+        Some(format!(
+            "where you are: one of {} caves named {} on the agent's map, which the names and \
+             senses cannot tell apart (a cave may be on it twice); a tunnel proven free from \
+             every one of them is free here",
+            here.may_be.len(),
+            self.cave_words(self.at)
         ))
     }
 
