@@ -74,16 +74,18 @@ impl OnRules for KbArgs {
             }
         }
         let Some(kb) = agent.knowledge_base() else {
-            let hint = if game.agent == AgentKind::Logic && !game.options.map_known {
-                ": without the map it reasons from each place's senses alone (docs/caves.md); \
-                 add --map-known for the knowledge base of the agent given the map"
+            let why = if game.agent == AgentKind::Logic && !game.options.map_known {
+                format!(
+                    "the {} agent without the map reasons over a map of its own, whose places \
+                     are not the game's, so there is no knowledge base of the game's places to \
+                     show (docs/caves.md); add --map-known for the knowledge base of the agent \
+                     given the map",
+                    game.agent
+                )
             } else {
-                ""
+                format!("the {} agent keeps no knowledge base", game.agent)
             };
-            return Err(bad_input(anyhow::anyhow!(
-                "the {} agent keeps no knowledge base{hint}",
-                game.agent
-            )));
+            return Err(bad_input(anyhow::anyhow!(why)));
         };
         let list =
             |v: &[wumpus::run::Label]| v.iter().map(|l| &**l).collect::<Vec<&str>>().join(" ");

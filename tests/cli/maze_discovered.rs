@@ -108,7 +108,7 @@ fn a_hint_without_the_map_says_what_is_proven_of_each_tunnel_and_why() {
         "{proofs}"
     );
     assert!(
-        proofs.contains("since only one cave you have stood in bears the name it shows"),
+        proofs.contains("when it first showed that name, only one cave you had been in bore it"),
         "{proofs}"
     );
 }

@@ -129,7 +129,7 @@ fn solve_shards_csv_and_merge_for_every_rule_set() {
 
 #[test]
 fn kb_dimacs_for_every_rule_set() {
-    // The maze's default agent keeps no knowledge base (it does not hold the map): it says so.
+    // The maze's default agent reasons over a map of its own, not the maze's: it says so.
     let run = wumpus(
         &[
             "kb", "--dimacs", "--rules", "maze", "--seed", "3", "--step", "1",

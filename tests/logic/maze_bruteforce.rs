@@ -9,6 +9,13 @@
 //!   every consistent deal.
 //!
 //! On the standard caves.dat, whole games: every fact the agent proves holds in the game.
+//!
+//! The agent without the map, on the same small maze and on a copy where every name is alike:
+//! at every step until the first grenade or bat flight, every tunnel it calls free of the pit
+//! and wumpi, or proven to hold the pit, a wumpus or the bats, is so in every deal, from every
+//! cave the player may be in, that fits what the player saw (names shown included); and it
+//! proves most of what every such deal makes true (its map does not know which caves are
+//! one, so not all).
 
 use std::sync::Arc;
 use wumpus::agent::maze::MazeAgent;
@@ -334,7 +341,11 @@ fn discovered_against_brute_force(text: &str, seeds: std::ops::Range<u64>) -> (u
 #[test]
 fn the_discovered_agent_proves_only_what_every_fitting_deal_makes_true() {
     let (proven, certain) = discovered_against_brute_force(SMALL, 0..200);
-    assert!(proven > 500, "{proven} facts proven");
+    // 1,359 of 1,508 when written; a knowledge base that lost a rule would prove far fewer.
+    assert!(
+        proven * 10 >= certain * 8,
+        "{proven} of {certain} certain facts proven"
+    );
     // Every name alike: the agent cannot tell any two caves apart by name.
     let same: String = SMALL
         .lines()
@@ -349,8 +360,7 @@ fn the_discovered_agent_proves_only_what_every_fitting_deal_makes_true() {
         .collect();
     let (alike, alike_certain) = discovered_against_brute_force(&same, 0..200);
     assert!(
-        alike > 200,
-        "{alike} facts proven where every name is alike"
+        alike * 10 >= alike_certain * 8,
+        "{alike} of {alike_certain} certain facts proven where every name is alike"
     );
-    eprintln!("proven {proven} of {certain} certain; every name alike: {alike} of {alike_certain}");
 }

@@ -9,7 +9,7 @@ use super::*;
 impl DiscoveredMazeAgent {
     /// Chooses the next action.
     pub(in crate::agent::maze) fn choose(&self) -> Decision<MazeAction> {
-        let Some(here) = self.nodes.get(self.at) else {
+        let Some(_) = self.nodes.get(self.at) else {
             return Decision {
                 action: MazeAction::Move(1),
                 reason: reason(Rule::Gamble, "no view yet: walk on".into()),
@@ -24,8 +24,7 @@ impl DiscoveredMazeAgent {
                 k + 1,
                 Rule::ShootWumpus,
                 format!(
-                    "a wumpus is smelt here and every other tunnel is proven free of wumpi, so \
-                     one is through {}: toss a grenade",
+                    "a wumpus is proven through {} (see what is proven): toss a grenade",
                     self.through(k + 1)
                 ),
             );
@@ -109,8 +108,7 @@ impl DiscoveredMazeAgent {
             if let Some((steps, bats, first, _)) = best {
                 let text = if steps == 0 {
                     format!(
-                        "explore: {} leads to a cave not yet visited that is proven free of the \
-                         pit and wumpi (nothing felt or smelt here){}",
+                        "explore: {} is proven free of the pit and wumpi{}",
                         self.through(first),
                         match bats {
                             0 => "",
@@ -296,7 +294,6 @@ impl DiscoveredMazeAgent {
             .enumerate()
             .map(|(i, a)| (i + 1, a.wumpus.chance()))
             .fold((1, -1.0), |b, c| if c.1 > b.1 { c } else { b });
-        let _ = here;
         toss(
             k,
             Rule::LastChance,

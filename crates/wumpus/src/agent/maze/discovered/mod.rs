@@ -8,14 +8,16 @@
 //! unless that is certain, so a cave may be known twice, which only loses knowledge; a map
 //! that merged two caves wrongly could prove a deadly tunnel safe.
 //!
-//! **What is proven** rests on one cave's senses and its tunnels as shown, which is all that
-//! links unknown caves: a tunnel to a visited cave has no pit (the player came back from it)
-//! and, before any blast, no wumpus (wumpi only move when a grenade startles them); where
-//! nothing is felt, no tunnel leads to the pit, and where nothing is smelt since the last
-//! blast, none to a wumpus; where a draft (or a smell) is felt and all tunnels but one are
-//! free of it, that one leads to it. Nothing more is sound without the map: two unknown
-//! tunnels of different caves may lead to the same cave, so "one pit" says nothing across
-//! caves. `tests/cli/maze_discovered.rs` checks every proof against the hidden maze.
+//! Where a cave cannot be told apart from others of its name, its node keeps the caves it may
+//! be (`may_be`): its tunnels are theirs, so what is proven of a tunnel of every one of them is
+//! proven of it, and where every one of them leads through a tunnel, so does it.
+//!
+//! **What is proven** is what the knowledge base proves ([`seen`]): the rules of
+//! `kb/maze-seen.kb` over the agent's own map, told what the player stood in, sensed, entered,
+//! was carried off in and hit. The agent never calls a tunnel free, or the pit, a wumpus or the
+//! bats proven, on any other ground. `tests/logic/maze_bruteforce.rs` checks every proof against
+//! every deal that fits what the player saw, `tests/cli/maze_discovered.rs` against the hidden
+//! maze.
 //!
 //! **Odds** (printed as estimates): where a draft is felt, the pit is behind each of the
 //! tunnels not proven free alike; where a wumpus is smelt, each such tunnel holds one with the
@@ -32,6 +34,9 @@
 //! likeliest when that is at least [`TOSS_AT_LEAST`] (more when the grenade is likely the last:
 //! `toss_threshold`); otherwise the least-risk unknown tunnel, unless a toss is the better bet;
 //! with nothing to try, toss the likeliest tunnel.
+//!
+//! It must never read the maze: only the views the player is shown and its own actions'
+//! results.
 
 mod decide;
 mod seen;
@@ -98,9 +103,9 @@ struct Node {
     /// For each tunnel, the blast count just after a grenade through it missed: its cave
     /// held no wumpus then, so until the next blast only a startled runner can be there.
     missed: Vec<Option<u32>>,
-    /// For a node of a cave it could not tell apart from others of its name, the first nodes
-    /// of those caves, one of which it is (its tunnels are theirs); empty for the first node
-    /// of a cave.
+    /// For a node of a cave it could not tell apart from others of its name, the nodes it may
+    /// be, one of which it is (its tunnels are theirs); empty for a node made where the player
+    /// first stood in a cave, or was dropped by the bats.
     may_be: Vec<usize>,
     /// For each tunnel, the blast count when its cave was last told stood in, and whether it
     /// was told entered (so that neither is told twice).
@@ -160,7 +165,7 @@ enum Link {
     /// The player walked it into a cave of a name seen before, which its tunnels' names and
     /// senses tell apart from every other cave of that name.
     WalkedKnown,
-    /// The tunnel shows a name that only one cave the player has stood in bears.
+    /// The tunnel shows a name that only one cave the player has entered bears.
     Named,
     /// Bats in its cave carried the player off.
     Bats,
@@ -199,7 +204,7 @@ struct Assessed {
 type Way = (usize, usize);
 
 /// The maze agent without the map.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct DiscoveredMazeAgent {
     caves: usize,
     nodes: Vec<Node>,
@@ -225,8 +230,6 @@ pub struct DiscoveredMazeAgent {
     here_proofs: Vec<Vec<String>>,
     /// The nodes of each name.
     named: HashMap<String, Vec<usize>>,
-    /// Bats carried the player off this turn: every tunnel may lead to their cave.
-    carried_now: bool,
     /// Put the choices weighed in words (for `trace` and `hint`).
     pub(super) explain: bool,
 }
@@ -255,13 +258,13 @@ impl DiscoveredMazeAgent {
             seen,
             owner: Vec::new(),
             here_proofs: Vec::new(),
-            carried_now: false,
             named: HashMap::new(),
             explain: false,
         }
     }
 
-    /// The same, weighing its choices in words for `trace` and `hint` when `explain`.
+    /// An agent like this one (before its first turn) that weighs its choices in words for
+    /// `trace` and `hint` when `explain`, its knowledge base then able to explain its proofs.
     pub fn explained(self, explain: bool) -> DiscoveredMazeAgent {
         let proofs = if explain {
             Proofs::Explained
@@ -318,6 +321,14 @@ impl DiscoveredMazeAgent {
     ) {
         let tunnels = view.tunnels.len();
         let w = self.seen.words;
+        if matches!(result, Some(MazeResult::Ended(_))) {
+            // The game is over; what the last view shows is not the player's to take in.
+            if let Some(MazeAction::Toss(_)) = last {
+                self.tosses += 1;
+            }
+            return;
+        }
+        let mut carried = false;
         if self.nodes.is_empty() {
             self.at = self.add_node(Some(view.name.clone()), tunnels, None);
         } else {
@@ -346,7 +357,7 @@ impl DiscoveredMazeAgent {
                     if let Some(f) = self.far(from, k) {
                         self.seen.tell(w.carried, f, true);
                     }
-                    self.carried_now = true;
+                    carried = true;
                     // Dropped in some empty cave, maybe one already visited: which, the name
                     // cannot say for certain, so it is a new node.
                     self.at = self.add_node(Some(view.name.clone()), tunnels, None);
@@ -369,7 +380,6 @@ impl DiscoveredMazeAgent {
                     self.blasted(k, true);
                     self.nodes[self.at].misses.fill(0);
                 }
-                (Some(MazeAction::Toss(_)), Some(MazeResult::Ended(_))) => self.tosses += 1,
                 _ => {}
             }
         }
@@ -410,18 +420,27 @@ impl DiscoveredMazeAgent {
                 }
             }
         }
-        self.take_in(view);
+        self.take_in(view, carried);
         self.recount();
     }
 
     /// What the knowledge base proves of the cave behind tunnel `k` of `node`; for a node that
     /// may be any of several caves, also what it proves of that tunnel of every one of them.
     fn proven(&self, node: usize, k: usize) -> seen::Proven {
-        let own = self
+        let n = &self.nodes[node];
+        let mut own = self
             .far(node, k)
             .map(|f| self.seen.proven(f))
             .unwrap_or_default();
-        let n = &self.nodes[node];
+        // A tunnel learnt to lead to a node after its place was made: both places are that cave.
+        if let Some(to) = n.edges.get(k - 1).copied().flatten() {
+            let there = self.seen.proven(self.nodes[to].place);
+            own = seen::Proven {
+                pit: own.pit.or(there.pit),
+                bats: own.bats.or(there.bats),
+                wumpus: own.wumpus.or(there.wumpus),
+            };
+        }
         if n.may_be.is_empty() {
             return own;
         }
@@ -461,7 +480,7 @@ impl DiscoveredMazeAgent {
 
     /// Tells the knowledge base what the player stands in and senses, and what the map now
     /// says of every tunnel's cave, then works out what that proves.
-    fn take_in(&mut self, view: &MazeView) {
+    fn take_in(&mut self, view: &MazeView, carried: bool) {
         let w = self.seen.words;
         let here = self.at;
         if self.nodes[here].far.is_empty() {
@@ -493,8 +512,9 @@ impl DiscoveredMazeAgent {
         for n in 0..self.nodes.len() {
             for k in 1..=self.nodes[n].far.len() {
                 let node = &self.nodes[n];
+                // A tunnel may lead to the bats' cave once they have carried the player off.
                 let touches = n == here
-                    || self.carried_now
+                    || carried
                     || match node.edges[k - 1] {
                         Some(to) => to == here,
                         None => by_name && node.shown[k - 1].is_some() && node.shown[k - 1] == name,
@@ -504,7 +524,6 @@ impl DiscoveredMazeAgent {
                 }
             }
         }
-        self.carried_now = false;
         self.seen.prove();
         if self.explain {
             self.here_proofs = self.proofs_here();
@@ -773,8 +792,8 @@ impl DiscoveredMazeAgent {
                     Hazard::Proven
                 } else if !visited[i] && bats_known {
                     // One colony, and its cave has been entered: a tunnel that shows no name
-                    // leads elsewhere. Not a proof on this map, where a place may be any cave
-                    // at all, only an estimate.
+                    // leads elsewhere. True, but not told to the knowledge base (which holds no
+                    // counts), so given as a chance of none rather than a proof.
                     Hazard::Chance(0.0)
                 } else if senses.is_some_and(|s| s.hear) {
                     Hazard::Chance(1.0 / bats_open as f64)

@@ -102,23 +102,12 @@ pub(super) struct Seen {
     /// Places handed out so far.
     used: usize,
     log: Vec<Told>,
-    /// What is proven of each place, as of `counted_at` observations and `epoch` blasts.
+    /// What is proven of each place, as of `counted_at`: the observations, blasts and places
+    /// then.
     proven: Vec<Proven>,
-    counted_at: (usize, u32),
+    counted_at: (usize, u32, usize),
     /// Why the knowledge base stopped answering, if it did (it proves nothing from then on).
     broken: Option<String>,
-}
-
-impl Clone for Seen {
-    fn clone(&self) -> Seen {
-        let mut copy = Seen::with_capacity(self.outs.len(), self.proofs)
-            .expect("the built-in rules ground on any map");
-        copy.used = self.used;
-        copy.outs = self.outs.clone();
-        copy.broken = self.broken.clone();
-        copy.replay(&self.log);
-        copy
-    }
 }
 
 impl std::fmt::Debug for Seen {
@@ -146,7 +135,7 @@ impl Seen {
             used: 0,
             log: Vec::new(),
             proven: vec![Proven::default(); capacity],
-            counted_at: (usize::MAX, 0),
+            counted_at: (usize::MAX, 0, 0),
             broken: None,
         })
     }
@@ -169,7 +158,8 @@ impl Seen {
         Place::new(self.used - 1)
     }
 
-    /// The same knowledge at twice the capacity.
+    /// The same knowledge at twice the capacity. What was proven is worked out again at the
+    /// next [`Seen::prove`], which every turn calls before anything reads it.
     fn grow(&mut self) {
         let capacity = self.outs.len() * 2;
         let mut bigger = Seen::with_capacity(capacity, self.proofs)
@@ -186,7 +176,7 @@ impl Seen {
     fn replay(&mut self, log: &[Told]) {
         let topology = Arc::new(Self::graph(&self.outs, self.outs.len()));
         if let Err(e) = self.kb.set_topology(topology) {
-            self.broken = Some(e.to_string());
+            self.broken.get_or_insert(e.to_string());
         }
         for &told in log {
             match told {
@@ -240,7 +230,7 @@ impl Seen {
     /// Works out what is proven of every place not yet settled, once per new observation or
     /// blast.
     pub(super) fn prove(&mut self) {
-        let now = (self.kb.observations().len(), self.kb.time());
+        let now = (self.kb.observations().len(), self.kb.time(), self.used);
         if now.1 != self.counted_at.1 {
             for p in &mut self.proven {
                 p.wumpus = None;
@@ -305,6 +295,26 @@ impl Seen {
     pub(super) fn why(&mut self, pred: usize, place: Place, value: bool) -> Vec<Observation> {
         if self.broken.is_some() || self.proofs != Proofs::Explained {
             return Vec::new();
+        }
+        // One observation at the place itself that the rules make enough, when there is one:
+        // the player stood there (since the last blast, for a wumpus), entered it (no pit) or
+        // was carried off there (the bats). A player reads that sooner than the proof the
+        // search keeping the oldest observations finds.
+        let w = self.words;
+        let now = self.kb.time();
+        let direct = self.kb.observations().iter().find(|o| {
+            o.place == Some(place)
+                && o.present
+                && match (pred, value) {
+                    (p, false) if p == w.pit => o.pred == w.stood || o.pred == w.entered,
+                    (p, false) if p == w.bats => o.pred == w.stood,
+                    (p, false) if p == w.wumpus => o.pred == w.stood && o.time == now,
+                    (p, true) if p == w.bats => o.pred == w.carried,
+                    _ => false,
+                }
+        });
+        if let Some(&o) = direct {
+            return vec![o];
         }
         let atom = self.kb.atom(pred, Some(place));
         match self.kb.explain(&[(atom, !value)]) {

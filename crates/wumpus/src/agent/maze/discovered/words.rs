@@ -49,15 +49,13 @@ impl DiscoveredMazeAgent {
             .collect()
     }
 
-    /// What the knowledge base proves of the cave behind tunnel `k` of the player's cave: the
-    /// words, the hidden predicate and its value, and last "proven safe" (free of the pit
-    /// and wumpi) where it is.
+    /// What the knowledge base proves of the cave behind tunnel `k` of the player's cave (for a
+    /// cave the agent cannot place, what it proves of that tunnel of every cave it may be): the
+    /// words, the hidden predicate and its value, and last "proven safe" (free of the pit and
+    /// wumpi) where it is.
     fn facts_of(&self, k: usize) -> Vec<(&'static str, Option<(usize, bool)>)> {
-        let Some(f) = self.far(self.at, k) else {
-            return Vec::new();
-        };
         let w = self.seen.words;
-        let p = self.seen.proven(f);
+        let p = self.proven(self.at, k);
         let mut facts = Vec::new();
         for (value, pred, yes, no) in [
             (p.pit, w.pit, "the pit", "no pit"),
@@ -82,24 +80,46 @@ impl DiscoveredMazeAgent {
         let tunnels = self.nodes[self.at].shown.len();
         (1..=tunnels)
             .map(|k| {
-                let f = self.far(self.at, k);
+                // The places that stand for the tunnel's cave: its own, and the node it is
+                // known to lead to.
+                let here = &self.nodes[self.at];
+                let places: Vec<Place> = self
+                    .far(self.at, k)
+                    .into_iter()
+                    .chain(here.edges[k - 1].map(|to| self.nodes[to].place))
+                    .collect();
                 self.facts_of(k)
                     .into_iter()
-                    .map(|(words, fact)| match (fact, f) {
-                        (Some((pred, value)), Some(f)) => {
-                            let why: Vec<String> = self
-                                .seen
-                                .why(pred, f, value)
-                                .iter()
-                                .map(|o| self.describe(o))
-                                .collect();
-                            if why.is_empty() {
-                                words.to_string()
-                            } else {
-                                format!("{words} ({})", why.join(", "))
-                            }
+                    .map(|(words, fact)| {
+                        let Some((pred, value)) = fact else {
+                            return words.to_string();
+                        };
+                        let w = self.seen.words;
+                        let at = places.iter().copied().find(|&f| {
+                            let p = self.seen.proven(f);
+                            let known = match pred {
+                                x if x == w.pit => p.pit,
+                                x if x == w.wumpus => p.wumpus,
+                                _ => p.bats,
+                            };
+                            known == Some(value)
+                        });
+                        let Some(at) = at else {
+                            return format!(
+                                "{words} (proven through this tunnel of every cave you may be in)"
+                            );
+                        };
+                        let why: Vec<String> = self
+                            .seen
+                            .why(pred, at, value)
+                            .iter()
+                            .map(|o| self.describe(o))
+                            .collect();
+                        if why.is_empty() {
+                            words.to_string()
+                        } else {
+                            format!("{words} ({})", why.join(", "))
                         }
-                        _ => words.to_string(),
                     })
                     .collect()
             })
@@ -118,6 +138,13 @@ impl DiscoveredMazeAgent {
         }
         for (n, node) in self.nodes.iter().enumerate() {
             if let Some(k) = node.far.iter().position(|&f| f == place) {
+                // The name the tunnel shows, or the node it is known to lead to.
+                if let Some(name) = node.shown.get(k).cloned().flatten() {
+                    return format!("in {name}");
+                }
+                if let Some(to) = node.edges.get(k).copied().flatten() {
+                    return format!("in {}", self.cave_words(to));
+                }
                 let of = if n == self.at {
                     "here".to_string()
                 } else {
@@ -142,8 +169,20 @@ impl DiscoveredMazeAgent {
         let at = obs.place.map(|p| self.at_words(p)).unwrap_or_default();
         let when = match obs.time {
             0 => String::new(),
-            1 => " (after 1 blast)".into(),
-            t => format!(" (after {t} blasts)"),
+            1 => " after 1 blast".into(),
+            t => format!(" after {t} blasts"),
+        };
+        // A grenade's result is told before its own blast.
+        let grenade = match obs.time + 1 {
+            1 => "the 1st grenade".to_string(),
+            2 => "the 2nd grenade".to_string(),
+            3 => "the 3rd grenade".to_string(),
+            g => format!("the {g}th grenade"),
+        };
+        let been = if at.starts_with("behind") {
+            format!("you have been in the cave {at}")
+        } else {
+            format!("you have been {at}")
         };
         match (obs.pred, obs.present) {
             (p, true) if p == w.smell => format!("a wumpus smelt {at}{when}"),
@@ -153,10 +192,10 @@ impl DiscoveredMazeAgent {
             (p, true) if p == w.feel => format!("a draft {at}"),
             (p, false) if p == w.feel => format!("no draft {at}"),
             (p, _) if p == w.stood => format!("you stood {at}{when}"),
-            (p, _) if p == w.entered => format!("you have been in the cave {at}"),
+            (p, _) if p == w.entered => been,
             (p, _) if p == w.carried => format!("bats carried you off {at}"),
-            (p, true) if p == w.hit => format!("a grenade killed a wumpus {at}{when}"),
-            (p, false) if p == w.hit => format!("a grenade missed {at}{when}"),
+            (p, true) if p == w.hit => format!("{grenade} killed a wumpus {at}"),
+            (p, false) if p == w.hit => format!("{grenade} missed {at}"),
             _ => String::new(),
         }
     }
@@ -165,17 +204,11 @@ impl DiscoveredMazeAgent {
     fn leads(&self, node: usize, k: usize) -> Option<String> {
         let n = &self.nodes[node];
         let to = n.edges.get(k - 1).copied().flatten()?;
-        let name = self.nodes[to]
-            .name
+        let name = n.shown[k - 1]
             .clone()
-            .unwrap_or_else(|| "the bats' cave".into());
-        let twins = self
-            .nodes
-            .iter()
-            .filter(|m| m.name.as_deref() == Some(&name))
-            .count();
+            .unwrap_or_else(|| self.cave_words(to));
         let link = n.links.get(k - 1).copied().flatten()?;
-        if link == Link::WalkedNew && twins > 1 {
+        if !self.nodes[to].may_be.is_empty() {
             return Some(format!(
                 "it leads to one of the caves named {name} you have been in, since you walked \
                  it (which one, the names and senses cannot tell, so the agent keeps them \
@@ -185,10 +218,10 @@ impl DiscoveredMazeAgent {
         let how = match link {
             Link::WalkedNew => "you walked it",
             Link::WalkedKnown => {
-                "you walked it, and of the caves of that name you have been in only that one \
-                 shows the same tunnels and senses"
+                "you walked it, and of the caves of that name you had been in only that one \
+                 showed the same tunnels and senses"
             }
-            Link::Named => "only one cave you have stood in bears the name it shows",
+            Link::Named => "when it first showed that name, only one cave you had been in bore it",
             Link::Bats => "bats there carried you off",
         };
         Some(format!(
@@ -203,11 +236,11 @@ impl DiscoveredMazeAgent {
             return None;
         }
         Some(format!(
-            "where you are: one of {} caves named {} on the agent's map, which the names and \
-             senses cannot tell apart (a cave may be on it twice); a tunnel proven free from \
-             every one of them is free here",
-            here.may_be.len(),
-            self.cave_words(self.at)
+            "where you are: in one of the caves named {} you have been in, which names and senses \
+             cannot tell apart ({} places on the agent's map, some perhaps one cave); what is \
+             proven through a tunnel of every one of them holds here",
+            self.cave_words(self.at),
+            here.may_be.len()
         ))
     }
 
