@@ -12,7 +12,7 @@
 //! be (`may_be`): its tunnels are theirs, so what is proven of a tunnel of every one of them is
 //! proven of it, and where every one of them leads through a tunnel, so does it.
 //!
-//! **What is proven** is what the knowledge base proves ([`seen`]): the rules of
+//! **What is proven** is what the knowledge base proves (`seen`): the rules of
 //! `kb/maze-seen.kb` over the agent's own map, told what the player stood in, sensed, entered,
 //! was carried off in and hit. The agent never calls a tunnel free, or the pit, a wumpus or the
 //! bats proven, on any other ground. `tests/logic/maze_bruteforce.rs` checks every proof against

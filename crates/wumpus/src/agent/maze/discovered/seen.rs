@@ -94,7 +94,8 @@ pub(super) struct Proven {
 
 /// The knowledge base over the agent's own map.
 pub(super) struct Seen {
-    kb: KnowledgeBase,
+    /// Made when first told something: an agent that never plays costs nothing.
+    kb: Option<KnowledgeBase>,
     pub(super) words: SeenWords,
     proofs: Proofs,
     /// The places each place's tunnels lead to (empty until the player stands there).
@@ -123,12 +124,10 @@ impl std::fmt::Debug for Seen {
 impl Seen {
     /// An empty knowledge base with room for `capacity` places.
     pub(super) fn with_capacity(capacity: usize, proofs: Proofs) -> Result<Seen, KbError> {
-        let rules = seen_rules();
-        let words = SeenWords::of(&rules)?;
+        let words = SeenWords::of(&seen_rules())?;
         let capacity = capacity.max(4);
-        let kb = KnowledgeBase::new(rules, Arc::new(Self::graph(&[], capacity)), None, proofs)?;
         Ok(Seen {
-            kb,
+            kb: None,
             words,
             proofs,
             outs: vec![Vec::new(); capacity],
@@ -175,7 +174,7 @@ impl Seen {
 
     fn replay(&mut self, log: &[Told]) {
         let topology = Arc::new(Self::graph(&self.outs, self.outs.len()));
-        if let Err(e) = self.kb.set_topology(topology) {
+        if let Some(Err(e)) = self.kb.as_mut().map(|kb| kb.set_topology(topology)) {
             self.broken.get_or_insert(e.to_string());
         }
         for &told in log {
@@ -191,9 +190,19 @@ impl Seen {
         debug_assert!(self.outs[place.index()].is_empty(), "tunnels fixed once");
         self.outs[place.index()] = tunnels;
         let topology = Arc::new(Self::graph(&self.outs, self.outs.len()));
-        if let Err(e) = self.kb.set_topology(topology) {
+        if let Some(Err(e)) = self.kb.as_mut().map(|kb| kb.set_topology(topology)) {
             self.broken.get_or_insert(e.to_string());
         }
+    }
+
+    /// The knowledge base, made on the map so far when first needed.
+    fn kb(&mut self) -> &mut KnowledgeBase {
+        let (outs, proofs) = (&self.outs, self.proofs);
+        self.kb.get_or_insert_with(|| {
+            let topology = Arc::new(Self::graph(outs, outs.len()));
+            KnowledgeBase::new(seen_rules(), topology, None, proofs)
+                .expect("the built-in rules ground on any map")
+        })
     }
 
     /// Tells percept `pred` at `place`.
@@ -201,12 +210,12 @@ impl Seen {
         if self.broken.is_some() {
             return;
         }
-        let before = self.kb.observations().len();
-        if let Err(e) = self.kb.tell(pred, Some(place), present) {
+        let before = self.kb().observations().len();
+        if let Err(e) = self.kb().tell(pred, Some(place), present) {
             self.broken = Some(e.to_string());
         }
         // The knowledge base keeps an observation told again once; so does the log.
-        if self.kb.observations().len() > before {
+        if self.kb().observations().len() > before {
             self.log.push(Told::Percept(pred, place, present));
         }
     }
@@ -217,7 +226,8 @@ impl Seen {
             return;
         }
         self.log.push(Told::Blast(place));
-        if let Err(e) = self.kb.happen(self.words.blast, Some(place)) {
+        let blast = self.words.blast;
+        if let Err(e) = self.kb().happen(blast, Some(place)) {
             self.broken = Some(e.to_string());
         }
     }
@@ -230,7 +240,10 @@ impl Seen {
     /// Works out what is proven of every place not yet settled, once per new observation or
     /// blast.
     pub(super) fn prove(&mut self) {
-        let now = (self.kb.observations().len(), self.kb.time(), self.used);
+        let Some(kb) = &self.kb else {
+            return;
+        };
+        let now = (kb.observations().len(), kb.time(), self.used);
         if now.1 != self.counted_at.1 {
             for p in &mut self.proven {
                 p.wumpus = None;
@@ -271,15 +284,15 @@ impl Seen {
 
     /// The value everything known gives `pred` at `place` now, if it gives one.
     fn value(&mut self, pred: usize, place: Place) -> Result<Option<bool>, KbError> {
-        let atom = self.kb.atom(pred, Some(place));
-        if let Some(v) = self.kb.fixed(atom) {
-            self.kb.check_consistent()?;
+        let atom = self.kb().atom(pred, Some(place));
+        if let Some(v) = self.kb().fixed(atom) {
+            self.kb().check_consistent()?;
             return Ok(Some(v));
         }
-        if !self.kb.possible(&[(atom, true)])? {
+        if !self.kb().possible(&[(atom, true)])? {
             return Ok(Some(false));
         }
-        if !self.kb.possible(&[(atom, false)])? {
+        if !self.kb().possible(&[(atom, false)])? {
             return Ok(Some(true));
         }
         Ok(None)
@@ -301,8 +314,11 @@ impl Seen {
         // was carried off there (the bats). A player reads that sooner than the proof the
         // search keeping the oldest observations finds.
         let w = self.words;
-        let now = self.kb.time();
-        let direct = self.kb.observations().iter().find(|o| {
+        let Some(kb) = &self.kb else {
+            return Vec::new();
+        };
+        let now = kb.time();
+        let direct = kb.observations().iter().find(|o| {
             o.place == Some(place)
                 && o.present
                 && match (pred, value) {
@@ -316,9 +332,12 @@ impl Seen {
         if let Some(&o) = direct {
             return vec![o];
         }
-        let atom = self.kb.atom(pred, Some(place));
-        match self.kb.explain(&[(atom, !value)]) {
-            Ok(Some(ids)) => ids.into_iter().map(|i| self.kb.observations()[i]).collect(),
+        let atom = self.kb().atom(pred, Some(place));
+        match self.kb().explain(&[(atom, !value)]) {
+            Ok(Some(ids)) => ids
+                .into_iter()
+                .map(|i| self.kb().observations()[i])
+                .collect(),
             _ => Vec::new(),
         }
     }
