@@ -144,6 +144,19 @@ fn brute(
     out
 }
 
+/// Takes `action` when it is a step that leaves the maze as dealt (no grenade, no bats, no
+/// death), adding its tunnel to `moves`; `None` when the history the enumeration follows ends.
+fn walk_on(game: &mut MazeGame, action: MazeAction, moves: &mut Vec<usize>) -> Option<MazeResult> {
+    let MazeAction::Move(t) = action else {
+        return None;
+    };
+    let result = game.act(action).result;
+    (result == MazeResult::Moved).then(|| {
+        moves.push(t);
+        result
+    })
+}
+
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-9
 }
@@ -202,21 +215,13 @@ fn maze_hypotheses_odds_and_proofs_match_brute_force() {
                 }
             }
             checked += 1;
-            // Walk on: the agent's step if it walks, else a random safe-looking tunnel.
-            let decision = agent.decide();
-            let action = match decision.action {
-                MazeAction::Move(t) => MazeAction::Move(t),
-                MazeAction::Toss(_) => break,
-            };
-            let turn = game.act(action);
-            if turn.result != MazeResult::Moved {
+            // Walk on with the agent while it walks and the maze stays as dealt.
+            let action = agent.decide().action;
+            let Some(moved) = walk_on(&mut game, action, &mut moves) else {
                 break;
-            }
-            if let MazeAction::Move(t) = action {
-                moves.push(t);
-            }
+            };
             last = Some(action);
-            result = Some(turn.result);
+            result = Some(moved);
         }
     }
     assert!(checked > 200, "{checked}");
@@ -320,19 +325,12 @@ fn discovered_against_brute_force(text: &str, seeds: std::ops::Range<u64>) -> (u
                     t.tunnel
                 );
             }
-            let action = match agent.decide().action {
-                MazeAction::Move(t) => MazeAction::Move(t),
-                MazeAction::Toss(_) => break,
-            };
-            let turn = game.act(action);
-            if turn.result != MazeResult::Moved {
+            let action = agent.decide().action;
+            let Some(moved) = walk_on(&mut game, action, &mut moves) else {
                 break;
-            }
-            if let MazeAction::Move(t) = action {
-                moves.push(t);
-            }
+            };
             last = Some(action);
-            result = Some(turn.result);
+            result = Some(moved);
         }
     }
     (proven, certain)

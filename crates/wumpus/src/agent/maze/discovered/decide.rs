@@ -66,8 +66,7 @@ impl DiscoveredMazeAgent {
                     // Several ways back, and no way to tell them apart: vary the choice, so
                     // that a walk among caves of one name cannot circle for ever.
                     let here = &self.nodes[self.at];
-                    let ways: Vec<usize> = self
-                        .assess(self.at)
+                    let ways: Vec<usize> = assessed
                         .iter()
                         .enumerate()
                         .filter(|(i, a)| {

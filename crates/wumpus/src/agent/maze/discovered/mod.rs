@@ -428,39 +428,20 @@ impl DiscoveredMazeAgent {
     /// may be any of several caves, also what it proves of that tunnel of every one of them.
     fn proven(&self, node: usize, k: usize) -> seen::Proven {
         let n = &self.nodes[node];
-        let mut own = self
-            .far(node, k)
-            .map(|f| self.seen.proven(f))
-            .unwrap_or_default();
-        // A tunnel learnt to lead to a node after its place was made: both places are that cave.
-        if let Some(to) = n.edges.get(k - 1).copied().flatten() {
-            let there = self.seen.proven(self.nodes[to].place);
-            own = seen::Proven {
-                pit: own.pit.or(there.pit),
-                bats: own.bats.or(there.bats),
-                wumpus: own.wumpus.or(there.wumpus),
-            };
-        }
-        if n.may_be.is_empty() {
-            return own;
-        }
-        let each: Vec<seen::Proven> = n
-            .may_be
-            .iter()
-            .map(|&c| {
-                self.far(c, k)
-                    .map(|f| self.seen.proven(f))
-                    .unwrap_or_default()
-            })
-            .collect();
-        let agreed = |value: fn(&seen::Proven) -> Option<bool>| {
-            let first = value(&each[0]);
-            first.filter(|_| each.iter().all(|p| value(p) == first))
+        let tunnel = |c: usize| {
+            self.far(c, k)
+                .map(|f| self.seen.proven(f))
+                .unwrap_or_default()
         };
-        seen::Proven {
-            pit: own.pit.or(agreed(|p| p.pit)),
-            bats: own.bats.or(agreed(|p| p.bats)),
-            wumpus: own.wumpus.or(agreed(|p| p.wumpus)),
+        // A tunnel learnt to lead to a node after its place was made: both places are that cave.
+        let there = n.edges.get(k - 1).copied().flatten();
+        let own = tunnel(node).or(there.map_or_else(Default::default, |to| {
+            self.seen.proven(self.nodes[to].place)
+        }));
+        let mut each = n.may_be.iter().map(|&c| tunnel(c));
+        match each.next() {
+            Some(first) => own.or(each.fold(first, seen::Proven::alike)),
+            None => own,
         }
     }
 
@@ -711,7 +692,7 @@ impl DiscoveredMazeAgent {
     /// The bats' cave behind tunnel `k` of `from`: the node already known to hold them, or a
     /// new one named as the tunnel showed it.
     fn bats_node(&mut self, from: usize, k: usize, tunnels: usize) -> usize {
-        if let Some(b) = self.nodes.iter().position(|n| n.bats) {
+        if let Some(b) = self.colony() {
             return b;
         }
         if let Some(to) = self.nodes[from].edges.get(k - 1).copied().flatten() {
@@ -736,7 +717,7 @@ impl DiscoveredMazeAgent {
         let n = &self.nodes[node];
         let tunnels = n.shown.len();
         let senses = n.senses;
-        let bats_known = self.nodes.iter().any(|t| t.bats);
+        let bats_known = self.colony().is_some();
         let visited: Vec<bool> = (1..=tunnels)
             .map(|k| self.leads_to_visited(node, k))
             .collect();

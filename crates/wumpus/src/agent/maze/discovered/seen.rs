@@ -13,8 +13,9 @@
 //! It must never be told anything but what the player was shown or sensed, or the results of
 //! its own actions: it does not read the maze.
 
+use super::super::{Told, Vocabulary};
 use crate::agent::common;
-use crate::kb::rules::{parse_rules, EventId, Rules};
+use crate::kb::rules::{parse_rules, Rules};
 use crate::kb::{KbError, KnowledgeBase, Observation, Proofs};
 use crate::topology::{Place, Topology};
 use std::sync::{Arc, OnceLock};
@@ -30,56 +31,31 @@ fn seen_rules() -> Arc<Rules> {
         .clone()
 }
 
-/// The predicates and event the agent tells and asks about.
+/// The predicates and event the agent tells and asks about: the map-known maze agent's, and
+/// `entered`.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct SeenWords {
-    pub(super) pit: usize,
-    pub(super) bats: usize,
-    pub(super) wumpus: usize,
-    pub(super) smell: usize,
-    pub(super) hear: usize,
-    pub(super) feel: usize,
-    pub(super) stood: usize,
+    maze: Vocabulary,
     pub(super) entered: usize,
-    pub(super) carried: usize,
-    pub(super) hit: usize,
-    blast: EventId,
 }
 
 impl SeenWords {
     fn of(rules: &Rules) -> Result<SeenWords, KbError> {
-        let words = common::Vocabulary::of(
-            rules,
-            ["pit", "bats", "wumpus"],
-            [
-                "smell", "hear", "feel", "stood", "entered", "carried", "hit",
-            ],
-            Some("blast"),
-            KbError::Vocabulary,
-        )?;
-        let [pit, bats, wumpus] = words.hidden;
-        let [smell, hear, feel, stood, entered, carried, hit] = words.percepts;
+        let entered =
+            common::Vocabulary::<0, 1>::of(rules, [], ["entered"], None, KbError::Vocabulary)?;
         Ok(SeenWords {
-            pit,
-            bats,
-            wumpus,
-            smell,
-            hear,
-            feel,
-            stood,
-            entered,
-            carried,
-            hit,
-            blast: words.event.expect("asked for"),
+            maze: Vocabulary::of(rules)?,
+            entered: entered.percepts[0],
         })
     }
 }
 
-/// One thing told, kept to tell a larger knowledge base again.
-#[derive(Clone, Copy, Debug)]
-enum Told {
-    Percept(usize, Place, bool),
-    Blast(Place),
+impl std::ops::Deref for SeenWords {
+    type Target = Vocabulary;
+
+    fn deref(&self) -> &Vocabulary {
+        &self.maze
+    }
 }
 
 /// What the knowledge base proves of one place: `Some(v)` when it entails the hazard's presence
@@ -90,6 +66,27 @@ pub(super) struct Proven {
     pub(super) bats: Option<bool>,
     /// In the current epoch (since the last blast).
     pub(super) wumpus: Option<bool>,
+}
+
+impl Proven {
+    /// What either proves (of one cave).
+    pub(super) fn or(self, other: Proven) -> Proven {
+        Proven {
+            pit: self.pit.or(other.pit),
+            bats: self.bats.or(other.bats),
+            wumpus: self.wumpus.or(other.wumpus),
+        }
+    }
+
+    /// What both prove alike (of caves one of which is the one asked about).
+    pub(super) fn alike(self, other: Proven) -> Proven {
+        let same = |a: Option<bool>, b: Option<bool>| a.filter(|_| a == b);
+        Proven {
+            pit: same(self.pit, other.pit),
+            bats: same(self.bats, other.bats),
+            wumpus: same(self.wumpus, other.wumpus),
+        }
+    }
 }
 
 /// The knowledge base over the agent's own map.
@@ -180,7 +177,7 @@ impl Seen {
         for &told in log {
             match told {
                 Told::Percept(pred, place, present) => self.tell(pred, place, present),
-                Told::Blast(place) => self.blast(place),
+                Told::Event(_, place) => self.blast(place),
             }
         }
     }
@@ -225,7 +222,7 @@ impl Seen {
         if self.broken.is_some() {
             return;
         }
-        self.log.push(Told::Blast(place));
+        self.log.push(Told::Event(self.words.blast, place));
         let blast = self.words.blast;
         if let Err(e) = self.kb().happen(blast, Some(place)) {
             self.broken = Some(e.to_string());
