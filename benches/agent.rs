@@ -77,9 +77,9 @@ fn batch_of<S: Roster>(
         shard: None,
     };
     let id = BatchId {
-        rules: S::RULES,
-        agent: kind.name().into(),
-        setup: S::parameters(setup),
+        game: wumpus::game_spec::GameSpec::new(S::RULES).resolved(),
+        files: None,
+        player: None,
         seed: 0,
         worlds: games,
         shard: None,

@@ -10,112 +10,20 @@ use crate::options::{refused, spec};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use wumpus::game::RuleSet;
-use wumpus::game_spec::{OnRules, Playable, Prepared};
-use wumpus::run::event::{trace_end, TraceStart};
-use wumpus::run::{play_to_end, Batch, BatchId, Flow, Quiet, Shard, StepEvent, Summary};
+use wumpus::game_spec::{GameSpec, OnRules, Playable, Prepared, Spelling};
+use wumpus::run::trace::TraceLines;
+use wumpus::run::{BatchId, BatchJob, JobError, Quiet, Shard, Summary};
 
-fn run_error(e: impl std::fmt::Display) -> PyErr {
-    PyRuntimeError::new_err(e.to_string())
-}
-
-/// The lines of `trace --json` for the game dealt from `seed` (or on `world`).
-struct TraceLines<'a> {
-    seed: Option<u64>,
-    world: Option<&'a Path>,
-}
-
-impl OnRules for TraceLines<'_> {
-    type Out = PyResult<Vec<String>>;
-
-    fn run<S: Playable>(self, game: Prepared<S>) -> PyResult<Vec<String>> {
-        let dealt = game
-            .deal(self.seed, self.world)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let (mut session, seed) = (dealt.session, dealt.seed);
-        let own = session.setup();
-        let agents = game.agents_for(&own).map_err(refused)?;
-        let dice = seed.map_or_else(wumpus::rng::Dice::fresh, wumpus::rng::Dice::for_game);
-        let mut agent = agents.make(&session.briefing(), dice).map_err(run_error)?;
-        let start = TraceStart {
-            rules: S::RULES,
-            title: session.title(),
-            seed,
-            agent: game.agent.name().to_string(),
-            setup: game.describe_setup(&own),
-        };
-        let mut lines = vec![to_json(&start)?];
-        let mut failure = None;
-        let mut watch = |_: &S, e: StepEvent| {
-            match serde_json::to_string(&e) {
-                Ok(line) => lines.push(line),
-                Err(err) => failure = Some(err.to_string()),
-            }
-            Flow::Go
-        };
-        let done = play_to_end(
-            &mut session,
-            seed,
-            agent.as_mut(),
-            &|| false,
-            Some(&mut watch),
-        )
-        .map_err(run_error)?
-        .ok_or_else(|| run_error("the game stopped before its end"))?;
-        if let Some(why) = failure {
-            return Err(run_error(why));
-        }
-        lines.push(to_json(&trace_end(&session, done.steps, Some(&done.last)))?);
-        Ok(lines)
-    }
-}
-
-/// A batch's summary: `worlds` games dealt from `seed + i`, or one game a file.
-struct SolveBatch {
-    worlds: u64,
-    seed: u64,
-    threads: Option<usize>,
-    shard: Option<Shard>,
-    files: Option<Vec<PathBuf>>,
-}
-
-impl OnRules for SolveBatch {
-    type Out = PyResult<Summary>;
-
-    fn run<S: Playable>(self, game: Prepared<S>) -> PyResult<Summary> {
-        let agents = game.agents().map_err(refused)?;
-        let worlds = self.files.as_ref().map_or(self.worlds, |f| f.len() as u64);
-        let batch = Batch {
-            worlds,
-            seed: self.seed,
-            threads: self.threads,
-            shard: self.shard,
-        };
-        let mut id = BatchId {
-            rules: S::RULES,
-            agent: game.agent.name().to_string(),
-            setup: game.describe(),
-            seed: self.seed,
-            worlds,
-            shard: self.shard,
-        };
-        let summary = match &self.files {
-            Some(files) => {
-                id.setup = game.describe_files();
-                wumpus::run::solve_files::<S>(
-                    &game.setup,
-                    files,
-                    agents.as_ref(),
-                    &batch,
-                    id,
-                    &mut Quiet,
-                )
-            }
-            None => wumpus::run::solve::<S>(&game.setup, agents.as_ref(), &batch, id, &mut Quiet),
-        };
-        summary.map_err(run_error)
+/// A job's failure as Python sees it: bad input is a `ValueError`, the rest a
+/// `RuntimeError`, its options spelled as keywords.
+fn job_error(e: JobError) -> PyErr {
+    let text = e.spelled(Spelling::Keywords);
+    if e.is_bad_input() {
+        PyValueError::new_err(text)
+    } else {
+        PyRuntimeError::new_err(text)
     }
 }
 
@@ -134,9 +42,9 @@ pub fn trace(
     py.detach(|| {
         let lines = TraceLines {
             seed,
-            world: world.as_deref(),
+            file: world.as_deref(),
         };
-        spec.dispatch(lines, true).map_err(refused)?
+        spec.dispatch(lines, true).map_err(refused)?.map_err(job_error)
     })
 }
 
@@ -156,32 +64,21 @@ pub fn solve(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let spec = spec(rules, options)?;
-    if worlds == 0 {
-        return Err(PyValueError::new_err("worlds must be at least 1"));
-    }
-    let shard = shard
-        .map(|s| s.parse::<Shard>())
-        .transpose()
-        .map_err(|e| PyValueError::new_err(format!("shard: {e}")))?;
-    let batch = SolveBatch {
-        worlds,
-        seed,
-        threads,
-        shard,
-        files,
-    };
-    let summary = py.detach(|| spec.dispatch(batch, false).map_err(refused)?)?;
-    to_json(&summary)
+    let shard = parse_shard(shard)?;
+    let files = files.unwrap_or_default();
+    let job = BatchJob::new(&spec, worlds, seed, threads, shard, &files).map_err(job_error)?;
+    let solved = py.detach(|| job.run(&spec, &mut Quiet).map_err(job_error))?;
+    to_json(&solved.summary)
 }
 
-/// A setup's parameters as `solve --json` gives them.
+/// The description of a spec's batch, resolved, as `solve --json` gives it.
 struct Describe;
 
 impl OnRules for Describe {
-    type Out = serde_json::Map<String, serde_json::Value>;
+    type Out = GameSpec;
 
-    fn run<S: Playable>(self, game: Prepared<S>) -> Self::Out {
-        game.describe()
+    fn run<S: Playable>(self, game: Prepared<S>) -> GameSpec {
+        game.game
     }
 }
 
@@ -189,8 +86,8 @@ impl OnRules for Describe {
 /// project's agents (Python: `wumpus_logic._core.Tally`).
 #[pyclass(module = "wumpus_logic._core")]
 pub struct Tally {
-    rules: RuleSet,
-    setup: serde_json::Map<String, serde_json::Value>,
+    game: GameSpec,
+    /// The outside agent's name.
     agent: String,
     seed: u64,
     /// The whole batch's games, when the tally is of a shard of it.
@@ -244,7 +141,9 @@ impl Tally {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Tally> {
         let spec = spec(rules, options)?;
-        let setup = spec.dispatch(Describe, false).map_err(refused)?;
+        let mut game = spec.dispatch(Describe, false).map_err(refused)?;
+        // The outside agent is named by its own name; the spec's agent is the project's.
+        game.agent = None;
         let shard = parse_shard(shard)?;
         if shard.is_some() && worlds.is_none() {
             return Err(PyValueError::new_err(
@@ -252,8 +151,7 @@ impl Tally {
             ));
         }
         Ok(Tally {
-            rules: spec.rules,
-            setup,
+            game,
             agent,
             seed,
             worlds,
@@ -271,7 +169,7 @@ impl Tally {
         agent_seconds: f64,
         file: Option<String>,
     ) -> PyResult<()> {
-        if game.rule_set() != self.rules {
+        if game.rule_set() != self.game.rules {
             return Err(PyValueError::new_err(
                 "the game is of other rules than the tally",
             ));
@@ -289,13 +187,23 @@ impl Tally {
     /// The summary of the games added, played in `seconds`, as JSON.
     fn summary(&self, seconds: f64) -> PyResult<String> {
         let id = BatchId {
-            rules: self.rules,
-            agent: self.agent.clone(),
-            setup: self.setup.clone(),
+            game: self.game.clone(),
+            files: None,
+            player: Some(self.agent.clone()),
             seed: self.seed,
             worlds: self.worlds.unwrap_or(self.totals.games),
             shard: self.shard,
         };
         to_json(&Summary::new(id, self.totals, seconds, 1))
     }
+}
+
+/// The game files `paths` name, in the order every door plays them: each folder's regular
+/// files (not those whose names start with a dot) in the order of their names, and each file
+/// given (`wumpus solve --files` lists them so).
+#[pyfunction]
+pub fn game_files(paths: Vec<PathBuf>) -> PyResult<Vec<String>> {
+    wumpus::files::game_files(&paths)
+        .map(|files| files.iter().map(|f| f.display().to_string()).collect())
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }

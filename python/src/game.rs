@@ -3,9 +3,9 @@
 //! that follows the player, and the reasoning agent's hint (the `trace --json` step event)
 //! on demand.
 //!
-//! The agents here are the library's followers ([`wumpus::run::Follower`]), told only what
-//! the player was shown and the player's own actions, exactly as the command line's `hint`
-//! tells them; they never see the session.
+//! The game is the library's played game as a learner sees it ([`wumpus::run::learn::Learned`]):
+//! its followers are told only what the player was shown and the player's own actions,
+//! exactly as the command line's `hint` tells them; they never see the session.
 
 use crate::options::{given, refused, spec};
 use numpy::{PyArray1, PyArrayMethods};
@@ -13,145 +13,22 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::{Path, PathBuf};
-use wumpus::agent::{AgentFactory, AgentKind};
-use wumpus::features::{layout, Features, Layout, Mode};
-use wumpus::game::{Command, Ending, RuleSet};
-use wumpus::game_spec::{GameSpec, OnRules, Playable, Prepared};
-use wumpus::rng::Dice;
-use wumpus::run::{Follower, GameRecord};
+use std::sync::Arc;
+use wumpus::game::{Ending, RuleSet};
+use wumpus::game_spec::{AgentKind, GameSpec, OnRules, Playable, Prepared, Spelling};
+use wumpus::run::game::{Agents, HelperError, Played};
+use wumpus::run::learn::{Layout, Learned, Mode};
+use wumpus::run::GameRecord;
 
-/// A game being played: the session, what it showed last, and the rewards handed out.
-pub struct Core<S: Playable> {
-    /// The game.
-    pub session: S,
-    /// What the player was shown last.
-    pub shown: S::Shown,
-    /// The seed that dealt it (none for a world file).
-    pub seed: Option<u64>,
-    /// Rewards handed out so far.
-    paid: i64,
-    /// Actions taken.
-    pub steps: u32,
-    /// The last action taken, as an agent following the game is told it.
-    pub last: Option<S::Action>,
-}
-
-impl<S: Playable> Core<S> {
-    /// A game on `session`, dealt from `seed`.
-    pub fn new(session: S, seed: Option<u64>) -> Core<S> {
-        Core {
-            shown: session.start(),
-            paid: session.reward_so_far(),
-            session,
-            seed,
-            steps: 0,
-            last: None,
-        }
-    }
-
-    /// Takes the action numbered `index`; returns the reward: the change in the score so far.
-    pub fn step(&mut self, index: usize) -> i64 {
-        let action = self.session.action(&self.shown, index);
-        self.act(&action)
-    }
-
-    /// Takes `action`; returns the reward.
-    pub fn act(&mut self, action: &S::Action) -> i64 {
-        self.shown = self.session.act(action);
-        self.last = Some(action.clone());
-        self.steps += 1;
-        let now = self.session.reward_so_far();
-        let reward = now - self.paid;
-        self.paid = now;
-        reward
-    }
-
-    /// True once the game is over.
-    pub fn over(&self) -> bool {
-        self.session.ending().is_some()
-    }
-
-    /// The observation vector.
-    pub fn observe(&self, out: &mut [i8]) {
-        self.session.observe(&self.shown, out);
-    }
-
-    /// The agents' dice for this game: from its seed, or fresh.
-    pub fn dice(&self) -> Dice {
-        self.seed.map_or_else(Dice::fresh, Dice::for_game)
-    }
-}
-
-/// A follower made when first asked for, then told the actions taken since (the mask's
-/// follower costs nothing to a learner that never asks for a mask).
-pub struct Lazy<S: Playable> {
-    agents: Box<dyn AgentFactory<S>>,
-    follower: Option<Follower<S>>,
-    /// History entries told so far.
-    told: usize,
-}
-
-impl<S: Playable> Lazy<S> {
-    pub fn new(agents: Box<dyn AgentFactory<S>>) -> Lazy<S> {
-        Lazy {
-            agents,
-            follower: None,
-            told: 0,
-        }
-    }
-
-    /// Forgets the game: the next question starts a fresh follower.
-    pub fn forget(&mut self) {
-        self.follower = None;
-        self.told = 0;
-    }
-
-    /// The follower of `core`'s game (which showed `first` at its start), told every action
-    /// of `history`; a `RuntimeError` once the agent stopped reasoning.
-    pub fn caught_up(
-        &mut self,
-        core: &Core<S>,
-        first: &S::Shown,
-        history: &[(S::Action, S::Shown)],
-    ) -> PyResult<&mut Follower<S>> {
-        let follower = self.follower.get_or_insert_with(|| {
-            Follower::from_start(
-                self.agents.as_ref(),
-                &core.session.briefing(),
-                first.clone(),
-                core.dice(),
-            )
-        });
-        for (action, shown) in &history[self.told..] {
-            follower.tell(action, shown);
-        }
-        self.told = history.len();
-        if let Some(why) = follower.failure() {
-            return Err(PyRuntimeError::new_err(why.to_string()));
-        }
-        Ok(follower)
-    }
-}
-
-/// One game of rule set `S` with its followers.
+/// One game of rule set `S` as a learner plays it: the library's played game, with the
+/// learner's view of it (observation, rewards, mask).
 pub struct Live<S: Playable> {
-    game: Prepared<S>,
-    core: Core<S>,
-    first: S::Shown,
-    history: Vec<(S::Action, S::Shown)>,
-    mask: Lazy<S>,
-    hint: Lazy<S>,
-    /// What the observation holds, its layout (`None` for this turn's percepts), and the
-    /// player's memory behind it.
-    mode: Mode,
-    layout: Option<Layout>,
-    features: Features,
-    /// The world file the game was loaded from, if one (to copy the game).
-    world: Option<PathBuf>,
+    agents: Arc<Agents<S>>,
+    learned: Learned<S>,
 }
 
 /// What a Python game asks of its game, whatever its rule set.
-pub trait Played {
+pub trait AnyGame {
     fn reset(&mut self, seed: Option<u64>, world: Option<&Path>) -> PyResult<()>;
     fn step(&mut self, index: usize) -> PyResult<i64>;
     fn observation<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
@@ -192,6 +69,16 @@ pub struct Status {
     pub places: usize,
 }
 
+/// A follower's failure as Python sees it: a refused agent is a `ValueError`, the rest a
+/// `RuntimeError`.
+pub fn helper_error(e: HelperError) -> PyErr {
+    match e {
+        HelperError::Refused(_) => PyValueError::new_err(e.spelled(Spelling::Keywords)),
+        HelperError::Over => PyRuntimeError::new_err("the game is over: reset it first"),
+        other => PyRuntimeError::new_err(other.spelled(Spelling::Keywords)),
+    }
+}
+
 impl<S: Playable> Live<S> {
     fn new(
         game: Prepared<S>,
@@ -199,89 +86,33 @@ impl<S: Playable> Live<S> {
         world: Option<&Path>,
         mode: Mode,
     ) -> PyResult<Self> {
-        let logic = game.with_agent(AgentKind::Logic, false);
-        let mask = Lazy::new(logic.agents().map_err(refused)?);
-        let hint = Lazy::new(game.agents().map_err(refused)?);
-        let core = Self::dealt(&game, seed, world)?;
-        let briefing = core.session.briefing();
-        let mut live = Live {
-            first: core.shown.clone(),
-            layout: layout(S::RULES, &briefing, mode),
-            features: Features::new(S::RULES, &briefing),
-            mode,
-            game,
-            core,
-            history: Vec::new(),
-            mask,
-            hint,
-            world: world.map(Path::to_path_buf),
-        };
-        live.remember();
-        Ok(live)
+        let agents = Agents::new(game);
+        let learned = Self::dealt(&agents, seed, world, mode)?;
+        Ok(Live { agents, learned })
     }
 
-    /// Takes what the game showed last into the player's memory.
-    fn remember(&mut self) {
-        let observation = self.core.session.observation(&self.core.shown);
-        self.features.observe(&self.core.session, &observation);
-    }
-
-    /// Takes `action` and remembers what followed.
-    fn take(&mut self, action: S::Action) -> i64 {
-        let reward = self.core.act(&action);
-        self.history.push((action, self.core.shown.clone()));
-        self.remember();
-        reward
-    }
-
-    /// The array of `layout` for this moment, with what the logic agent proves when
-    /// `knowledge`.
-    fn features_of(&mut self, layout: &Layout, knowledge: bool) -> PyResult<Vec<f32>> {
-        let mut out = vec![0.0; layout.len()];
-        if knowledge && !self.core.over() {
-            let follower = self
-                .mask
-                .caught_up(&self.core, &self.first, &self.history)?;
-            let places_on = follower.agent_mut().ok().and_then(|a| a.places_on());
-            let known = follower.knowledge().map_err(PyRuntimeError::new_err)?;
-            self.features.write(
-                layout,
-                &self.core.session,
-                Some((&known, places_on.as_ref())),
-                &mut out,
-            );
-        } else {
-            self.features
-                .write(layout, &self.core.session, None, &mut out);
-        }
-        Ok(out)
-    }
-
-    fn dealt(game: &Prepared<S>, seed: Option<u64>, world: Option<&Path>) -> PyResult<Core<S>> {
-        let dealt = game
-            .deal(seed, world)
+    fn dealt(
+        agents: &Arc<Agents<S>>,
+        seed: Option<u64>,
+        world: Option<&Path>,
+        mode: Mode,
+    ) -> PyResult<Learned<S>> {
+        let played = Played::dealt(agents, seed, world)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(Core::new(dealt.session, dealt.seed))
+        Ok(Learned::new(played, mode))
     }
 
-    fn hint_follower(&mut self) -> PyResult<&mut Follower<S>> {
-        self.hint.caught_up(&self.core, &self.first, &self.history)
+    fn over_error(&self) -> PyResult<()> {
+        if self.learned.played().over() {
+            return Err(PyRuntimeError::new_err("the game is over: reset it first"));
+        }
+        Ok(())
     }
 }
 
-impl<S: Playable> Played for Live<S> {
+impl<S: Playable> AnyGame for Live<S> {
     fn reset(&mut self, seed: Option<u64>, world: Option<&Path>) -> PyResult<()> {
-        self.core = Self::dealt(&self.game, seed, world)?;
-        self.first = self.core.shown.clone();
-        self.history.clear();
-        self.mask.forget();
-        self.hint.forget();
-        self.world = world.map(Path::to_path_buf);
-        let briefing = self.core.session.briefing();
-        // A world file (or a range of sizes) may change the board: the arrays follow it.
-        self.layout = layout(S::RULES, &briefing, self.mode);
-        self.features = Features::new(S::RULES, &briefing);
-        self.remember();
+        self.learned = Self::dealt(&self.agents, seed, world, self.learned.mode())?;
         Ok(())
     }
 
@@ -293,33 +124,33 @@ impl<S: Playable> Played for Live<S> {
                 S::ACTIONS.len() - 1
             )));
         }
-        if self.core.over() {
-            return Err(PyRuntimeError::new_err("the game is over: reset it first"));
-        }
-        let action = self.core.session.action(&self.core.shown, index);
-        Ok(self.take(action))
+        self.over_error()?;
+        Ok(self.learned.act_numbered(index))
     }
 
     fn observation<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let Some(layout) = self.layout.clone() else {
+        let Some(layout) = self.learned.layout().cloned() else {
             let mut out = vec![0; S::OBSERVATION.len()];
-            self.core.observe(&mut out);
+            self.learned.percepts(&mut out);
             return Ok(PyArray1::from_vec(py, out).into_any());
         };
-        let out = self.features_of(&layout, self.mode == Mode::Knowledge)?;
+        let mut out = vec![0.0; layout.len()];
+        self.learned.observation(&mut out).map_err(helper_error)?;
         Ok(PyArray1::from_vec(py, out)
             .reshape(layout.shape())?
             .into_any())
     }
 
     fn layout(&self) -> Option<Layout> {
-        self.layout.clone()
+        self.learned.layout().cloned()
     }
 
     fn knowledge<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let briefing = self.core.session.briefing();
-        let layout = layout(S::RULES, &briefing, Mode::Knowledge).expect("a layout");
-        let out = self.features_of(&layout, true)?;
+        let layout = self.learned.knowledge_layout();
+        let mut out = vec![0.0; layout.len()];
+        self.learned
+            .write(&layout, true, &mut out)
+            .map_err(helper_error)?;
         let dict = PyDict::new(py);
         let n = layout.slots;
         let shape: Vec<usize> = match layout.grid {
@@ -339,116 +170,74 @@ impl<S: Playable> Played for Live<S> {
     }
 
     fn play_text(&mut self, text: &str) -> PyResult<i64> {
-        if self.core.over() {
-            return Err(PyRuntimeError::new_err("the game is over: reset it first"));
-        }
-        match self.core.session.parse_command(text) {
-            Ok(Command::Act(action)) => Ok(self.take(action)),
-            Ok(_) => Err(PyValueError::new_err(format!(
-                "'{text}' is not an action of the game"
-            ))),
-            Err(e) => Err(PyValueError::new_err(format!("'{text}': {e}"))),
-        }
+        self.over_error()?;
+        let action = self
+            .learned
+            .played()
+            .parse_action(text)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(self.learned.act(&action).reward)
     }
 
     fn history_text(&self) -> Vec<String> {
-        self.history
-            .iter()
-            .map(|(a, _)| self.core.session.action_text(a))
-            .collect()
+        self.learned.played().actions_text()
     }
 
     fn world(&self) -> Option<PathBuf> {
-        self.world.clone()
+        self.learned.played().file().map(Path::to_path_buf)
     }
 
     fn mode(&self) -> Mode {
-        self.mode
+        self.learned.mode()
     }
 
     fn action_mask(&mut self) -> PyResult<Vec<bool>> {
         let mut out = vec![false; S::ACTIONS.len()];
-        if self.core.over() {
-            return Ok(out);
-        }
-        let knowledge = self
-            .mask
-            .caught_up(&self.core, &self.first, &self.history)?
-            .knowledge()
-            .map_err(PyRuntimeError::new_err)?;
-        self.core
-            .session
-            .harmless(&self.core.shown, &knowledge, &mut out);
+        self.learned.action_mask(&mut out).map_err(helper_error)?;
         Ok(out)
     }
 
     fn hint(&mut self) -> PyResult<String> {
-        if self.core.over() {
+        if self.learned.played().over() {
             return Err(PyRuntimeError::new_err("the game is over: no hint"));
         }
-        let follower = self
-            .hint
-            .caught_up(&self.core, &self.first, &self.history)?;
-        let event = follower
-            .hint(&self.core.session)
-            .map_err(PyRuntimeError::new_err)?;
+        let event = self
+            .learned
+            .played_mut()
+            .hint()
+            .map_err(helper_error)?;
         to_json(&event)
     }
 
     fn hint_action(&mut self) -> PyResult<usize> {
-        let decision = self
-            .hint_follower()?
-            .decide()
-            .map_err(PyRuntimeError::new_err)?;
-        let core = &self.core;
+        let played = self.learned.played_mut();
+        let decision = played.hint_decision().map_err(helper_error)?;
+        let (session, shown) = (played.session(), played.shown());
         (0..S::ACTIONS.len())
-            .find(|&i| core.session.action(&core.shown, i) == decision.action)
+            .find(|&i| session.action(shown, i) == decision.action)
             .ok_or_else(|| {
                 PyRuntimeError::new_err(format!(
                     "the agent's action '{}' has no number here",
-                    core.session.action_text(&decision.action)
+                    session.action_text(&decision.action)
                 ))
             })
     }
 
     fn follow_hint(&mut self) -> PyResult<i64> {
-        if self.core.over() {
-            return Err(PyRuntimeError::new_err("the game is over: reset it first"));
-        }
-        let action = self
-            .hint_follower()?
-            .decide()
-            .map_err(PyRuntimeError::new_err)?
-            .action;
-        Ok(self.take(action))
+        self.over_error()?;
+        self.learned.follow_hint().map_err(helper_error)
     }
 
     fn record(&self) -> GameRecord {
-        let s = &self.core.session;
-        let ending = s.ending().unwrap_or(Ending::Unfinished);
-        let score = match ending {
-            Ending::Unfinished => s.score_so_far().or(S::SCORED.then_some(0)),
-            _ => s.score(),
-        };
-        GameRecord {
-            seed: self.core.seed,
-            file: None,
-            ending,
-            score,
-            moves: s.moves(),
-            shots: s.shots(),
-            winnable: s.winnable(),
-            solver_calls: 0,
-            decisions: self.core.steps,
-            agent_time: std::time::Duration::ZERO,
-        }
+        self.learned.played().record()
     }
 
     fn render_text(&self) -> String {
-        let s = &self.core.session;
+        let played = self.learned.played();
+        let s = played.session();
         let mut lines = vec![s.title()];
-        lines.extend(s.describe(&self.core.shown));
-        let obs = s.observation(&self.core.shown);
+        lines.extend(s.describe(played.shown()));
+        let obs = s.observation(played.shown());
         if let Some(at) = obs.at {
             let facing = obs
                 .facing
@@ -476,25 +265,26 @@ impl<S: Playable> Played for Live<S> {
     }
 
     fn board(&self) -> PyResult<String> {
-        to_json(&self.core.session.board())
+        to_json(&self.learned.played().session().board())
     }
 
     fn hidden(&self) -> PyResult<String> {
-        to_json(&self.core.session.hidden())
+        to_json(&self.learned.played().session().hidden())
     }
 
     fn status(&self) -> Status {
-        let s = &self.core.session;
-        let obs = s.observation(&self.core.shown);
+        let played = self.learned.played();
+        let s = played.session();
+        let obs = s.observation(played.shown());
         let briefing = s.briefing();
         Status {
-            seed: self.core.seed,
-            over: self.core.over(),
+            seed: played.seed(),
+            over: played.over(),
             outcome: s.ending().map(Ending::name),
             score: s.score(),
-            score_so_far: self.core.paid,
+            score_so_far: played.paid(),
             moves: s.moves(),
-            steps: self.core.steps,
+            steps: played.steps() as u32,
             at: obs.at.map(|p| s.label(p)),
             facing: obs.facing,
             arrows: obs.arrows,
@@ -506,11 +296,11 @@ impl<S: Playable> Played for Live<S> {
     }
 
     fn spec(&self) -> &GameSpec {
-        &self.game.spec
+        &self.agents.game.spec
     }
 
     fn agent(&self) -> AgentKind {
-        self.game.agent
+        self.agents.game.agent
     }
 }
 
@@ -522,9 +312,9 @@ struct Make<'a> {
 }
 
 impl OnRules for Make<'_> {
-    type Out = PyResult<Box<dyn Played>>;
+    type Out = PyResult<Box<dyn AnyGame>>;
 
-    fn run<S: Playable>(self, game: Prepared<S>) -> PyResult<Box<dyn Played>> {
+    fn run<S: Playable>(self, game: Prepared<S>) -> PyResult<Box<dyn AnyGame>> {
         Ok(Box::new(Live::<S>::new(
             game, self.seed, self.world, self.mode,
         )?))
@@ -554,7 +344,7 @@ pub fn mode_name(mode: Mode) -> &'static str {
 /// One game, stepped by action number (Python: `wumpus_logic._core.Game`).
 #[pyclass(unsendable, module = "wumpus_logic._core")]
 pub struct Game {
-    game: Box<dyn Played>,
+    game: Box<dyn AnyGame>,
 }
 
 #[pymethods]
@@ -582,9 +372,7 @@ impl Game {
     /// and the actions taken, replayed.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         let state = serde_json::json!({
-            "options": self.game.spec().given().into_iter()
-                .map(|(n, v)| (n.to_string(), v.to_json()))
-                .collect::<serde_json::Map<_, _>>(),
+            "options": self.game.spec(),
             "seed": self.game.status().seed,
             "world": self.game.world().map(|w| w.display().to_string()),
             "observation": mode_name(self.game.mode()),
@@ -821,11 +609,8 @@ pub fn to_json(value: &impl serde::Serialize) -> PyResult<String> {
 pub fn _restore_game(state: &str) -> PyResult<Game> {
     let bad = |e: &dyn std::fmt::Display| PyValueError::new_err(format!("not a saved game: {e}"));
     let v: serde_json::Value = serde_json::from_str(state).map_err(|e| bad(&e))?;
-    let mut spec = GameSpec::default();
-    for (name, value) in v["options"].as_object().ok_or_else(|| bad(&"no options"))? {
-        let value = wumpus::game_spec::Value::from_json(value).map_err(|e| bad(&e))?;
-        spec.set(name, &value).map_err(refused)?;
-    }
+    let mut spec: GameSpec = serde_json::from_value(v["options"].clone()).map_err(|e| bad(&e))?;
+    spec.cache = wumpus::game_spec::default_cache_dir();
     let world = v["world"].as_str().map(PathBuf::from);
     let observation = mode(v["observation"].as_str().unwrap_or("percepts"))?;
     let mut game = Game::made(&spec, v["seed"].as_u64(), world.as_deref(), observation)?;

@@ -66,5 +66,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::solve, m)?)?;
     m.add_function(wrap_pyfunction!(batch::merge, m)?)?;
     m.add_function(wrap_pyfunction!(batch::shard_range, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::game_files, m)?)?;
     Ok(())
 }

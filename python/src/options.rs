@@ -46,7 +46,7 @@ fn value(name: &str, v: &Bound<'_, PyAny>) -> PyResult<Value> {
 /// checked but for the agent, which is checked when it is prepared.
 pub fn spec(rules: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<GameSpec> {
     let mut spec = GameSpec {
-        cache: wumpus::agent::optimal::default_cache_dir(),
+        cache: wumpus::game_spec::default_cache_dir(),
         ..GameSpec::default()
     };
     spec.set("rules", &Value::Text(rules.to_string()))

@@ -52,13 +52,9 @@ from gymnasium import spaces as gspaces
 from . import _core
 from .render import draw
 
-#: The registered ids, by rule set.
-ENV_IDS = {
-    "aima": "wumpus_logic/Aima-v0",
-    "grid": "wumpus_logic/Grid-v0",
-    "cave": "wumpus_logic/Cave-v0",
-    "maze": "wumpus_logic/Maze-v0",
-}
+#: The registered ids, by rule set: one a rule set of the library's catalogue
+#: (``wumpus_logic/Aima-v0``, ``Grid-v0``, ``Cave-v0``, ``Maze-v0``).
+ENV_IDS = {r["name"]: f"wumpus_logic/{r['name'].capitalize()}-v0" for r in json.loads(_core.catalogue())["rules"]}
 
 #: Steps after which an episode is truncated (``max_episode_steps``) unless told otherwise.
 MAX_EPISODE_STEPS = 1000

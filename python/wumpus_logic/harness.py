@@ -66,13 +66,12 @@ def _info(game, mask=True, knowledge=False):
 
 
 def world_files(files):
-    """The world files a folder holds (sorted), or the files listed."""
+    """The world files ``files`` names, in the order ``wumpus solve --files`` plays them: a
+    folder's regular files (not those starting with a dot) sorted by name, or the files
+    listed (the library's one listing)."""
     if isinstance(files, (str, os.PathLike)):
-        path = Path(files)
-        if path.is_dir():
-            return sorted(str(p) for p in path.iterdir() if p.is_file())
-        return [str(path)]
-    return [str(f) for f in files]
+        files = [files]
+    return _core.game_files([str(f) for f in files])
 
 
 def play_batch(agent, rules="aima", worlds=1000, seed=0, files=None, name=None, mask=True,
@@ -206,7 +205,7 @@ def _pct(part, whole):
 
 def table(summaries):
     """The summaries side by side, one column an agent, in the rows of ``wumpus solve``."""
-    rows = [("agent", [s["agent"] for s in summaries])]
+    rows = [("agent", [s.get("player") or s["game"]["agent"] for s in summaries])]
     rows.append(("games", [str(s["games"]) for s in summaries]))
     rows.append(("wins", [f"{s['wins']} ({100 * s['win_rate']:.1f}% ± {100 * s['win_rate_error']:.1f}%)" for s in summaries]))
     causes = sorted({c for s in summaries for c in s["endings"] if c not in ("won", "climbed_out", "unfinished")})

@@ -71,7 +71,7 @@ impl Args for GameArgs {
         let names: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
         let rules: Vec<String> = RuleSet::ALL
             .iter()
-            .map(|r| format!("{}: {}", r.name(), r.summary()))
+            .map(|r| format!("{}: {}", r.name(), wumpus::game_spec::facts(*r).summary))
             .collect();
         let mut cmd = cmd.arg(
             Arg::new("rules")
@@ -128,7 +128,7 @@ impl Args for GameArgs {
 impl FromArgMatches for GameArgs {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
         let mut args = GameArgs::default();
-        args.spec.cache = wumpus::agent::optimal::default_cache_dir();
+        args.spec.cache = wumpus::game_spec::default_cache_dir();
         let refused = |e: SpecError| {
             clap::Error::raw(
                 clap::error::ErrorKind::ValueValidation,
@@ -139,6 +139,7 @@ impl FromArgMatches for GameArgs {
             args.spec
                 .set("rules", &Value::Text(r.clone()))
                 .map_err(refused)?;
+            args.given.push("rules");
         }
         for o in &OPTIONS {
             let value = match o.kind {
@@ -200,12 +201,3 @@ pub fn parse_rule_set(s: &str) -> Result<RuleSet, String> {
     })
 }
 
-/// The cave rules and map format of a rule set played on a cave map; `None` on the grid.
-pub fn on_map(rules: RuleSet) -> Option<(wumpus::cave::Rules, wumpus::cave::MapFormat)> {
-    use wumpus::cave::{MapFormat, Rules};
-    match rules {
-        RuleSet::Cave => Some((Rules::Classic, MapFormat::Event)),
-        RuleSet::Maze => Some((Rules::Maze, MapFormat::CavesDat)),
-        RuleSet::Grid | RuleSet::Aima => None,
-    }
-}

@@ -3,13 +3,11 @@
 
 use super::args::GameArgs;
 use super::bad_input;
-use super::play::{agent_for, title, WorldArgs};
-use super::trace::traced;
+use super::play::{title, WorldArgs};
 use anyhow::Result;
 use clap::Args;
-use wumpus::agent::AgentKind;
 use wumpus::game_spec::{OnRules, Playable, Prepared};
-use wumpus::run::{Flow, StepEvent};
+use wumpus::run::{Flow, Label, StepEvent, Traced};
 
 #[derive(Args, Debug)]
 pub struct KbArgs {
@@ -37,10 +35,9 @@ impl OnRules for KbArgs {
 
     fn run<S: Playable>(self, game: Prepared<S>) -> Result<()> {
         let _ = self.dimacs;
-        let loaded = self.world.session(&game)?;
-        let title = title(&loaded);
-        let mut agent = agent_for(&game, &loaded)?;
-        let mut session = loaded.session;
+        let dealt = self.world.session(&game)?;
+        let title = title(&dealt);
+        let mut traced = Traced::new(&game, dealt).map_err(super::job_error)?;
         if self.step == Some(0) {
             return Err(bad_input(anyhow::anyhow!(
                 "--step 0: steps are numbered from 1, as trace numbers them"
@@ -57,7 +54,7 @@ impl OnRules for KbArgs {
                 Flow::Go
             }
         };
-        traced(&mut session, loaded.seed, agent.as_mut(), &mut watch)?;
+        traced.play(&mut watch).map_err(super::job_error)?;
         let Some(at) = last else {
             return Err(bad_input(anyhow::anyhow!(
                 "the game ended before the agent took a step: there is no knowledge base to show"
@@ -73,23 +70,11 @@ impl OnRules for KbArgs {
                 )));
             }
         }
-        let Some(kb) = agent.knowledge_base() else {
-            let why = if game.agent == AgentKind::Logic && !game.options.map_known {
-                format!(
-                    "the {} agent without the map reasons over a map of its own, whose places \
-                     are not the game's, so there is no knowledge base of the game's places to \
-                     show (docs/caves.md); add --map-known for the knowledge base of the agent \
-                     given the map",
-                    game.agent
-                )
-            } else {
-                format!("the {} agent keeps no knowledge base", game.agent)
-            };
-            return Err(bad_input(anyhow::anyhow!(why)));
-        };
-        let list =
-            |v: &[wumpus::run::Label]| v.iter().map(|l| &**l).collect::<Vec<&str>>().join(" ");
-        let mut text = format!("c game: {title}\n");
+        let dimacs = traced
+            .dimacs()
+            .map_err(|why| bad_input(anyhow::anyhow!(why)))?;
+        let list = |v: &[Label]| v.iter().map(|l| &**l).collect::<Vec<&str>>().join(" ");
+        let mut text = format!("c game: {}\n", super::printable(&title));
         text.push_str(&format!(
             "c step {} at {}; wumpus alive: {}\n",
             at.step,
@@ -98,7 +83,7 @@ impl OnRules for KbArgs {
         ));
         text.push_str(&format!(
             "c proven safe ({}): {}\n",
-            S::RULES.safe_means(),
+            S::FACTS.safe_means,
             list(&at.proven_safe)
         ));
         text.push_str(&format!("c proven pit: {}\n", list(&at.proven_pit)));
@@ -106,7 +91,7 @@ impl OnRules for KbArgs {
         if !at.proven_bats.is_empty() {
             text.push_str(&format!("c proven bats: {}\n", list(&at.proven_bats)));
         }
-        text.push_str(&kb.to_dimacs());
+        text.push_str(&dimacs);
         super::out(text)
     }
 }

@@ -100,6 +100,12 @@ Examples:
     /// Play the classic cave or the maze as a bot driven by a game host over standard input
     /// and output.
     #[command(after_help = "\
+The rule set is the classic cave unless --rules maze; the grid has no bot protocol. In the
+classic cave, --map FILE (or --map-known, for the standard map) gives the agent the map up
+front, each game having its room count; without it the agent knows the room count and learns
+each room's tunnels by standing in it. In the maze the agent is always given the map (the
+standard caves.dat unless --map names one); each game must have its cave count.
+
 The protocols (docs/bot-protocol.md). They number rooms and caves from 0, as the
 tournament's game host does; everything else here (play, trace, hints, world show) numbers
 them as the map does, from 1.
@@ -281,18 +287,14 @@ pub fn bad_input(e: impl Into<anyhow::Error>) -> anyhow::Error {
     anyhow::Error::new(BadInput(e.into()))
 }
 
-/// A runner's error for the command line: a game that cannot be dealt (a map too small for its
-/// hazards) and a contradiction between what was perceived and the rules are the user's map,
-/// rule file or world at fault, so they are bad input (status 2), in `solve` as in `trace`.
-pub fn run_error(e: wumpus::run::RunError) -> anyhow::Error {
-    use wumpus::agent::AgentError;
-    use wumpus::kb::KbError;
-    use wumpus::run::RunError;
-    match e {
-        e @ (RunError::Game(_)
-        | RunError::Contradiction(_)
-        | RunError::Agent(AgentError::Kb(KbError::Contradiction(_)))) => bad_input(e),
-        e => anyhow::Error::new(e),
+/// A job's error for the command line, its options spelled as flags: bad input (status 2)
+/// where the input is at fault.
+pub fn job_error(e: wumpus::run::JobError) -> anyhow::Error {
+    let text = anyhow::anyhow!("{}", e.spelled(wumpus::game_spec::Spelling::Flags));
+    if e.is_bad_input() {
+        bad_input(text)
+    } else {
+        text
     }
 }
 

@@ -12,9 +12,8 @@ use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use wumpus::game::{Command, Files, Words};
-use wumpus::game_spec::{Dealt, DoorOption, OnRules, Playable, Prepared};
-use wumpus::rng::Dice;
-use wumpus::run::Follower;
+use wumpus::game_spec::{Dealt, DoorOption, OnRules, Playable, Prepared, Spelling};
+use wumpus::run::game::{Agents, Played};
 
 /// Which game to play: a seed, or a file.
 #[derive(Args, Debug, Clone, Default)]
@@ -73,25 +72,6 @@ pub fn title<S: Files + Words>(dealt: &Dealt<S>) -> String {
     }
 }
 
-/// The chosen agent for a game, made as `trace` and `kb` make it: from the game's own setup
-/// (a world file has its own size), its dice from the seed that dealt it.
-pub fn agent_for<S: Playable>(
-    game: &Prepared<S>,
-    dealt: &Dealt<S>,
-) -> Result<Box<dyn wumpus::agent::Agent<S>>> {
-    let agents = game
-        .agents_for(&dealt.session.setup())
-        .map_err(super::args::spec_error)?;
-    agents
-        .make(&dealt.session.briefing(), dice(dealt))
-        .map_err(bad_input)
-}
-
-/// A game's agent dice: from the seed that dealt it, or fresh.
-pub fn dice<S>(dealt: &Dealt<S>) -> Dice {
-    dealt.seed.map_or_else(Dice::fresh, Dice::for_game)
-}
-
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     #[command(flatten)]
@@ -117,22 +97,19 @@ impl OnRules for Play {
     fn run<S: Playable>(self, game: Prepared<S>) -> Result<()> {
         let dealt = self.world.session(&game)?;
         let title = title(&dealt);
+        let agents = Agents::new(game);
         let stdin = std::io::stdin();
         let interactive = stdin.is_terminal();
         let mut player = Player {
-            hints: Hints::start(&game, &dealt.session, dice(&dealt)),
-            seed: dealt.seed.unwrap_or(0),
-            session: dealt.session,
-            game,
+            played: Played::new(&agents, dealt),
             out: std::io::stdout().lock(),
             colour: interactive_colour(),
         };
         player.say(&format!("{title}. Type 'help' for the commands."))?;
-        for line in player.session.intro() {
-            player.say(&line)?;
+        let opening = player.played.opening();
+        for line in &opening[1..] {
+            player.say(line)?;
         }
-        let start = player.session.start();
-        player.show(&start)?;
         let mut input = Input::new(interactive, &stdin);
         if !interactive {
             // Piped input blocks in a plain read, which Ctrl-C cannot interrupt: say so and
@@ -145,25 +122,16 @@ impl OnRules for Play {
         }
         loop {
             player.out.flush()?;
-            let line = match input.next_line(player.session.prompt()) {
+            let session = player.played.session();
+            let line = match input.next_line(session.prompt()) {
                 Read::Line(line) => line,
                 Read::NotText(why) => {
                     player.say(&format!("Invalid command: {why}."))?;
                     continue;
                 }
-                Read::End => {
-                    return player.say(&format!(
-                        "End of input: the game is left unfinished after {} {}.",
-                        player.session.moves(),
-                        text::plural(player.session.moves() as u64, "move", "moves")
-                    ))
-                }
+                Read::End => return player.left("End of input: the game is left unfinished"),
                 Read::Interrupted => {
-                    return player.say(&format!(
-                        "Interrupted: the game is left unfinished after {} {}.",
-                        player.session.moves(),
-                        text::plural(player.session.moves() as u64, "move", "moves")
-                    ))
+                    return player.left("Interrupted: the game is left unfinished")
                 }
                 Read::Failed(e) => return Err(e),
             };
@@ -171,7 +139,8 @@ impl OnRules for Play {
             // would.
             if !interactive {
                 let shown = super::printable(line.trim_end());
-                player.say(&format!("{}{shown}", player.session.prompt()))?;
+                let prompt = player.played.session().prompt();
+                player.say(&format!("{prompt}{shown}"))?;
             }
             if player.line(&line)? {
                 return Ok(());
@@ -180,35 +149,9 @@ impl OnRules for Play {
     }
 }
 
-/// The hint agent, told exactly what the player is told (the library's one follower); `Err`
-/// with the reason when it cannot be prepared for this game (rules it cannot use).
-struct Hints<S: Playable> {
-    follower: Result<Follower<S>, String>,
-}
-
-impl<S: Playable> Hints<S> {
-    /// A hint agent for `session`, which has just begun.
-    fn start(game: &Prepared<S>, session: &S, dice: Dice) -> Hints<S> {
-        let follower = game
-            .agents_for(&session.setup())
-            .map(|agents| Follower::new(agents.as_ref(), session, dice))
-            .map_err(|e| e.spelled(wumpus::game_spec::Spelling::Flags));
-        Hints { follower }
-    }
-
-    /// Tells the agent the player's `action` and what followed.
-    fn tell(&mut self, action: &S::Action, shown: &S::Shown) {
-        if let Ok(f) = &mut self.follower {
-            f.tell(action, shown);
-        }
-    }
-}
-
+/// A person's game on the terminal: the library's played game, told each command.
 struct Player<S: Playable, W: Write> {
-    session: S,
-    game: Prepared<S>,
-    hints: Hints<S>,
-    seed: u64,
+    played: Played<S>,
     out: W,
     colour: bool,
 }
@@ -220,15 +163,24 @@ impl<S: Playable, W: Write> Player<S, W> {
     }
 
     fn show(&mut self, shown: &S::Shown) -> Result<()> {
-        for line in self.session.describe(shown) {
+        for line in self.played.session().describe(shown) {
             self.say(&line)?;
         }
         Ok(())
     }
 
+    /// Says the game is left unfinished (`why`), after its moves so far.
+    fn left(&mut self, why: &str) -> Result<()> {
+        let moves = self.played.session().moves();
+        self.say(&format!(
+            "{why} after {moves} {}.",
+            text::plural(moves as u64, "move", "moves")
+        ))
+    }
+
     /// Plays one line; true when the game is over or left.
     fn line(&mut self, line: &str) -> Result<bool> {
-        let command = match self.session.parse_command(line) {
+        let command = match self.played.session().parse_command(line) {
             Ok(c) => c,
             Err(e) => {
                 self.say(&format!("Invalid command: {}.", super::printable(&e)))?;
@@ -237,49 +189,42 @@ impl<S: Playable, W: Write> Player<S, W> {
         };
         match command {
             Command::Act(action) => {
-                let shown = self.session.act(&action);
-                self.hints.tell(&action, &shown);
-                self.show(&shown)?;
-                return Ok(self.session.ending().is_some());
+                let acted = self.played.act(&action);
+                self.show(&acted.shown)?;
+                return Ok(self.played.over());
             }
             Command::Help => {
-                let help = self.session.help();
+                let help = self.played.session().help();
                 self.say(help)?;
             }
             Command::Hint => self.hint()?,
             Command::Quit => {
-                let moves = self.session.moves();
+                let moves = self.played.session().moves();
                 self.say(&format!(
                     "You leave the game unfinished after {moves} {}.",
                     text::plural(moves as u64, "move", "moves")
                 ))?;
                 return Ok(true);
             }
-            Command::Load(file) => {
-                match S::load(&self.session.setup(), Path::new(&file), self.seed) {
-                    Ok(session) => {
-                        self.session = session;
-                        let dice = Dice::for_game(self.seed);
-                        self.hints = Hints::start(&self.game, &self.session, dice);
-                        let title = self.session.title();
-                        let file = super::printable(&file);
-                        self.say(&format!("Loaded {file}: a new game begins ({title})."))?;
-                        for line in self.session.intro() {
-                            self.say(&line)?;
-                        }
-                        let start = self.session.start();
-                        self.show(&start)?;
+            Command::Load(file) => match self.played.load(Path::new(&file)) {
+                Ok(()) => {
+                    let title = self.played.session().title();
+                    let file = super::printable(&file);
+                    self.say(&format!("Loaded {file}: a new game begins ({title})."))?;
+                    let opening = self.played.opening();
+                    for line in &opening[1..] {
+                        self.say(line)?;
                     }
-                    Err(e) => self.say(&format!(
-                        "Cannot load: {}",
-                        super::printable(&e.to_string())
-                    ))?,
                 }
-            }
-            Command::Save(file) => match self.session.save(Path::new(&file)) {
+                Err(e) => self.say(&format!(
+                    "Cannot load: {}",
+                    super::printable(&e.to_string())
+                ))?,
+            },
+            Command::Save(file) => match self.played.session().save(Path::new(&file)) {
                 Ok(()) => self.say(&format!(
                     "Saved this game's {} to {}.",
-                    S::FILE,
+                    S::FACTS.file,
                     super::printable(&file)
                 ))?,
                 Err(e) => self.say(&format!(
@@ -293,13 +238,9 @@ impl<S: Playable, W: Write> Player<S, W> {
 
     /// Asks the agent what it would do, and shows what the player knows.
     fn hint(&mut self) -> Result<()> {
-        let hint = match &mut self.hints.follower {
-            Ok(follower) => follower.hint(&self.session),
-            Err(why) => Err(why.clone()),
-        };
-        let text = match hint {
-            Ok(event) => text::hint_text(&event, &self.session.board(), self.colour),
-            Err(why) => format!("No hint: {why}."),
+        let text = match self.played.hint() {
+            Ok(event) => text::hint_text(&event, &self.played.session().board(), self.colour),
+            Err(why) => format!("No hint: {}.", why.spelled(Spelling::Flags)),
         };
         self.say(&text)
     }

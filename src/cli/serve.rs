@@ -18,7 +18,6 @@ mod guard;
 mod listen;
 mod live;
 mod request;
-mod steps;
 
 use anyhow::{Context, Result};
 use axum::extract::rejection::JsonRejection;
@@ -299,7 +298,7 @@ async fn create(
         // A fresh seed the page's JavaScript numbers hold exactly (below 2^53).
         seed: req
             .seed
-            .unwrap_or_else(|| wumpus::rng::fresh_seed() % 1_000_000_000),
+            .unwrap_or_else(|| wumpus::game_spec::fresh_seed() % 1_000_000_000),
         world,
         upload: req.upload,
         requests: from,
@@ -507,10 +506,8 @@ fn world_files(dir: &std::path::Path) -> Vec<(String, &'static str)> {
         let Ok(text) = wumpus::files::read_text(&entry.path()) else {
             continue;
         };
-        if wumpus::grid::parse_world_within(&text, MAX_SIDE).is_ok() {
-            files.push((name, "world"));
-        } else if wumpus::cave::parse_map(&text).is_ok() {
-            files.push((name, "map"));
+        if let Some(kind) = wumpus::run::world::offered_kind(&text, MAX_SIDE) {
+            files.push((name, kind));
         }
     }
     files.sort();

@@ -1,14 +1,14 @@
 //! Words for people, written once for every rule set: a step of a trace, a hint, what the
 //! player's percepts prove (drawn as a map on a grid), a batch summary, a CSV row.
 
-use wumpus::agent::optimal::BestScore;
 use wumpus::game::Board;
+use wumpus::run::best::BestScore;
 use wumpus::run::event::{ChoiceView, OddsView};
 use wumpus::run::{GameRecord, Label, StepEvent, Summary};
 
 /// A chance as a percentage for people: `37%`, `<1%`, `0%`, `100%`.
 pub fn percent(p: f64) -> String {
-    wumpus::agent::percent(p)
+    wumpus::run::event::percent(p)
 }
 
 fn list<T: std::ops::Deref<Target = str>>(items: &[T]) -> String {
@@ -371,7 +371,15 @@ pub fn summary_text(s: &Summary) -> String {
         );
     }
     let setup = setup_words(s);
-    let _ = writeln!(t, "{} ({setup}), agent {}", s.rules.title(), s.agent);
+    let facts = wumpus::game_spec::facts(s.game.rules);
+    let _ = writeln!(
+        t,
+        "{} ({setup}), agent {}",
+        facts.title,
+        s.player
+            .as_deref()
+            .map_or_else(|| s.game.agent_kind().to_string(), |p| p.to_string())
+    );
     let seeds = match (s.seeds, s.shard) {
         (None, Some(shard)) => format!(
             "shard {shard} of {} games is empty: it has no games to play",
@@ -428,7 +436,7 @@ pub fn summary_text(s: &Summary) -> String {
         }
     }
     let _ = writeln!(t, "mean moves                {:.2}", s.mean_moves);
-    let shots = s.rules.shot_names().1;
+    let shots = facts.shot[1];
     let _ = writeln!(
         t,
         "{shots:<25} {:.2} a game, {:.2} a won game",
@@ -499,34 +507,19 @@ fn sampling_gap(diff: f64, error: f64) -> String {
     }
 }
 
-/// A summary's setup in words: `5x5, pit probability 0.2, standard scoring`.
+/// A summary's game in words: `5x5, pit probability 0.2, standard scoring`, and the files a
+/// batch over files played.
 fn setup_words(s: &Summary) -> String {
-    // Each parameter a rule set has, in words, in one order for every rule set.
-    let get = |k: &str| s.setup.get(k);
-    let text = |k: &str| get(k).and_then(|v| v.as_str()).map(str::to_string);
-    let mut parts: Vec<String> = Vec::new();
-    parts.extend(text("size"));
-    parts.extend(text("files").map(|f| format!("on {f}")));
-    match get("size_hidden") {
-        Some(serde_json::Value::Bool(true)) => parts.push("size hidden".into()),
-        Some(serde_json::Value::String(s)) => parts.push(format!("size hidden in {s}")),
-        _ => {}
+    let mut words = s.game.words();
+    if let Some(files) = &s.files {
+        let on = format!("on {}", super::printable(files));
+        words = if words.is_empty() {
+            on
+        } else {
+            format!("{on}, {words}")
+        };
     }
-    parts.extend(get("pit_prob").map(|p| format!("pit probability {p}")));
-    parts.extend(text("scoring").map(|s| format!("{s} scoring")));
-    let on = text("map").map(|m| format!("on {m}"));
-    match (text("variant"), on) {
-        (Some(v), Some(on)) => parts.push(format!("{v} rules {on}")),
-        (v, on) => parts.extend(v.map(|v| format!("{v} rules")).into_iter().chain(on)),
-    }
-    if get("map").is_some() {
-        let known = get("map_known").and_then(|v| v.as_bool()) == Some(true);
-        parts.push(format!(
-            "map {}",
-            if known { "known" } else { "discovered" }
-        ));
-    }
-    parts.join(", ")
+    words
 }
 
 #[cfg(test)]

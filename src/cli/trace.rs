@@ -4,17 +4,16 @@
 //! (`--step`), or as a page that replays the game (`--html FILE`).
 
 use super::args::GameArgs;
-use super::play::{agent_for, title, WorldArgs};
+use super::play::{title, WorldArgs};
 use super::{bad_input, html, text};
 use anyhow::Result;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
-use wumpus::agent::Agent;
 use wumpus::game::Session;
 use wumpus::game_spec::{OnRules, Playable, Prepared};
-use wumpus::run::event::{trace_end, TraceEnd, TraceStart};
-use wumpus::run::{play_to_end, Finished, Flow, StepEvent, Watch};
+use wumpus::run::event::TraceEnd;
+use wumpus::run::{Flow, StepEvent, Traced};
 
 #[derive(Args, Debug)]
 pub struct TraceArgs {
@@ -45,59 +44,47 @@ impl OnRules for TraceArgs {
     type Out = Result<()>;
 
     fn run<S: Playable>(self, game: Prepared<S>) -> Result<()> {
-        let loaded = self.world.session(&game)?;
-        let title = title(&loaded);
-        let mut agent = agent_for(&game, &loaded)?;
-        let mut session = loaded.session;
-        let start = TraceStart {
-            rules: S::RULES,
-            title,
-            seed: loaded.seed,
-            agent: game.agent.name().to_string(),
-            setup: game.describe_setup(&session.setup()),
-        };
+        let dealt = self.world.session(&game)?;
+        let title = title(&dealt);
+        let mut traced = Traced::new(&game, dealt).map_err(super::job_error)?;
         if let Some(path) = &self.html {
-            let board = session.board();
+            let board = traced.board();
             let mut steps = Vec::new();
             let mut watch = |_: &S, e: StepEvent| {
                 steps.push(e);
                 Flow::Go
             };
-            let done = traced(&mut session, loaded.seed, agent.as_mut(), &mut watch)?
-                .expect("a game nobody stops ends");
-            let end = trace_end(&session, done.steps, Some(&done.last));
+            let done = traced.play(&mut watch).map_err(super::job_error)?;
+            let end = traced.end(done.as_ref());
             let count = steps.len();
-            let page = html::trace_page(&start, &board, &steps, &end)?;
+            let page = html::trace_page(&traced.start, &board, &steps, &end)?;
             wumpus::files::save_atomically(path, &page).map_err(bad_input)?;
             return super::wrote(
                 path,
                 format!(
                     "Wrote {} ({count} steps): open it in a browser; #step=N in the address \
                      opens step N.\n",
-                    path.display()
+                    super::printable(&path.display().to_string())
                 ),
             );
         }
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
         if self.json {
-            writeln!(out, "{}", serde_json::to_string(&start)?)?;
+            writeln!(out, "{}", serde_json::to_string(&traced.start)?)?;
         } else {
             writeln!(
                 out,
                 "Trace of {}, the {} agent playing.",
-                start.title, start.agent
+                super::printable(&title),
+                traced.start.game.agent_kind()
             )?;
         }
         let mut printer = StepPrinter::new(&mut out, self.json, self.step);
         let mut watch = |_: &S, e: StepEvent| printer.step(&e);
-        let done = traced(&mut session, loaded.seed, agent.as_mut(), &mut watch)?;
+        let done = traced.play(&mut watch).map_err(super::job_error)?;
         printer.finish()?;
-        let end = match &done {
-            Some(d) => trace_end(&session, d.steps, Some(&d.last)),
-            // Stopped with q: the game as it stands.
-            None => trace_end::<S>(&session, 0, None),
-        };
+        let end = traced.end(done.as_ref());
         if self.json {
             writeln!(out, "{}", serde_json::to_string(&end)?)?;
         } else {
@@ -105,17 +92,6 @@ impl OnRules for TraceArgs {
         }
         Ok(())
     }
-}
-
-/// Plays `session` with `agent` to its end, or until `watch` says stop (`None` then),
-/// showing `watch` each step: the one way `trace` and `kb` play a game.
-pub fn traced<S: Session>(
-    session: &mut S,
-    seed: Option<u64>,
-    agent: &mut dyn Agent<S>,
-    watch: Watch<'_, S>,
-) -> Result<Option<Finished<S>>> {
-    play_to_end(session, seed, agent, &|| false, Some(watch)).map_err(super::run_error)
 }
 
 /// How a traced game ended, in words.
@@ -128,7 +104,7 @@ fn end_text<S: Session>(end: &TraceEnd, stopped: bool) -> String {
     if !end.messages.is_empty() {
         s.push_str(&format!("  the game said: {}\n", end.messages.join(" ")));
     }
-    let (shot, shots) = S::RULES.shot_names();
+    let (shot, shots) = S::FACTS.shot_names();
     let shots = text::plural(end.shots as u64, shot, shots);
     s.push_str(&format!(
         "\nOutcome: {} after {} {} and {} {shots}.\n",

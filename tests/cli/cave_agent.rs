@@ -31,9 +31,9 @@ fn library(map_file: &str, known: bool, games: u64, seed: u64) -> Summary {
         shard: None,
     };
     let id = BatchId {
-        rules: RuleSet::Cave,
-        agent: "logic".into(),
-        setup: ClassicSession::parameters(&setup),
+        game: wumpus::game_spec::GameSpec::new(RuleSet::Cave).resolved(),
+        files: None,
+        player: None,
         seed,
         worlds: games,
         shard: None,

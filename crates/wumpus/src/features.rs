@@ -9,7 +9,7 @@
 //! knows it.
 
 use crate::agent::Knowledge;
-use crate::game::{Briefing, Observation, Percept, RuleSet};
+use crate::game::{Briefing, Observation, Percept, RuleFacts};
 use crate::numbered::Numbered;
 use crate::topology::{Place, Topology};
 use std::sync::Arc;
@@ -116,13 +116,13 @@ const CAVE_KNOWLEDGE: [&str; 8] = [
 
 /// The layout of `mode` for games of `rules` whose player was told `briefing`; `None` for
 /// [`Mode::Percepts`], which is a short vector.
-pub fn layout(rules: RuleSet, briefing: &Briefing, mode: Mode) -> Option<Layout> {
+pub fn layout(rules: &RuleFacts, briefing: &Briefing, mode: Mode) -> Option<Layout> {
     if mode == Mode::Percepts {
         return None;
     }
     let knowledge = mode == Mode::Knowledge;
     let mut channels: Vec<&'static str>;
-    let (slots, grid, tunnels) = if rules.on_grid() {
+    let (slots, grid, tunnels) = if rules.on_grid {
         let (rows, cols) = briefing
             .grid_size()
             .or_else(|| briefing.grid_prior().map(|p| p.largest()))
@@ -134,7 +134,7 @@ pub fn layout(rules: RuleSet, briefing: &Briefing, mode: Mode) -> Option<Layout>
         (rows * cols, Some((rows, cols)), false)
     } else {
         channels = CAVE_MEMORY.to_vec();
-        if rules == RuleSet::Maze {
+        if !rules.tells_shots {
             // The maze never tells the player its grenades.
             channels.retain(|c| *c != "arrows");
         }
@@ -164,7 +164,7 @@ pub struct Features {
 
 impl Features {
     /// An empty memory for games of `rules` whose player was told `briefing`.
-    pub fn new(rules: RuleSet, briefing: &Briefing) -> Features {
+    pub fn new(rules: &RuleFacts, briefing: &Briefing) -> Features {
         let layout = layout(rules, briefing, Mode::Memory).expect("a memory has a layout");
         let memory = vec![0.0; layout.len()];
         Features {
@@ -357,13 +357,13 @@ mod tests {
     fn the_memory_holds_what_was_perceived_where_and_the_knowledge_what_is_proven() {
         let world = parse_world("PIT 0 2\nWUMPUS 2 0\nGOLD 3 2\n").unwrap();
         let mut game = GridSession::new(world, Scoring::Standard, 0.2);
-        let layout = layout(RuleSet::Grid, &game.briefing(), Mode::Knowledge).unwrap();
+        let layout = layout(GridSession::FACTS, &game.briefing(), Mode::Knowledge).unwrap();
         assert_eq!(layout.shape(), vec![19, 5, 5]);
         let agents =
             GridSession::prepare(AgentKind::Logic, &game.setup(), &AgentOptions::default())
                 .unwrap();
         let mut follower = Follower::new(agents.as_ref(), &game, Dice::for_game(0));
-        let mut features = Features::new(RuleSet::Grid, &game.briefing());
+        let mut features = Features::new(GridSession::FACTS, &game.briefing());
         features.observe(&game, &game.observation(follower.shown()));
         let action = follower.decide().unwrap().action;
         let shown = game.act(&action);
@@ -393,8 +393,8 @@ mod tests {
     fn the_heading_is_a_plane_under_the_textbooks_rules() {
         let world = parse_world("PIT 0 2\nWUMPUS 2 0\nGOLD 3 2\n").unwrap();
         let game = AimaSession::new(GridSession::new(world, Scoring::Aima, 0.2));
-        let layout = layout(RuleSet::Aima, &game.briefing(), Mode::Memory).unwrap();
-        let mut features = Features::new(RuleSet::Aima, &game.briefing());
+        let layout = layout(AimaSession::FACTS, &game.briefing(), Mode::Memory).unwrap();
+        let mut features = Features::new(AimaSession::FACTS, &game.briefing());
         features.observe(&game, &game.observation(&game.start()));
         let mut out = vec![0.0; layout.len()];
         features.write(&layout, &game, None, &mut out);

@@ -365,6 +365,70 @@ fn temp_beside(path: &Path, target: &Path) -> Result<tempfile::NamedTempFile, Fi
         .map_err(|e| FileError::new(path, None, io_reason(&e)))
 }
 
+/// The game files `paths` name, in the one order every door plays them: each folder's regular
+/// files (not those whose names start with a dot) in the order of their names, and each file
+/// given, in turn. Links are followed (a link to a world file plays it); a folder inside a
+/// folder is not searched; anything else in a folder (a FIFO, a device, a link that leads
+/// nowhere) is refused by name rather than skipped without a word, as is a folder with no
+/// file to play.
+pub fn game_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, FileError> {
+    let mut files = Vec::new();
+    for path in paths {
+        let io_error = |at: &Path, e: std::io::Error| FileError::new(at, None, io_reason(&e));
+        let meta = std::fs::metadata(path).map_err(|e| io_error(path, e))?;
+        if !meta.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let mut inside: Vec<PathBuf> = Vec::new();
+        for entry in std::fs::read_dir(path).map_err(|e| io_error(path, e))? {
+            let entry = entry.map_err(|e| io_error(path, e))?;
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let file = entry.path();
+            match std::fs::metadata(&file) {
+                Ok(m) if m.is_file() => inside.push(file),
+                Ok(m) if m.is_dir() => {}
+                Ok(_) => {
+                    return Err(FileError::new(
+                        &file,
+                        None,
+                        "not a regular file (a FIFO, a device or a socket): a folder of games \
+                         holds world or hazard files only",
+                    ))
+                }
+                Err(e) => return Err(io_error(&file, e)),
+            }
+        }
+        if inside.is_empty() {
+            return Err(FileError::new(path, None, "the folder holds no files to play"));
+        }
+        inside.sort();
+        files.extend(inside);
+    }
+    Ok(files)
+}
+
+/// How a batch over `files` names them: the one folder or file, or the first and the count.
+pub fn files_label(files: &[PathBuf]) -> String {
+    let Some(first) = files.first() else {
+        return "no files".to_string();
+    };
+    let parent = first.parent();
+    if files.len() > 1 && files.iter().all(|f| f.parent() == parent) {
+        format!(
+            "{} files in {}",
+            files.len(),
+            parent.map_or(".".into(), |p| p.display().to_string())
+        )
+    } else if files.len() == 1 {
+        first.display().to_string()
+    } else {
+        format!("{} files from {}", files.len(), first.display())
+    }
+}
+
 fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".to_string(),

@@ -3,10 +3,10 @@
 //! untouched at its start. The HTTP handlers send it [`Job`]s over a bounded channel and await
 //! its JSON answer; a job that panics ends this game only, and is answered with a 500.
 //!
-//! The hint agent is the library's follower ([`wumpus::run::Follower`]), told exactly what the
-//! player was told, as in `play`: after each action it observes the action and what followed,
-//! then works out its next action with what it knows, which the page draws. The action and its
-//! reason are kept back until the player asks for a hint.
+//! The game is the library's played game ([`wumpus::run::Played`]), its hint agent told
+//! exactly what the player was told, as in `play`: after each action it works out its next
+//! action with what it knows, which the page draws ([`wumpus::run::view`]). The action and its
+//! reason are kept back until the player asks for a hint. Watch is the library's traced game.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -17,17 +17,13 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
 use std::sync::Arc;
 use tokio::sync::oneshot;
-use wumpus::agent::AgentFactory;
-use wumpus::game::Command;
-use wumpus::game_spec::{Dealt, OnRules, Playable, Prepared};
-use wumpus::rng::Dice;
+use wumpus::game_spec::{Dealt, OnRules, Playable, Prepared, Spelling};
 use wumpus::run::event::{trace_end, TraceStart};
-use wumpus::run::{play_to_end, Flow, Follower, StepEvent};
-
-use super::steps::{
-    compact, compact_watched, final_step, hidden_action, json_len, odds_because, with_because,
-    without_lists,
+use wumpus::run::game::{Agents, Helper, HelperError, Played};
+use wumpus::run::view::{
+    explain_odds, final_moment, json_len, odds_because, Because, Compact, Moment,
 };
+use wumpus::run::{Flow, StepEvent, Traced};
 
 /// Requests a game holds in its queue before it answers 429.
 pub const QUEUE: usize = 8;
@@ -215,21 +211,19 @@ impl Spawn {
 /// A game in play.
 struct Live<S: Playable> {
     id: String,
-    session: S,
-    pristine: Option<S>,
-    factory: Box<dyn AgentFactory<S>>,
-    /// The hint agent, told what the player is told (the library's one follower).
-    hints: Follower<S>,
+    /// The player's game (the library's one played game), its hint agent following it.
+    played: Played<S>,
+    /// The same game untouched at its start, for watching.
+    pristine: Option<Dealt<S>>,
     /// The hint agent's view of this moment (its action kept back from the player).
     event: Option<StepEvent>,
     /// The observations behind each open place's odds at this moment, by label.
-    because: serde_json::Map<String, Value>,
+    because: Because,
     /// Earlier moments, only what the drawing needs of them.
-    history: Vec<Value>,
+    history: Vec<Compact>,
     /// Once the game is over, its last moment: where the last action left the player.
-    last: Option<Value>,
+    last: Option<Moment>,
     start: TraceStart,
-    seed: Option<u64>,
     /// What was said: the game's opening lines, then each command the player gave with the
     /// game's answer to it.
     log: Vec<Value>,
@@ -243,43 +237,26 @@ impl<S: Playable> Live<S> {
         played: Dealt<S>,
         pristine: Dealt<S>,
     ) -> Result<Live<S>, ApiError> {
-        let title = played.title();
-        let session = played.session;
-        let factory = game.agents_for(&session.setup()).map_err(|e| {
-            ApiError::new(
+        let start = TraceStart::new(
+            played.title(),
+            played.seed,
+            game.game_of(&played.session.setup()),
+        );
+        let agents = Agents::new(game);
+        let mut played = Played::new(&agents, played);
+        if let Some(HelperError::Refused(e)) = played.hint_failure() {
+            return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
-                e.spelled(wumpus::game_spec::Spelling::Keywords),
-            )
-        })?;
-        let dice = played.seed.map_or_else(Dice::fresh, Dice::for_game);
-        let hints = Follower::new(factory.as_ref(), &session, dice);
-        let start = TraceStart {
-            rules: S::RULES,
-            title: title.clone(),
-            seed: played.seed,
-            agent: game.agent.name().to_string(),
-            setup: {
-                let mut setup = game.describe_setup(&session.setup());
-                // A file that holds the whole world was not dealt by a chance of pits.
-                if played.file.is_some() && S::FILE_HOLDS_ALL {
-                    setup.remove("pit_prob");
-                }
-                setup
-            },
-        };
-        let mut said = vec![title];
-        said.extend(session.intro());
-        said.extend(session.describe(hints.shown()));
-        let log = vec![json!({"command": null, "said": said})];
+                e.spelled(Spelling::Keywords),
+            ));
+        }
+        let log = vec![json!({"command": null, "said": played.opening()})];
         let mut live = Live {
             id,
-            pristine: Some(pristine.session),
-            seed: played.seed,
-            session,
-            factory,
-            hints,
+            played,
+            pristine: Some(pristine),
             event: None,
-            because: serde_json::Map::new(),
+            because: Because::new(),
             history: Vec::new(),
             last: None,
             start,
@@ -314,27 +291,30 @@ impl<S: Playable> Live<S> {
         }
     }
 
+    /// The step number of this moment: the actions taken, plus one.
+    fn step(&self) -> usize {
+        self.played.steps() + 1
+    }
+
     /// Works out what the hint agent, told the game so far, now knows and would do.
     fn follow(&mut self) {
         let mut before = None;
+        let session = self.played.session();
         if let Some(old) = self.event.take() {
-            let full = hidden_action(&old);
-            self.history.push(compact(full.clone()));
-            before = Some(full);
+            self.history.push(Compact::drawn(&old));
+            before = Some(Moment::kept_back(&old, &Because::new(), session));
         }
-        let steps = self.hints.steps();
-        if self.session.ending().is_some() {
-            let shown = self.hints.shown().clone();
-            self.last = Some(final_step(&self.session, steps, &shown, before));
+        if self.played.over() {
+            let (step, shown) = (self.step(), self.played.shown());
+            self.last = Some(final_moment(self.played.session(), step, shown, before));
             return;
         }
-        if let Ok(event) = self.hints.hint(&self.session) {
+        if let Ok(event) = self.played.hint() {
             self.because = self
-                .hints
-                .agent_mut()
+                .played
+                .follower(Helper::Hint)
                 .ok()
-                .and_then(|a| a.knowledge_base())
-                .map(|kb| odds_because(kb, &event))
+                .and_then(|f| f.agent_mut().ok().map(|a| odds_because(&*a, &event)))
                 .unwrap_or_default();
             self.event = Some(event);
         }
@@ -342,109 +322,101 @@ impl<S: Playable> Live<S> {
 
     /// The end of the game, once it is over, with the hidden world.
     fn end(&self) -> Value {
-        match self.session.ending() {
+        match self.played.session().ending() {
             Some(_) => json!(trace_end(
-                &self.session,
-                self.hints.steps(),
-                Some(self.hints.shown())
+                self.played.session(),
+                self.step(),
+                Some(self.played.shown())
             )),
             None => Value::Null,
         }
     }
 
+    /// Why the hint agent gives no hints, if it gives none.
+    fn hint_error(&mut self) -> Option<String> {
+        match self.played.hint_failure() {
+            None | Some(HelperError::Over) => None,
+            Some(e) => Some(e.spelled(Spelling::Keywords)),
+        }
+    }
+
     /// Everything the page draws, from the start.
-    fn view(&self) -> Value {
-        let mut steps = self.history.clone();
+    fn view(&mut self) -> Value {
+        let mut steps: Vec<Value> = self.history.iter().map(|c| json!(c)).collect();
         if let Some(e) = self.current() {
-            steps.push(e);
+            steps.push(json!(e));
         }
         json!({
             "id": self.id,
             "start": self.start,
-            "board": self.session.board(),
-            "help": self.session.help(),
+            "board": self.played.session().board(),
+            "help": self.played.session().help(),
             "log": self.log,
             "steps": steps,
             "end": self.end(),
-            "hint_error": self.hints.failure(),
+            "hint_error": self.hint_error(),
         })
     }
 
     fn act(&mut self, text: &str, seen: Option<usize>) -> Result<Value, ApiError> {
-        if let Some(seen) = seen.filter(|&s| s != self.hints.steps()) {
+        if let Some(seen) = seen.filter(|&s| s != self.step()) {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 format!(
                     "this game moved on elsewhere (another tab or window): it is at step {}, \
                      this page was at step {seen}; the action was not played",
-                    self.hints.steps()
+                    self.step()
                 ),
             ));
         }
-        if self.session.ending().is_some() {
+        if self.played.over() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "the game is over: start a new one",
             ));
         }
-        let action = match self.session.parse_command(text) {
-            Ok(Command::Act(action)) => action,
-            Ok(_) => {
-                return Err(ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    format!("'{}' is not an action of the game", text.trim()),
-                ))
-            }
-            Err(e) => {
-                return Err(ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    format!("Invalid command: {e}."),
-                ))
-            }
-        };
-        let shown = self.session.act(&action);
-        let said = self.session.describe(&shown);
+        let action = self
+            .played
+            .parse_action(text)
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+        let acted = self.played.act(&action);
+        let said = self.played.session().describe(&acted.shown);
         let command = text.trim().to_string();
         self.log.push(json!({"command": command, "said": said}));
-        self.hints.tell(&action, &shown);
         self.follow();
         Ok(json!({
             "command": command,
             "said": said,
             "step": self.current(),
-            "steps": self.hints.steps(),
+            "steps": self.step(),
             "end": self.end(),
-            "hint_error": self.hints.failure(),
+            "hint_error": self.hint_error(),
         }))
     }
 
-    /// This moment as the page draws it: the hint agent's view with its action kept back, or
-    /// the last moment once the game is over; with the score and the gold carried.
-    fn current(&self) -> Option<Value> {
-        let mut v = match (&self.event, &self.last) {
-            (Some(e), _) => with_because(hidden_action(e), &self.because),
-            (None, Some(last)) => last.clone(),
-            (None, None) => return None,
-        };
-        if let Some(map) = v.as_object_mut() {
-            map.insert("score".into(), json!(self.session.score()));
-            map.insert("score_so_far".into(), json!(self.session.score_so_far()));
-            map.insert("gold".into(), json!(self.session.carries_gold()));
+    /// This moment as the page draws it: the hint agent's view with its decision kept back,
+    /// or the last moment once the game is over.
+    fn current(&self) -> Option<Moment> {
+        match (&self.event, &self.last) {
+            (Some(e), _) => Some(Moment::kept_back(e, &self.because, self.played.session())),
+            (None, Some(last)) => Some(last.clone()),
+            (None, None) => None,
         }
-        Some(v)
     }
 
     fn hint(&mut self) -> Result<Value, ApiError> {
-        if self.session.ending().is_some() {
+        if self.played.over() {
             return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
         }
-        match (self.hints.failure(), &self.event) {
-            (None, Some(event)) => Ok(json!({ "step": with_because(json!(event), &self.because) })),
-            (Some(why), _) => Err(ApiError::new(
+        if let Some(why) = self.hint_error() {
+            return Err(ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 format!("No hint: {why}."),
-            )),
-            (None, None) => Err(ApiError::internal()),
+            ));
+        }
+        match &self.event {
+            Some(event) => Ok(json!({ "step": explain_odds(event.clone(), &self.because) })),
+            None => Err(ApiError::internal()),
         }
     }
 
@@ -453,25 +425,18 @@ impl<S: Playable> Live<S> {
         if let Some(w) = &self.watched {
             return Ok(w.clone());
         }
-        let mut session = self.pristine.take().ok_or_else(ApiError::internal)?;
+        let pristine = self.pristine.take().ok_or_else(ApiError::internal)?;
         let failed = |e: &dyn std::fmt::Display| {
             ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 format!("the agent cannot play: {e}"),
             )
         };
-        let mut agent = self
-            .factory
-            .make(
-                &session.briefing(),
-                self.seed.map_or_else(Dice::fresh, Dice::for_game),
-            )
-            .map_err(|e| failed(&e))?;
-        let board = session.board();
+        let game = &self.played.agents().game;
+        let mut traced = Traced::new(game, pristine).map_err(|e| failed(&e))?;
+        let board = traced.board();
         // Every step, the last ones in full (up to `WATCH_FULL_BYTES`, and always the last),
         // the earlier ones compacted as they fall out of that budget.
-        // A step is made a JSON value only once it is compacted or kept in full: on a big board
-        // each full step lists thousands of places.
         let mut steps: Vec<Value> = Vec::new();
         let mut full: std::collections::VecDeque<(StepEvent, usize)> = Default::default();
         let (mut first_full, mut full_bytes) = (0, 0);
@@ -482,33 +447,25 @@ impl<S: Playable> Live<S> {
             while full_bytes > WATCH_FULL_BYTES && full.len() > 1 {
                 let (old, size) = full.pop_front().expect("more than one");
                 full_bytes -= size;
-                steps.push(compact_watched(json!(without_lists(old))));
+                steps.push(json!(Compact::of_watched(&old)));
                 first_full += 1;
             }
             Flow::Go
         };
-        let done = play_to_end(
-            &mut session,
-            self.seed,
-            agent.as_mut(),
-            &|| false,
-            Some(&mut record),
-        )
-        .map_err(|e| failed(&e))?;
+        let done = traced.play(&mut record).map_err(|e| failed(&e))?;
+        let before = full
+            .back()
+            .map(|(e, _)| Moment::kept_back(e, &Because::new(), traced.session()));
         steps.extend(full.into_iter().map(|(e, _)| json!(e)));
         if let Some(d) = &done {
-            let before = steps.last().cloned();
-            steps.push(final_step(&session, steps.len() + 1, &d.last, before));
+            let step = steps.len() + 1;
+            steps.push(json!(final_moment(traced.session(), step, &d.last, before)));
         }
-        let end = match &done {
-            Some(d) => trace_end(&session, d.steps, Some(&d.last)),
-            None => trace_end(&session, steps.len(), None),
-        };
         let watched = Arc::new(json!({
-            "start": self.start,
+            "start": traced.start,
             "board": board,
             "steps": steps,
-            "end": end,
+            "end": traced.end(done.as_ref()),
             "compacted": first_full,
         }));
         self.watched = Some(watched.clone());

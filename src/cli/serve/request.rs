@@ -117,16 +117,13 @@ impl Server {
         if req.world.is_some() && !holds_world {
             return Err(bad(format!(
                 "a world file is for the grid; {} takes a map",
-                req.spec.rules.title()
+                wumpus::game_spec::facts(req.spec.rules).title
             )));
         }
         if let (Some((name, text)), true) = (&req.upload, holds_world) {
             // Refused from its text alone, before anything is built for it.
-            wumpus::grid::parse_world_within(text, MAX_SIDE)
-                .map(drop)
-                .map_err(|e| {
-                    bad(wumpus::files::FileError::new(Path::new(name), e.line, e).to_string())
-                })?;
+            wumpus::run::world::check_world_text(Path::new(name), text, MAX_SIDE)
+                .map_err(|e| bad(e.to_string()))?;
         }
         Ok(req)
     }

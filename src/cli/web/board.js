@@ -736,7 +736,7 @@ const WumpusDraw = (() => {
       if (el.explain) el.explain.innerHTML = picked === null ? "" : drawing.explain(steps, n, picked);
       // How the game ends is shown with its last step (or once the hidden world is revealed).
       el.outcome.hidden = !ended;
-      el.outcome.textContent = ended ? outcomeText(end, data.start.rules) : "";
+      el.outcome.textContent = ended ? outcomeText(end, data.start.game.rules) : "";
       el.outcome.className = "outcome " + outcomeClass(end);
       el.counter.textContent = "Step " + n + " of " + steps.length;
       document.body.dataset.step = String(n);
@@ -802,13 +802,9 @@ const WumpusDraw = (() => {
   // The game in a line: the rule set, where it came from, the agent, its setup.
   function subtitle(st) {
     return [
-      ({grid: "the grid Wumpus World", cave: "the classic cave", maze: "the caves.dat maze",
-        aima: "the textbook's (AIMA) Wumpus World"})[st.rules] || st.rules,
+      st.described,
       st.seed === null ? "a game from a file" : "seed " + st.seed,
-      "the " + st.agent + " agent playing",
-      Object.entries(st.setup).map(([k, v]) =>
-        k === "map_known" ? (v ? "map known to the agent" : "map discovered as it goes")
-          : k.replace(/_/g, " ") + " " + v).join(", "),
+      "the " + st.game.agent + " agent playing",
     ].filter((x) => x).join(" · ");
   }
 

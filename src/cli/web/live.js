@@ -164,9 +164,9 @@
 
   // A game from the server's view of it.
   function load(view) {
-    Object.assign(game, {id: view.id, rules: view.start.rules, rule: ruleOf(view.start.rules),
+    Object.assign(game, {id: view.id, rules: view.start.game.rules, rule: ruleOf(view.start.game.rules),
       start: view.start,
-      drawing: WumpusDraw.Drawing(view.board, view.start.rules), steps: view.steps,
+      drawing: WumpusDraw.Drawing(view.board, view.start.game.rules), steps: view.steps,
       end: view.end, picked: null, aim: [], armed: null, replay: null, hintError: view.hint_error,
       queue: [], target: null, route: []});
     // The form shows this game's rule set, so that New game starts another of its kind.
@@ -461,7 +461,7 @@
         " in brief: where the agent stood, what it perceived, proved and did" : "";
       const token = {};
       game.watching = token;
-      game.replay = WumpusDraw.Replay(WumpusDraw.Drawing(data.board, data.start.rules), data, {
+      game.replay = WumpusDraw.Replay(WumpusDraw.Drawing(data.board, data.start.game.rules), data, {
         svg: w("board"), slider: w("step"), counter: w("counter"), reveal: w("reveal"),
         first: w("first"), prev: w("prev"), play: w("play"), next: w("next"), last: w("last"),
         speed: w("speed"),

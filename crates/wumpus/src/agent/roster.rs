@@ -15,7 +15,7 @@ use super::random::RandomAgent;
 use super::{Agent, AgentError, Dice};
 use crate::cave::classic::Variant;
 use crate::cave::{ClassicSession, MazeSession};
-use crate::game::{Briefing, GridPrior, RuleSet, Session};
+use crate::game::{Briefing, GridPrior, RuleFacts, Session};
 use crate::grid::{AimaSession, GridSession, Scoring};
 use crate::kb::rules::Rules;
 use crate::kb::Grounding;
@@ -145,11 +145,11 @@ pub trait Roster: Session {
 }
 
 /// The refusal of an agent that does not play `rules`.
-fn unfit(kind: AgentKind, rules: RuleSet, agents: &[AgentKind]) -> AgentError {
+fn unfit(kind: AgentKind, rules: &RuleFacts, agents: &[AgentKind]) -> AgentError {
     let names: Vec<&str> = agents.iter().map(|a| a.name()).collect();
     AgentError::Unfit(format!(
         "the {kind} agent does not play {}; its agents are {}",
-        rules.title(),
+        rules.title,
         names.join(" and ")
     ))
 }
@@ -173,7 +173,7 @@ impl GridFactory {
         kind: AgentKind,
         setup: &crate::grid::GridSetup,
         options: &AgentOptions,
-        rules: RuleSet,
+        rules: &RuleFacts,
         agents: &[AgentKind],
     ) -> Result<GridFactory, AgentError> {
         let strategy = match kind {
@@ -315,7 +315,7 @@ impl Roster for GridSession {
             kind,
             setup,
             options,
-            RuleSet::Grid,
+            Self::FACTS,
             Self::AGENTS,
         )?))
     }
@@ -363,7 +363,7 @@ impl Roster for AimaSession {
             kind,
             &setup,
             options,
-            RuleSet::Aima,
+            Self::FACTS,
             Self::AGENTS,
         )?))
     }
@@ -514,7 +514,7 @@ impl Roster for ClassicSession {
                 Ok(Box::new(factory))
             }
             AgentKind::Random => Ok(Box::new(RandomFactory)),
-            other => Err(unfit(other, RuleSet::Cave, Self::AGENTS)),
+            other => Err(unfit(other, Self::FACTS, Self::AGENTS)),
         }
     }
 }
@@ -581,7 +581,7 @@ impl Roster for MazeSession {
         options: &AgentOptions,
     ) -> Result<Box<dyn AgentFactory<MazeSession>>, AgentError> {
         if kind != AgentKind::Logic {
-            return Err(unfit(kind, RuleSet::Maze, Self::AGENTS));
+            return Err(unfit(kind, Self::FACTS, Self::AGENTS));
         }
         let factory = MazeFactory {
             map: setup.map.clone(),

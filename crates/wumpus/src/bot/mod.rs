@@ -11,8 +11,10 @@
 pub mod cave;
 pub mod maze;
 
-use crate::agent::Agent;
-use crate::game::Briefing;
+use crate::agent::{Agent, AgentKind, AgentOptions, Dice, Roster};
+use crate::cave::{MazeSession, MazeSetup};
+use crate::game::{Briefing, RuleSet};
+use crate::game_spec::{GameSpec, SpecError};
 
 /// What a bot's player is told when the host's `game N` (`maze N`) line starts a game: a
 /// cave of `rooms` rooms (caves), nothing more. The host is the bot's only game.
@@ -296,6 +298,79 @@ impl<P: BotPlayer, E, F: FnMut(usize) -> Result<P, E>> BotSession<P, F> {
                 Ok(None)
             }
         }
+    }
+}
+
+/// A bot a door drives a line at a time, whichever rule set it plays.
+pub trait LineBot {
+    /// Takes one host line; returns the bot's answer when one is due. An error says what is
+    /// wrong (`cannot play this game: ...` for a game the agent cannot play).
+    fn line(&mut self, line: &str) -> Result<Option<String>, String>;
+}
+
+impl<P: BotPlayer, E: std::fmt::Display, F: FnMut(usize) -> Result<P, E>> LineBot
+    for BotSession<P, F>
+{
+    fn line(&mut self, line: &str) -> Result<Option<String>, String> {
+        BotSession::line(self, line).map_err(|e| e.to_string())
+    }
+}
+
+/// The bot of `spec`'s rule set (`docs/bot-protocol.md`), refused for a rule set with no bot
+/// protocol and for options the bot does not take. The classic cave's agent is given the map
+/// when `map` or `map_known` says so, and otherwise learns each room's tunnels by standing in
+/// it; the maze's is always given its map (the standard caves.dat unless `map` names one), as
+/// the host numbers caves.
+pub fn for_spec(spec: &GameSpec) -> Result<Box<dyn LineBot>, SpecError> {
+    spec.check_game_with(&[])?;
+    if let Some((name, _)) = spec
+        .given()
+        .into_iter()
+        .skip(1)
+        .find(|(name, _)| !["map", "map_known"].contains(name))
+    {
+        return Err(SpecError::refused(format!(
+            "the bot plays its rule set's reasoning agent as the host drives it: {{{name}}} \
+             is not taken (the bot takes {{map}} and {{map_known}})"
+        )));
+    }
+    match spec.rules {
+        RuleSet::Cave => {
+            let map = match spec.map.is_some() || spec.map_known == Some(true) {
+                true => Some(spec.map_file()?.0),
+                false => None,
+            };
+            Ok(Box::new(BotSession::new(move |rooms: usize| {
+                crate::agent::roster::classic_bot_agent(rooms, map.as_ref())
+                    .map(cave::ClassicBot::new)
+            })))
+        }
+        RuleSet::Maze => {
+            let (map, map_name) = spec.map_file()?;
+            let setup = MazeSetup {
+                map: map.clone(),
+                map_name,
+            };
+            // A map the agent cannot play is refused before any line is read.
+            let options = AgentOptions {
+                map_known: true,
+                ..AgentOptions::default()
+            };
+            let agents = MazeSession::prepare(AgentKind::Logic, &setup, &options)?;
+            Ok(Box::new(BotSession::new(
+                move |caves: usize| -> Result<_, String> {
+                    let agent = agents
+                        .make(&host_briefing(caves), Dice::fresh())
+                        .map_err(|e| e.to_string())?;
+                    maze::MazeBot::new(map.clone(), caves, agent)
+                },
+            )))
+        }
+        other => Err(SpecError::refused(format!(
+            "the bot protocol is the classic cave's and the maze's, not {}'s: use \
+             {{rules=cave}} or {{rules=maze}}",
+            crate::game_spec::facts(other).title
+        ))),
     }
 }
 

@@ -11,7 +11,7 @@ use super::map::{CaveMap, MapFormat};
 use super::maze::{MazeAction, MazeEnding, MazeEvent, MazeGame, MazeLoss, MazeResult, MazeView};
 use crate::game::{
     Board, Briefing, Command, Ending, Exit, Files, GameError, Hidden, Observation, Percept,
-    RuleSet, Session, Words,
+    BuiltInMap, MapShape, NewFile, RuleFacts, RuleSet, Session, Words,
 };
 use crate::rng::seeded;
 use crate::topology::Place;
@@ -175,9 +175,30 @@ fn meta<A>(command: CaveCommand) -> Command<A> {
     }
 }
 
+/// The classic cave's facts.
+pub const CLASSIC_FACTS: RuleFacts = RuleFacts {
+    title: "the classic cave",
+    summary: "The classic Hunt the Wumpus cave: 20 rooms, pits, super bats, a wumpus that \
+              wakes, crooked arrows.",
+    goal: "shoot the wumpus with a crooked arrow",
+    input: "rooms",
+    shot: ["arrow", "arrows"],
+    safe_means: "no pit, no live wumpus, no bats",
+    scored: true,
+    file: "hazards",
+    file_holds_all: false,
+    on_grid: false,
+    tells_shots: true,
+    tells_winnable: false,
+    default_map: Some(BuiltInMap {
+        name: "the standard dodecahedron",
+        text: super::STANDARD_MAP,
+    }),
+};
+
 impl Session for ClassicSession {
     const RULES: RuleSet = RuleSet::Cave;
-    const SCORED: bool = true;
+    const FACTS: &'static RuleFacts = &CLASSIC_FACTS;
     type Setup = ClassicSetup;
     type Action = Action;
     type Shown = CaveShown;
@@ -188,13 +209,6 @@ impl Session for ClassicSession {
             map_name: self.map_name.to_string(),
             variant: self.game.variant(),
         }
-    }
-
-    fn parameters(setup: &ClassicSetup) -> serde_json::Map<String, serde_json::Value> {
-        let mut m = serde_json::Map::new();
-        m.insert("map".into(), setup.map_name.clone().into());
-        m.insert("variant".into(), setup.variant.name().into());
-        m
     }
 
     fn deal(setup: &ClassicSetup, seed: u64) -> Result<ClassicSession, GameError> {
@@ -323,9 +337,6 @@ impl Session for ClassicSession {
 }
 
 impl Files for ClassicSession {
-    const FILE: &'static str = "hazards";
-    const FILE_HOLDS_ALL: bool = false;
-
     /// A loaded layout starts the generator afresh from `seed`; a dealt game keeps drawing
     /// from the generator that dealt it, so `--seed` replays it exactly.
     fn load(setup: &ClassicSetup, path: &Path, seed: u64) -> Result<ClassicSession, GameError> {
@@ -342,6 +353,79 @@ impl Files for ClassicSession {
             self.map(),
         )?)
     }
+
+    fn new_file(_: &ClassicSetup, seed: u64, shape: &MapShape) -> Result<NewFile, GameError> {
+        new_map_file(MapFormat::Event, seed, shape)
+    }
+
+    fn plays_file(text: &str) -> bool {
+        map_format(text) == Some(MapFormat::Event)
+    }
+
+    fn check_file(path: &Path) -> Result<String, crate::files::FileError> {
+        check_map_file(path)
+    }
+
+    fn draw_file(
+        path: &Path,
+        hazards: Option<&Path>,
+        seed: Option<u64>,
+    ) -> Result<String, GameError> {
+        let map = super::read_map(path)?;
+        let tags = match (hazards, seed) {
+            (Some(file), _) => Some(super::read_classic_hazards(file, &map)?.tags(&map)),
+            (None, Some(seed)) => Some(
+                super::ClassicHazards::deal(&map, &mut seeded(seed))
+                    .map_err(GameError::rules)?
+                    .tags(&map),
+            ),
+            (None, None) => None,
+        };
+        Ok(super::draw_map(&map, tags.as_ref()))
+    }
+}
+
+/// The format of the map `text` holds, if it reads as a map.
+fn map_format(text: &str) -> Option<MapFormat> {
+    // A map that does not parse is still a map, told by its look: its errors are the map's.
+    super::map::looks_like_cave_map(text).then(|| super::map::detect_format(text))
+}
+
+/// A random map in `format`, dealt from `seed` in `shape`.
+fn new_map_file(format: MapFormat, seed: u64, shape: &MapShape) -> Result<NewFile, GameError> {
+    let (tunnels, kind) = if shape.one_way {
+        (super::Tunnels::OneWay, "one-way")
+    } else {
+        (super::Tunnels::TwoWay, "two-way")
+    };
+    let map = super::random_map(shape.rooms, tunnels, 1, format, &mut seeded(seed))
+        .map_err(GameError::rules)?;
+    Ok(NewFile {
+        text: super::format_map(&map),
+        words: format!("{}-room map, {kind} tunnels", shape.rooms),
+        comments: false,
+    })
+}
+
+/// What a map file holds, checked: its format, rooms and tunnels that go one way or to their
+/// own room.
+fn check_map_file(path: &Path) -> Result<String, crate::files::FileError> {
+    let map = super::read_map(path)?;
+    let (mut one_way, mut to_itself) = (0, 0);
+    for room in map.rooms() {
+        for &to in map.outs(room) {
+            if to == room {
+                to_itself += 1;
+            } else if !map.outs(to).contains(&room) {
+                one_way += 1;
+            }
+        }
+    }
+    Ok(format!(
+        "{}, {} rooms, {one_way} one-way tunnels, {to_itself} tunnels to their own room",
+        map.format().name(),
+        map.len()
+    ))
 }
 
 impl Words for ClassicSession {
@@ -454,9 +538,25 @@ impl MazeSession {
 const MAZE_INTRO: &str = "HUNT THE WUMPUS: Your mission is to explore the maze of caves
 and destroy all of the wumpi (without getting yourself killed). To move to an adjacent cave, enter 'M' and the tunnel number. To toss a grenade into a cave, enter 'T' and the tunnel number.";
 
+/// The maze's facts.
+pub const MAZE_FACTS: RuleFacts = RuleFacts {
+    title: "the caves.dat maze",
+    summary: "The caves.dat maze: named caves, several wumpi, grenades.",
+    goal: "kill every wumpus with your grenades",
+    input: "tunnels",
+    shot: ["grenade", "grenades"],
+    scored: false,
+    tells_shots: false,
+    default_map: Some(BuiltInMap {
+        name: "the standard caves.dat",
+        text: super::STANDARD_CAVES_DAT,
+    }),
+    ..CLASSIC_FACTS
+};
+
 impl Session for MazeSession {
     const RULES: RuleSet = RuleSet::Maze;
-    const SCORED: bool = false;
+    const FACTS: &'static RuleFacts = &MAZE_FACTS;
     type Setup = MazeSetup;
     type Action = MazeAction;
     type Shown = MazeShown;
@@ -466,12 +566,6 @@ impl Session for MazeSession {
             map: self.game.map().clone(),
             map_name: self.map_name.to_string(),
         }
-    }
-
-    fn parameters(setup: &MazeSetup) -> serde_json::Map<String, serde_json::Value> {
-        let mut m = serde_json::Map::new();
-        m.insert("map".into(), setup.map_name.clone().into());
-        m
     }
 
     fn deal(setup: &MazeSetup, seed: u64) -> Result<MazeSession, GameError> {
@@ -637,9 +731,6 @@ impl Session for MazeSession {
 }
 
 impl Files for MazeSession {
-    const FILE: &'static str = "hazards";
-    const FILE_HOLDS_ALL: bool = false;
-
     /// As [`ClassicSession::load`]: the generator starts afresh from `seed`.
     fn load(setup: &MazeSetup, path: &Path, seed: u64) -> Result<MazeSession, GameError> {
         let hazards = super::read_maze_hazards(path, &setup.map)?;
@@ -653,6 +744,36 @@ impl Files for MazeSession {
             self.game.hazards(),
             self.game.map(),
         )?)
+    }
+
+    fn new_file(_: &MazeSetup, seed: u64, shape: &MapShape) -> Result<NewFile, GameError> {
+        new_map_file(MapFormat::CavesDat, seed, shape)
+    }
+
+    fn plays_file(text: &str) -> bool {
+        map_format(text) == Some(MapFormat::CavesDat)
+    }
+
+    fn check_file(path: &Path) -> Result<String, crate::files::FileError> {
+        check_map_file(path)
+    }
+
+    fn draw_file(
+        path: &Path,
+        hazards: Option<&Path>,
+        seed: Option<u64>,
+    ) -> Result<String, GameError> {
+        let map = super::read_map(path)?;
+        let tags = match (hazards, seed) {
+            (Some(file), _) => Some(super::read_maze_hazards(file, &map)?.tags(&map)),
+            (None, Some(seed)) => Some(
+                super::MazeHazards::deal(&map, &mut seeded(seed))
+                    .map_err(GameError::rules)?
+                    .tags(&map),
+            ),
+            (None, None) => None,
+        };
+        Ok(super::draw_map(&map, tags.as_ref()))
     }
 }
 

@@ -13,10 +13,12 @@
 
 pub mod board;
 mod briefing;
+pub mod facts;
 pub mod prior;
 
 pub use board::{Board, BoardEdge, BoardPlace};
 pub use briefing::Briefing;
+pub use facts::{BuiltInMap, RuleFacts};
 pub use prior::GridPrior;
 
 use crate::topology::Place;
@@ -62,85 +64,11 @@ impl RuleSet {
         }
     }
 
-    /// What the rule set is, for people.
-    pub fn title(self) -> &'static str {
-        match self {
-            RuleSet::Grid => "the grid Wumpus World",
-            RuleSet::Cave => "the classic cave",
-            RuleSet::Maze => "the caves.dat maze",
-            RuleSet::Aima => "the textbook's (AIMA) Wumpus World",
-        }
-    }
-
-    /// What the rule set is, in a sentence.
-    pub fn summary(self) -> &'static str {
-        match self {
-            RuleSet::Grid => {
-                "The grid Wumpus World: pits, a wumpus, gold, one arrow; compass moves; climb \
-                 out at 0,0."
-            }
-            RuleSet::Cave => {
-                "The classic Hunt the Wumpus cave: 20 rooms, pits, super bats, a wumpus that \
-                 wakes, crooked arrows."
-            }
-            RuleSet::Maze => "The caves.dat maze: named caves, several wumpi, grenades.",
-            RuleSet::Aima => {
-                "The textbook's (AIMA) Wumpus World: the grid with a heading; start at 0,0 \
-                 facing east; forward, turn left, turn right, grab, shoot (the way you face), \
-                 climb; every action -1, the arrow -10, +1000 out with the gold, -1000 for \
-                 dying."
-            }
-        }
-    }
-
-    /// What the player must do.
-    pub fn goal(self) -> &'static str {
-        match self {
-            RuleSet::Grid | RuleSet::Aima => "find the gold, grab it, and climb out at 0,0",
-            RuleSet::Cave => "shoot the wumpus with a crooked arrow",
-            RuleSet::Maze => "kill every wumpus with your grenades",
-        }
-    }
-
-    /// How a player gives actions: `compass` (north, east, south, west), `heading` (forward
-    /// and turns), `rooms` (a room by number) or `tunnels` (a tunnel by number).
-    pub fn input(self) -> &'static str {
-        match self {
-            RuleSet::Grid => "compass",
-            RuleSet::Aima => "heading",
-            RuleSet::Cave => "rooms",
-            RuleSet::Maze => "tunnels",
-        }
-    }
-
     /// The rule set named `name`, if any.
     pub fn parse(name: &str) -> Option<RuleSet> {
         RuleSet::ALL.into_iter().find(|r| r.name() == name)
     }
 
-    /// What the rule set calls a shot, one and many: `arrow`, `arrows` (`grenade` in the
-    /// maze).
-    pub fn shot_names(self) -> (&'static str, &'static str) {
-        match self {
-            RuleSet::Maze => ("grenade", "grenades"),
-            _ => ("arrow", "arrows"),
-        }
-    }
-
-    /// What a place proven safe is free of, in words.
-    pub fn safe_means(self) -> &'static str {
-        if self.on_grid() {
-            "no pit, no live wumpus"
-        } else {
-            "no pit, no live wumpus, no bats"
-        }
-    }
-
-    /// True for the rule sets played on the grid (with compass moves or the textbook's
-    /// heading): they share the world, its files and its setup.
-    pub fn on_grid(self) -> bool {
-        matches!(self, RuleSet::Grid | RuleSet::Aima)
-    }
 }
 
 impl fmt::Display for RuleSet {
@@ -365,11 +293,11 @@ pub struct Exit {
 pub trait Session: Sized + Send + 'static {
     /// Which rule set this is.
     const RULES: RuleSet;
+    /// What every game of the rule set shares, stated once, beside the session.
+    const FACTS: &'static RuleFacts;
     /// What the games of a batch share (the map or grid, the scoring, the variant): the frame
     /// games are dealt in, public to players and agents alike.
     type Setup: Clone + Send + Sync;
-    /// True when the rule set keeps a score.
-    const SCORED: bool;
     /// One action of the player.
     type Action: Clone + fmt::Debug + PartialEq + Send + Sync;
     /// What the player is shown after an action (and at the start): typed percepts and
@@ -379,9 +307,12 @@ pub trait Session: Sized + Send + 'static {
     /// The setup this game belongs to: what an agent for it is prepared from.
     fn setup(&self) -> Self::Setup;
 
-    /// A setup's parameters for summaries and traces (`size`, `pit_prob`, `scoring` on the
-    /// grid; `map` and `variant` in a cave).
-    fn parameters(setup: &Self::Setup) -> serde_json::Map<String, serde_json::Value>;
+    /// What `setup` fixes of its games beyond the options that made it (a world file's own
+    /// size), for the game's description in summaries and traces.
+    fn fixed(setup: &Self::Setup) -> Fixed {
+        let _ = setup;
+        Fixed::default()
+    }
 
     /// A game dealt from `seed` (the same seed, the same game).
     fn deal(setup: &Self::Setup, seed: u64) -> Result<Self, GameError>;
@@ -462,16 +393,18 @@ pub trait Session: Sized + Send + 'static {
     fn action_text(&self, action: &Self::Action) -> String;
 }
 
+/// What a setup fixes of its games beyond the options that made it ([`Session::fixed`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fixed {
+    /// The grid's one size, rows then columns, when every game of the setup has it.
+    pub size: Option<(usize, usize)>,
+    /// Whether the player is told the grid's size, when the setup decides it.
+    pub size_told: Option<bool>,
+}
+
 /// A game's files: the world (grid) or the hazards (caves) it is played on, read and written
 /// in the rule set's own format.
 pub trait Files: Session {
-    /// What the file is called, for messages: `world`, `hazards`.
-    const FILE: &'static str;
-
-    /// True when the file holds the whole game; false when the game still draws later events
-    /// (bats, a woken wumpus) from its seed.
-    const FILE_HOLDS_ALL: bool;
-
     /// A game on the world (grid) or hazards (caves) in a file, its later random events drawn
     /// from `seed`.
     fn load(setup: &Self::Setup, path: &Path, seed: u64) -> Result<Self, GameError>;
@@ -479,11 +412,44 @@ pub trait Files: Session {
     /// Saves the game's world or hazards, as dealt, atomically.
     fn save(&self, path: &Path) -> Result<(), GameError>;
 
-    /// The setup's parameters for a batch over files (`solve --files`): [`Session::parameters`]
-    /// less what each file sets for itself.
-    fn files_parameters(setup: &Self::Setup) -> serde_json::Map<String, serde_json::Value> {
-        Self::parameters(setup)
-    }
+    /// A new file of what this rule set's games are played on, dealt from `seed`: a grid world
+    /// of the setup's size and deal, or a cave map in the rule set's format (`shape` says its
+    /// rooms and tunnels).
+    fn new_file(setup: &Self::Setup, seed: u64, shape: &MapShape) -> Result<NewFile, GameError>;
+
+    /// True when `text` reads as a file this rule set's games are played on (a grid world
+    /// file, a map in this rule set's format), for commands given a file and no rule set.
+    fn plays_file(text: &str) -> bool;
+
+    /// Checks a file this rule set's games are played on (a world file, or a map): what it
+    /// holds, in a few words (`5x5, 3 pits`).
+    fn check_file(path: &Path) -> Result<String, crate::files::FileError>;
+
+    /// Draws a file this rule set's games are played on, with a cave's hazards from a hazard
+    /// file or dealt from a seed when given.
+    fn draw_file(path: &Path, hazards: Option<&Path>, seed: Option<u64>)
+        -> Result<String, GameError>;
+}
+
+/// The shape of a new cave map ([`Files::new_file`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MapShape {
+    /// Its rooms.
+    pub rooms: usize,
+    /// Three one-way tunnels a room (every room still reaching every other), not three
+    /// two-way tunnels.
+    pub one_way: bool,
+}
+
+/// A file dealt by [`Files::new_file`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewFile {
+    /// Its text.
+    pub text: String,
+    /// What it holds, in a few words (`5x5`, `20 rooms, two-way tunnels`).
+    pub words: String,
+    /// Whether its format takes `#` comments.
+    pub comments: bool,
 }
 
 /// A game's words for a person at a terminal or on the page: its title, its commands and how

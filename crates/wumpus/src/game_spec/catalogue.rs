@@ -3,7 +3,7 @@
 //! menus from it, Python its spaces and keywords, the command line its help; it is served as
 //! JSON (`GET /api/catalogue`) and printed by `wumpus catalogue`.
 
-use super::agents_of;
+use super::{agents_of, facts};
 use super::options::{OptionInfo, OPTIONS};
 use crate::agent::AgentKind;
 use crate::game::RuleSet;
@@ -68,24 +68,7 @@ pub struct AgentInfo {
 /// What a game file of `rules` holds, as the file is called: `world` (the grid's whole world)
 /// or `hazards` (a cave's, on a map).
 pub fn file_of(rules: RuleSet) -> &'static str {
-    use crate::game::Files;
-    match rules {
-        RuleSet::Grid => crate::grid::GridSession::FILE,
-        RuleSet::Aima => crate::grid::AimaSession::FILE,
-        RuleSet::Cave => crate::cave::ClassicSession::FILE,
-        RuleSet::Maze => crate::cave::MazeSession::FILE,
-    }
-}
-
-/// True when `rules` keeps a score.
-fn scored(rules: RuleSet) -> bool {
-    use crate::game::Session;
-    match rules {
-        RuleSet::Grid => crate::grid::GridSession::SCORED,
-        RuleSet::Aima => crate::grid::AimaSession::SCORED,
-        RuleSet::Cave => crate::cave::ClassicSession::SCORED,
-        RuleSet::Maze => crate::cave::MazeSession::SCORED,
-    }
+    facts(rules).file
 }
 
 /// The catalogue of this library.
@@ -93,16 +76,16 @@ pub fn catalogue() -> Catalogue {
     let rules = RuleSet::ALL
         .into_iter()
         .map(|r| {
-            let (one, many) = r.shot_names();
+            let f = facts(r);
             RuleInfo {
                 name: r.name(),
-                title: r.title(),
-                summary: r.summary(),
-                goal: r.goal(),
-                input: r.input(),
-                shot: [one, many],
-                scored: scored(r),
-                file: file_of(r),
+                title: f.title,
+                summary: f.summary,
+                goal: f.goal,
+                input: f.input,
+                shot: f.shot,
+                scored: f.scored,
+                file: f.file,
                 agents: agents_of(r).iter().map(|a| a.name()).collect(),
                 options: OPTIONS
                     .iter()

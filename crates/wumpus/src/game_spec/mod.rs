@@ -8,26 +8,35 @@
 //! names them and hand each value over as a [`Value`]. A door that cannot honour an option
 //! refuses it; none keeps its own list of options, defaults or refusals.
 //!
-//! A checked spec becomes a game of its rule set through [`GameSpec::dispatch`]: the one
-//! table from a rule set to its session type, setup and agents, so a command is written once
-//! over [`Playable`]. Nothing here must read the hidden world or decide anything for an agent.
+//! A checked spec becomes a game of its rule set through [`GameSpec::dispatch`], over the one
+//! table from a rule set to its types ([`rules::for_rules`]), so a command is written once
+//! over [`Playable`]. Resolved ([`GameSpec::resolved`]), a spec is the typed description
+//! summaries, traces and the page carry, written as JSON in one place (`resolve.rs`). Nothing
+//! here must read the hidden world or decide anything for an agent.
 
 pub mod catalogue;
+mod check;
 pub mod options;
+mod prepared;
+mod resolve;
+pub mod rules;
+mod setups;
 
+pub use crate::agent::optimal::default_cache_dir;
+pub use crate::agent::AgentKind;
+pub use crate::rng::fresh_seed;
 pub use catalogue::{catalogue, Catalogue};
 pub use options::{option, Kind, OptionInfo, MAX_DEPTH, MAX_ROLLOUTS, OPTIONS};
+pub use prepared::{dice_of, title_of, Dealt, OnRules, Prepared};
+pub use rules::{agents_of, facts, for_rules, ForRules, Playable};
 
-use crate::agent::{AgentError, AgentFactory, AgentKind, AgentOptions, Roster};
+use crate::agent::AgentError;
 use crate::cave::classic::Variant;
-use crate::cave::{self, ClassicSession, ClassicSetup, MazeSession, MazeSetup};
 use crate::files::FileError;
-use crate::game::{Files, GameError, RuleSet, Session, Words};
-use crate::grid::{AimaSession, Deal, GridSession, GridSetup, Scoring, SizeRange};
-use crate::numbered::Numbered;
+use crate::game::{GameError, RuleSet};
+use crate::grid::{Deal, Scoring, SizeRange};
 use std::fmt;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::PathBuf;
 
 /// A value given for an option, as a door received it: text from the command line, a JSON
 /// value from the server, a Python object from a keyword. Each option reads the kinds that
@@ -286,23 +295,13 @@ impl SpecError {
         }
     }
 
-    fn refused(text: impl Into<String>) -> SpecError {
+    pub(crate) fn refused(text: impl Into<String>) -> SpecError {
         SpecError::Refused(Refusal(text.into()))
     }
 }
 
-/// The agents of `rules`, its default first.
-pub fn agents_of(rules: RuleSet) -> &'static [AgentKind] {
-    match rules {
-        RuleSet::Grid => GridSession::AGENTS,
-        RuleSet::Aima => AimaSession::AGENTS,
-        RuleSet::Cave => ClassicSession::AGENTS,
-        RuleSet::Maze => MazeSession::AGENTS,
-    }
-}
-
 /// `a, b and c`.
-fn and_list(items: &[String]) -> String {
+pub(crate) fn and_list(items: &[String]) -> String {
     match items {
         [] => "none".into(),
         [one] => one.clone(),
@@ -384,384 +383,6 @@ impl GameSpec {
     /// The agent that plays: the one given, or the rule set's default.
     pub fn agent_kind(&self) -> AgentKind {
         self.agent.unwrap_or(agents_of(self.rules)[0])
-    }
-
-    /// Refuses every option given that the rule set does not take, and every value or agent
-    /// that does not fit the others.
-    pub fn check(&self) -> Result<(), SpecError> {
-        self.check_with(&[])
-    }
-
-    /// [`GameSpec::check`], with a door's own options checked and listed beside the spec's.
-    pub fn check_with(&self, door: &[DoorOption<'_>]) -> Result<(), SpecError> {
-        self.check_game_with(door)?;
-        self.check_agent()
-    }
-
-    /// [`GameSpec::check_with`] but for the agent: what a door that plays without one (a
-    /// person playing, hints optional) checks. The agent is checked when it is prepared
-    /// ([`Prepared::agents`]).
-    pub fn check_game_with(&self, door: &[DoorOption<'_>]) -> Result<(), SpecError> {
-        let rules = self.rules;
-        let mut all: Vec<(&str, bool, bool)> = OPTIONS
-            .iter()
-            .map(|o| (o.name, (o.get)(self).is_some(), o.fits(rules)))
-            .collect();
-        all.extend(door.iter().map(|d| (d.name, d.given, (d.fits)(rules))));
-        let refused: Vec<String> = all
-            .iter()
-            .filter(|(_, given, fits)| *given && !fits)
-            .map(|(n, _, _)| format!("{{{n}}}"))
-            .collect();
-        if !refused.is_empty() {
-            let fitting: Vec<String> = all
-                .iter()
-                .filter(|(_, _, fits)| *fits)
-                .map(|(n, _, _)| format!("{{{n}}}"))
-                .collect();
-            let (what, verb) = if refused.len() == 1 {
-                ("option", "does")
-            } else {
-                ("options", "do")
-            };
-            return Err(SpecError::refused(format!(
-                "the {what} {} {verb} not apply to {} ({{rules={}}}); its options are {}",
-                refused.join(", "),
-                rules.title(),
-                rules.name(),
-                fitting.join(", ")
-            )));
-        }
-        if self.size.is_some() && self.deal == Some(Deal::Course) {
-            return Err(SpecError::refused(
-                "the course's deal ({deal=course}) draws its own sizes: give {size} or {deal}, \
-                 not both",
-            ));
-        }
-        let most = self.limits.max_side;
-        if let Some(size) = self
-            .size
-            .filter(|s| s.largest().0.max(s.largest().1) > most)
-        {
-            return Err(SpecError::refused(format!(
-                "{{size}}: {size} is larger than this door plays ({most}x{most} at most)"
-            )));
-        }
-        Ok(())
-    }
-
-    /// Refuses an agent that does not play the rule set, or options it cannot take.
-    pub fn check_agent(&self) -> Result<(), SpecError> {
-        let (rules, kind) = (self.rules, self.agent_kind());
-        let agents = agents_of(rules);
-        if !agents.contains(&kind) {
-            let names: Vec<String> = agents.iter().map(|a| a.name().to_string()).collect();
-            return Err(SpecError::refused(format!(
-                "the {kind} agent does not play {} ({{rules={}}}); its agents are {}",
-                rules.title(),
-                rules.name(),
-                and_list(&names)
-            )));
-        }
-        if let (AgentKind::Optimal, Some(GridSizes::One(rows, cols))) = (kind, self.grid_size()) {
-            let most = self.limits.max_optimal_cells;
-            if rows * cols > most && most < crate::agent::optimal::MAX_CELLS {
-                return Err(SpecError::refused(format!(
-                    "here the optimal agent plays grids of at most {most} cells ({rows}x{cols} \
-                     has {}): a larger one takes a minute and GBs to solve; give {{size}} \
-                     3x4 or smaller, or play it from the command line",
-                    rows * cols
-                )));
-            }
-        }
-        let map_known = self.map_known.unwrap_or(false);
-        let deep = self.depth.is_some_and(|d| d > 1);
-        let refusal = match (rules, kind) {
-            (RuleSet::Grid | RuleSet::Aima, AgentKind::Optimal)
-                if matches!(self.size, Some(GridSizes::Range(_)))
-                    || self.deal == Some(Deal::Course) =>
-            {
-                Some(
-                    "the optimal agent solves one grid size exactly: give {size} one size, not \
-                     a range or the course's deal",
-                )
-            }
-            (RuleSet::Cave, AgentKind::Logic) if self.variant == Some(Variant::Yob) => Some(
-                "the logic agent plays the tournament rules ({variant=event}); use \
-                 {agent=random} for {variant=yob}",
-            ),
-            (RuleSet::Cave, AgentKind::Logic) if deep && !map_known => Some(
-                "in the classic cave the look-ahead ({depth}) needs the map ({map_known}): \
-                 where a room's tunnels are unknown, what may be felt there is not weighed",
-            ),
-            (RuleSet::Cave, AgentKind::Logic) if self.rollouts.is_some() && !map_known => Some(
-                "rollouts ({rollouts}) need the map ({map_known}): what lies behind tunnels \
-                 not yet seen cannot be drawn",
-            ),
-            (RuleSet::Cave, AgentKind::Random) if self.rollouts.is_some() => Some(
-                "the random player does not weigh its choices: {rollouts} is for the logic \
-                 agent",
-            ),
-            (RuleSet::Cave, AgentKind::Random) if deep => {
-                Some("the random player does not look ahead: {depth} is for the logic agent")
-            }
-            (RuleSet::Grid | RuleSet::Aima, AgentKind::Random)
-                if self.depth.is_some() || self.kb.is_some() =>
-            {
-                Some("the random player does not reason: {depth} and {kb} are for the risk agent")
-            }
-            (RuleSet::Grid, AgentKind::Optimal) if self.depth.is_some() || self.kb.is_some() => {
-                Some(
-                    "the optimal agent plays the exact policy of the grid's own rules: {depth} \
-                     and {kb} are for the risk agent",
-                )
-            }
-            (RuleSet::Grid | RuleSet::Aima, AgentKind::Logic) if self.depth.is_some() => Some(
-                "the logic agent steps only where it proved safe and never weighs a risk: \
-                 {depth} is for the risk agent",
-            ),
-            _ => None,
-        };
-        match refusal {
-            Some(r) => Err(SpecError::refused(r)),
-            None => Ok(()),
-        }
-    }
-
-    /// Checks the game (the agent is checked when prepared) and hands it, set up, to
-    /// `command`, written once for every rule set. `explain`: the agents explain their
-    /// conclusions (slower).
-    pub fn dispatch<C: OnRules>(&self, command: C, explain: bool) -> Result<C::Out, SpecError> {
-        self.check_game_with(&[])?;
-        Ok(match self.rules {
-            RuleSet::Grid => {
-                command.run(self.prepared::<GridSession>(self.grid_setup()?, explain)?)
-            }
-            RuleSet::Aima => {
-                command.run(self.prepared::<AimaSession>(self.grid_setup()?, explain)?)
-            }
-            RuleSet::Cave => {
-                command.run(self.prepared::<ClassicSession>(self.cave_setup()?, explain)?)
-            }
-            RuleSet::Maze => {
-                command.run(self.prepared::<MazeSession>(self.maze_setup()?, explain)?)
-            }
-        })
-    }
-
-    fn prepared<S: Playable>(
-        &self,
-        setup: S::Setup,
-        explain: bool,
-    ) -> Result<Prepared<S>, SpecError> {
-        let kb = match &self.kb {
-            Some(path) => Some(Arc::new(crate::files::read_parsed(
-                path,
-                crate::kb::rules::parse_rules,
-            )?)),
-            None => None,
-        };
-        Ok(Prepared {
-            spec: self.clone(),
-            setup,
-            agent: self.agent_kind(),
-            options: AgentOptions {
-                explain,
-                map_known: self.map_known.unwrap_or(false),
-                kb,
-                depth: self.depth,
-                rollouts: self.rollouts,
-                cache: self.cache.clone(),
-            },
-        })
-    }
-
-    /// The grid's size or sizes, given or the rule set's default (5x5; 4x4 under the textbook's
-    /// rules); `None` off the grid.
-    fn grid_size(&self) -> Option<GridSizes> {
-        match self.rules {
-            RuleSet::Grid => Some(self.size.unwrap_or(GridSizes::One(5, 5))),
-            RuleSet::Aima => Some(self.size.unwrap_or(GridSizes::One(4, 4))),
-            _ => None,
-        }
-    }
-
-    /// The grid's setup: 5x5 (4x4 under the textbook's rules) with pits at 0.2 unless told.
-    fn grid_setup(&self) -> Result<GridSetup, SpecError> {
-        let pit_prob = self.pit_prob.unwrap_or(0.2);
-        let scoring = match self.rules {
-            RuleSet::Aima => Scoring::Aima,
-            _ => self.scoring.unwrap_or(Scoring::Standard),
-        };
-        let size = self.grid_size().unwrap_or(GridSizes::One(5, 5));
-        let mut setup = if self.deal == Some(Deal::Course) {
-            GridSetup::course(pit_prob, scoring)?
-        } else {
-            match size {
-                GridSizes::One(rows, cols) => GridSetup::new(rows, cols, pit_prob, scoring)?,
-                GridSizes::Range(range) => GridSetup::ranged(range, pit_prob, scoring)?,
-            }
-        };
-        setup.size_told = self.size_told;
-        setup.max_side = self.limits.max_side;
-        Ok(setup)
-    }
-
-    fn cave_setup(&self) -> Result<ClassicSetup, SpecError> {
-        let (map, map_name) = self.map_file()?;
-        Ok(ClassicSetup {
-            map,
-            map_name,
-            variant: self.variant.unwrap_or_default(),
-        })
-    }
-
-    fn maze_setup(&self) -> Result<MazeSetup, SpecError> {
-        let (map, map_name) = self.map_file()?;
-        Ok(MazeSetup { map, map_name })
-    }
-
-    /// The map the spec names, or the rule set's built-in one, with a name to show.
-    pub fn map_file(&self) -> Result<(Arc<cave::CaveMap>, String), SpecError> {
-        match &self.map {
-            Some(path) => Ok((Arc::new(cave::read_map(path)?), path.display().to_string())),
-            None => {
-                let (text, name) = match self.rules {
-                    RuleSet::Maze => (cave::STANDARD_CAVES_DAT, "the standard caves.dat"),
-                    _ => (cave::STANDARD_MAP, "the standard dodecahedron"),
-                };
-                let map = cave::parse_map(text).expect("the built-in maps are valid");
-                Ok((Arc::new(map), name.to_string()))
-            }
-        }
-    }
-}
-
-/// A rule set every door can play: its sessions (rules, files and words), its actions and
-/// observations by number, and its agents.
-pub trait Playable: Roster + Files + Words + Numbered {}
-
-impl<S: Roster + Files + Words + Numbered> Playable for S {}
-
-/// A command written once for every rule set: `run` is generic over the rule set's session.
-pub trait OnRules {
-    /// What the command returns.
-    type Out;
-    /// Runs the command on a game of rule set `S`, set up.
-    fn run<S: Playable>(self, game: Prepared<S>) -> Self::Out;
-}
-
-/// A game described and set up: what every command starts from.
-pub struct Prepared<S: Session> {
-    /// The description it was made from (checked).
-    pub spec: GameSpec,
-    /// The rule set's setup.
-    pub setup: S::Setup,
-    /// The agent chosen.
-    pub agent: AgentKind,
-    /// How the agent is set up.
-    pub options: AgentOptions,
-}
-
-impl<S: Playable> Prepared<S> {
-    /// The chosen agent, prepared for the games of `setup` (a world file's own, or the
-    /// batch's); refused, saying why, when it does not fit the game.
-    pub fn agents_for(&self, setup: &S::Setup) -> Result<Box<dyn AgentFactory<S>>, SpecError> {
-        self.spec.check_agent()?;
-        Ok(S::prepare(self.agent, setup, &self.options)?)
-    }
-
-    /// The chosen agent, prepared for the batch's games.
-    pub fn agents(&self) -> Result<Box<dyn AgentFactory<S>>, SpecError> {
-        self.agents_for(&self.setup)
-    }
-
-    /// The same game played by `kind`, explaining or not (a door's second agent: the logic
-    /// agent behind an action mask), without the first agent's look-ahead and rollouts where
-    /// `kind` takes none.
-    pub fn with_agent(&self, kind: AgentKind, explain: bool) -> Prepared<S> {
-        let mut spec = self.spec.clone();
-        spec.agent = Some(kind);
-        let mut options = AgentOptions {
-            explain,
-            ..self.options.clone()
-        };
-        if spec.check_agent().is_err() {
-            (spec.depth, spec.rollouts) = (None, None);
-            (options.depth, options.rollouts) = (None, None);
-        }
-        Prepared {
-            spec,
-            setup: self.setup.clone(),
-            agent: kind,
-            options,
-        }
-    }
-
-    /// The game dealt from `seed` (a fresh one when `None`), or played on the world or
-    /// hazards of `file` (its later random events, where the rules have any, from the seed).
-    pub fn deal(&self, seed: Option<u64>, file: Option<&Path>) -> Result<Dealt<S>, GameError> {
-        let seed = seed.unwrap_or_else(crate::rng::fresh_seed);
-        let session = match file {
-            Some(path) => S::load(&self.setup, path, seed)?,
-            None => S::deal(&self.setup, seed)?,
-        };
-        Ok(Dealt {
-            session,
-            seed: (file.is_none() || !S::FILE_HOLDS_ALL).then_some(seed),
-            file: file.map(Path::to_path_buf),
-        })
-    }
-
-    /// The rule set's parameters for summaries and traces, with the agent's knowledge of the
-    /// map where that is a choice.
-    pub fn describe(&self) -> serde_json::Map<String, serde_json::Value> {
-        self.describe_setup(&self.setup)
-    }
-
-    /// [`Prepared::describe`] for the setup of one game (a world file has its own size).
-    pub fn describe_setup(&self, setup: &S::Setup) -> serde_json::Map<String, serde_json::Value> {
-        self.with_options(S::parameters(setup))
-    }
-
-    /// [`Prepared::describe`] for a batch over files, each holding its own world.
-    pub fn describe_files(&self) -> serde_json::Map<String, serde_json::Value> {
-        self.with_options(S::files_parameters(&self.setup))
-    }
-
-    fn with_options(
-        &self,
-        mut map: serde_json::Map<String, serde_json::Value>,
-    ) -> serde_json::Map<String, serde_json::Value> {
-        if option("map_known").is_some_and(|o| o.fits(S::RULES)) {
-            map.insert("map_known".into(), self.options.map_known.into());
-        }
-        map
-    }
-}
-
-/// A game dealt or loaded for one command, with how to deal it again.
-pub struct Dealt<S> {
-    /// The game.
-    pub session: S,
-    /// The seed that deals or replays it, if one does.
-    pub seed: Option<u64>,
-    /// The file it came from, if one.
-    pub file: Option<PathBuf>,
-}
-
-impl<S: Files + Words> Dealt<S> {
-    /// The game's first line: what it is and where it came from (`Wumpus World, 5x5, seed
-    /// 42`).
-    pub fn title(&self) -> String {
-        let mut t = self.session.title();
-        if let Some(f) = &self.file {
-            t.push_str(&format!(", {} from {}", S::FILE, f.display()));
-        }
-        if let Some(seed) = self.seed {
-            t.push_str(&format!(", seed {seed}"));
-        }
-        t
     }
 }
 

@@ -77,6 +77,9 @@ pub struct OptionInfo {
     /// The value a spec holds, if given.
     #[serde(skip)]
     pub(super) get: fn(&GameSpec) -> Option<Value>,
+    /// A value in the words a summary's header prints (`pit probability 0.2`), or nothing.
+    #[serde(skip)]
+    pub(super) words: fn(&Value) -> Option<String>,
 }
 
 impl OptionInfo {
@@ -109,6 +112,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.size.map(|z| Value::Text(z.to_string())),
+        words: |v| Some(v.shown_plain()),
     },
     OptionInfo {
         name: "deal",
@@ -140,6 +144,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
                 )
             })
         },
+        words: |v| (v == &Value::Text("course".into())).then(|| "the course's deal".into()),
     },
     OptionInfo {
         name: "size_told",
@@ -155,6 +160,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.size_told.map(Value::Bool),
+        words: |v| (v == &Value::Bool(false)).then(|| "size hidden".into()),
     },
     OptionInfo {
         name: "pit_prob",
@@ -168,6 +174,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.pit_prob.map(Value::Float),
+        words: |v| Some(format!("pit probability {}", v.shown_plain())),
     },
     OptionInfo {
         name: "scoring",
@@ -189,6 +196,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.scoring.map(|x| Value::Text(x.name().into())),
+        words: |v| Some(format!("{} scoring", v.shown_plain())),
     },
     OptionInfo {
         name: "depth",
@@ -209,6 +217,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.depth.map(|d| Value::Int(d.into())),
+        words: |_| None,
     },
     OptionInfo {
         name: "rollouts",
@@ -227,6 +236,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.rollouts.map(|d| Value::Int(d.into())),
+        words: |v| Some(format!("{} rollouts a decision", v.shown_plain())),
     },
     OptionInfo {
         name: "kb",
@@ -241,6 +251,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.kb.as_ref().map(|p| Value::Text(p.display().to_string())),
+        words: |v| Some(format!("rules from {}", v.shown_plain())),
     },
     OptionInfo {
         name: "map",
@@ -255,6 +266,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.map.as_ref().map(|p| Value::Text(p.display().to_string())),
+        words: |v| Some(format!("on {}", v.shown_plain())),
     },
     OptionInfo {
         name: "variant",
@@ -275,6 +287,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.variant.map(|x| Value::Text(x.name().into())),
+        words: |v| Some(format!("{} rules", v.shown_plain())),
     },
     OptionInfo {
         name: "map_known",
@@ -289,6 +302,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.map_known.map(Value::Bool),
+        words: |v| Some(if v == &Value::Bool(true) { "map known" } else { "map discovered" }.into()),
     },
     OptionInfo {
         name: "agent",
@@ -305,6 +319,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.agent.map(|a| Value::Text(a.name().into())),
+        words: |_| None,
     },
 ];
 
@@ -380,6 +395,14 @@ impl Value {
         match self {
             Value::Text(t) if !t.is_empty() => Ok(PathBuf::from(t)),
             other => Err(format!("{} is not a file's path", other.shown())),
+        }
+    }
+
+    /// The value as plain words (`5x5`, `0.2`).
+    pub(super) fn shown_plain(&self) -> String {
+        match self {
+            Value::Text(t) => t.clone(),
+            other => other.shown(),
         }
     }
 

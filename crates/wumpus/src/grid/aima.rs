@@ -14,8 +14,8 @@
 use super::game::{Action, Message, Scoring, Turn};
 use super::session::{GridSession, GridSetup};
 use crate::game::{
-    Board, Briefing, Command, Ending, Files, GameError, Hidden, Observation, Percept, RuleSet,
-    Session, Words,
+    Board, Briefing, Command, Ending, Files, Fixed, GameError, Hidden, MapShape, NewFile,
+    Observation, Percept, RuleFacts, RuleSet, Session, Words,
 };
 use crate::topology::{Direction, Place};
 use std::fmt;
@@ -235,9 +235,19 @@ fn parse_headed(line: &str) -> Result<Command<HeadedAction>, String> {
     )
 }
 
+/// The textbook's rules' facts.
+pub const AIMA_FACTS: RuleFacts = RuleFacts {
+    title: "the textbook's (AIMA) Wumpus World",
+    summary: "The textbook's (AIMA) Wumpus World: the grid with a heading; start at 0,0 facing \
+              east; forward, turn left, turn right, grab, shoot (the way you face), climb; every \
+              action -1, the arrow -10, +1000 out with the gold, -1000 for dying.",
+    input: "heading",
+    ..super::session::GRID_FACTS
+};
+
 impl Session for AimaSession {
     const RULES: RuleSet = RuleSet::Aima;
-    const SCORED: bool = true;
+    const FACTS: &'static RuleFacts = &AIMA_FACTS;
     type Setup = GridSetup;
     type Action = HeadedAction;
     type Shown = AimaShown;
@@ -249,10 +259,8 @@ impl Session for AimaSession {
         }
     }
 
-    fn parameters(setup: &GridSetup) -> serde_json::Map<String, serde_json::Value> {
-        let mut m = setup.parameters();
-        m.insert("scoring".into(), Scoring::Aima.name().into());
-        m
+    fn fixed(setup: &GridSetup) -> Fixed {
+        setup.fixed()
     }
 
     fn deal(setup: &GridSetup, seed: u64) -> Result<AimaSession, GameError> {
@@ -370,9 +378,6 @@ impl Session for AimaSession {
 }
 
 impl Files for AimaSession {
-    const FILE: &'static str = "world";
-    const FILE_HOLDS_ALL: bool = true;
-
     fn load(setup: &GridSetup, path: &Path, seed: u64) -> Result<AimaSession, GameError> {
         Ok(AimaSession::new(GridSession::load(setup, path, seed)?))
     }
@@ -381,8 +386,24 @@ impl Files for AimaSession {
         self.grid.save(path)
     }
 
-    fn files_parameters(setup: &GridSetup) -> serde_json::Map<String, serde_json::Value> {
-        super::session::files_parameters(setup, Self::parameters(setup))
+    fn new_file(setup: &GridSetup, seed: u64, shape: &MapShape) -> Result<NewFile, GameError> {
+        GridSession::new_file(setup, seed, shape)
+    }
+
+    fn plays_file(text: &str) -> bool {
+        GridSession::plays_file(text)
+    }
+
+    fn check_file(path: &Path) -> Result<String, crate::files::FileError> {
+        GridSession::check_file(path)
+    }
+
+    fn draw_file(
+        path: &Path,
+        hazards: Option<&Path>,
+        seed: Option<u64>,
+    ) -> Result<String, GameError> {
+        GridSession::draw_file(path, hazards, seed)
     }
 }
 

@@ -5,8 +5,8 @@ use super::command::{parse_command as parse_grid_command, Command as GridCommand
 use super::game::{Action, GridGame, Outcome, Scoring, Turn};
 use super::world::GridWorld;
 use crate::game::{
-    Board, Briefing, Command, Ending, Files, GameError, GridPrior, Hidden, Observation, Percept,
-    RuleSet, Session, Words,
+    Board, Briefing, Command, Ending, Files, Fixed, GameError, GridPrior, Hidden, MapShape,
+    NewFile, Observation, Percept, RuleFacts, RuleSet, Session, Words,
 };
 use crate::rng::seeded;
 use crate::topology::{Place, Topology};
@@ -151,24 +151,57 @@ impl GridSetup {
         }
     }
 
-    /// The setup's parameters for summaries and traces: `size` (`5x5`, or a range `4x4..7x7`),
-    /// `pit_prob` and `scoring`.
-    pub fn parameters(&self) -> serde_json::Map<String, serde_json::Value> {
-        let (rows, cols) = self.size();
-        let size = match (&self.sizes, self.deal) {
-            (_, Deal::Course) => "course".to_string(),
-            (Some(range), _) => range.to_string(),
-            (None, _) => format!("{rows}x{cols}"),
-        };
-        let mut m = serde_json::Map::new();
-        m.insert("size".into(), size.into());
-        m.insert("pit_prob".into(), self.pit_prob.into());
-        m.insert("scoring".into(), self.scoring.name().into());
-        if !self.tells_size() {
-            m.insert("size_hidden".into(), true.into());
+    /// What the setup fixes of its games: one size, when it deals only one (not a range, not
+    /// the course's deal), and whether players are told it.
+    pub fn fixed(&self) -> Fixed {
+        Fixed {
+            size: (!self.varies()).then(|| self.size()),
+            size_told: Some(self.tells_size()),
         }
-        m
     }
+}
+
+/// The grid Wumpus World's facts.
+pub const GRID_FACTS: RuleFacts = RuleFacts {
+    title: "the grid Wumpus World",
+    summary: "The grid Wumpus World: pits, a wumpus, gold, one arrow; compass moves; climb out \
+              at 0,0.",
+    goal: "find the gold, grab it, and climb out at 0,0",
+    input: "compass",
+    shot: ["arrow", "arrows"],
+    safe_means: "no pit, no live wumpus",
+    scored: true,
+    file: "world",
+    file_holds_all: true,
+    on_grid: true,
+    tells_shots: true,
+    tells_winnable: true,
+    default_map: None,
+};
+
+/// A world file dealt from `seed` as a game of `setup` deals its world.
+pub(crate) fn new_world_file(setup: &GridSetup, seed: u64) -> Result<NewFile, GameError> {
+    let world = setup.deal_world(&mut seeded(seed))?;
+    let (rows, cols) = world.size();
+    let deal = match setup.deal {
+        Deal::Course => ", as the course dealt them",
+        Deal::Uniform => "",
+    };
+    Ok(NewFile {
+        text: super::format_world(&world),
+        words: format!(
+            "{rows}x{cols} world{deal}, pit probability {}",
+            setup.pit_prob
+        ),
+        comments: true,
+    })
+}
+
+/// What a world file holds, checked: `5x5, 3 pits`.
+pub(crate) fn check_world_file(path: &Path) -> Result<String, crate::files::FileError> {
+    let world = super::read_world(path)?;
+    let (rows, cols) = world.size();
+    Ok(format!("{rows}x{cols}, {} pits", world.pits().count()))
 }
 
 /// A hidden size the players' prior does not allow: they could not reason about the board.
@@ -306,7 +339,7 @@ impl GridSession {
 
 impl Session for GridSession {
     const RULES: RuleSet = RuleSet::Grid;
-    const SCORED: bool = true;
+    const FACTS: &'static RuleFacts = &GRID_FACTS;
     type Setup = GridSetup;
     type Action = Action;
     type Shown = Turn;
@@ -327,8 +360,8 @@ impl Session for GridSession {
         }
     }
 
-    fn parameters(setup: &GridSetup) -> serde_json::Map<String, serde_json::Value> {
-        setup.parameters()
+    fn fixed(setup: &GridSetup) -> Fixed {
+        setup.fixed()
     }
 
     fn deal(setup: &GridSetup, seed: u64) -> Result<GridSession, GameError> {
@@ -459,9 +492,6 @@ impl Session for GridSession {
 }
 
 impl Files for GridSession {
-    const FILE: &'static str = "world";
-    const FILE_HOLDS_ALL: bool = true;
-
     fn load(setup: &GridSetup, path: &Path, _seed: u64) -> Result<GridSession, GameError> {
         // A world file holds its own size; nothing in the grid is random after the deal. A
         // course file was dealt by the course's deal; the project's own files by the uniform
@@ -489,22 +519,21 @@ impl Files for GridSession {
         Ok(super::save_world(path, self.game.world())?)
     }
 
-    fn files_parameters(setup: &GridSetup) -> serde_json::Map<String, serde_json::Value> {
-        files_parameters(setup, Self::parameters(setup))
+    fn new_file(setup: &GridSetup, seed: u64, _: &MapShape) -> Result<NewFile, GameError> {
+        new_world_file(setup, seed)
     }
-}
 
-/// The grid's parameters for a batch over files: each file holds its own size, and unless an
-/// option says, its format says whether the size is told (hidden in the course's files).
-pub(crate) fn files_parameters(
-    setup: &GridSetup,
-    mut m: serde_json::Map<String, serde_json::Value>,
-) -> serde_json::Map<String, serde_json::Value> {
-    m.remove("size");
-    if setup.size_told.is_none() {
-        m.insert("size_hidden".into(), "course files".into());
+    fn plays_file(text: &str) -> bool {
+        !crate::cave::map::looks_like_cave_map(text)
     }
-    m
+
+    fn check_file(path: &Path) -> Result<String, crate::files::FileError> {
+        check_world_file(path)
+    }
+
+    fn draw_file(path: &Path, _: Option<&Path>, _: Option<u64>) -> Result<String, GameError> {
+        Ok(super::draw_world(&super::read_world(path)?))
+    }
 }
 
 impl Words for GridSession {
@@ -610,7 +639,8 @@ mod tests {
     fn a_range_of_square_sizes_deals_square_sizes_from_each_seed() {
         let range = SizeRange::new((4, 4), (7, 7)).unwrap();
         let setup = GridSetup::ranged(range, 0.2, Scoring::Aima).unwrap();
-        assert_eq!(setup.parameters()["size"], "4x4..7x7");
+        assert_eq!(setup.fixed().size, None, "a range fixes no one size");
+        assert_eq!(setup.sizes.unwrap().to_string(), "4x4..7x7");
         let mut seen = std::collections::BTreeSet::new();
         for seed in 0..200 {
             let game = GridSession::deal(&setup, seed).unwrap();

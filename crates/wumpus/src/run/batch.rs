@@ -9,13 +9,144 @@
 
 use super::shard::Shard;
 use super::tally::{BatchId, GameRecord, Summary, Tally};
-use super::{play, RunError};
+use super::{play, JobError, RunError};
 use crate::agent::{AgentFactory, Dice};
 use crate::game::{Files, Session};
+use crate::game_spec::{GameSpec, OnRules, Playable, Prepared, SpecError};
 use crate::rng::game_seed;
 use rayon::prelude::*;
 use std::ops::Range;
+use std::path::PathBuf;
 use std::time::Instant;
+
+/// A batch as a door asks for it: `worlds` games dealt from seeds `seed`, `seed + 1`, ..., or
+/// one game a file of a list of world or hazard files; on `threads` threads; one shard of it.
+/// Every door makes it with [`BatchJob::new`], which refuses the same things for each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BatchJob {
+    /// The games, seeds, threads and shard.
+    pub batch: Batch,
+    /// The files played, one game each, in order (empty: games are dealt).
+    pub files: Vec<PathBuf>,
+}
+
+/// A batch played: its summary, and what its agents report of themselves (the optimal
+/// agent's solve), if anything.
+#[derive(Debug)]
+pub struct Solved {
+    /// The summary.
+    pub summary: Summary,
+    /// The agents' report, for people.
+    pub report: Option<String>,
+}
+
+impl BatchJob {
+    /// The batch of games of `spec`: `worlds` games from `seed`, or one game a file that
+    /// `paths` names (folders listed by [`crate::files::game_files`]), on `threads` threads
+    /// (all cores: `None`), only `shard` of it. Refused, one message each: files beside a size
+    /// or a deal (each file holds its own world), a batch of no games, more shards than games.
+    pub fn new(
+        spec: &GameSpec,
+        worlds: u64,
+        seed: u64,
+        threads: Option<usize>,
+        shard: Option<Shard>,
+        paths: &[PathBuf],
+    ) -> Result<BatchJob, JobError> {
+        let mut files = Vec::new();
+        let mut worlds = worlds;
+        if !paths.is_empty() {
+            if spec.size.is_some() || spec.deal.is_some() {
+                return Err(SpecError::refused(
+                    "{files} plays each file's own world: {size} and {deal} deal worlds instead",
+                )
+                .into());
+            }
+            files = crate::files::game_files(paths).map_err(SpecError::from)?;
+            worlds = files.len() as u64;
+        }
+        if worlds == 0 {
+            return Err(SpecError::refused("{worlds} must be at least 1").into());
+        }
+        if let Some(shard) = shard {
+            if worlds < shard.count {
+                let n = shard.count;
+                return Err(SpecError::refused(format!(
+                    "{n} shards need at least {n} games, but {{worlds}} is {worlds}: some \
+                     shards would be empty (give {{worlds}} at least {n} for {n} shards)"
+                ))
+                .into());
+            }
+        }
+        Ok(BatchJob {
+            batch: Batch {
+                worlds,
+                seed,
+                threads,
+                shard,
+            },
+            files,
+        })
+    }
+
+    /// How many games this job plays (its shard's).
+    pub fn games(&self) -> u64 {
+        let range = self.batch.range();
+        range.end - range.start
+    }
+
+    /// Plays the batch of `spec` (as [`BatchJob::new`] was given it), reporting to `sink`.
+    pub fn run(&self, spec: &GameSpec, sink: &mut dyn BatchSink) -> Result<Solved, JobError> {
+        struct Run<'a> {
+            job: &'a BatchJob,
+            sink: &'a mut dyn BatchSink,
+        }
+        impl OnRules for Run<'_> {
+            type Out = Result<Solved, JobError>;
+            fn run<S: Playable>(self, game: Prepared<S>) -> Self::Out {
+                self.job.play(&game, self.sink)
+            }
+        }
+        spec.dispatch(Run { job: self, sink }, false)?
+    }
+
+    /// Plays the batch of `game`.
+    pub fn play<S: Playable>(
+        &self,
+        game: &Prepared<S>,
+        sink: &mut dyn BatchSink,
+    ) -> Result<Solved, JobError> {
+        let agents = game.agents()?;
+        let batch = &self.batch;
+        let (seed, worlds, shard) = (batch.seed, batch.worlds, batch.shard);
+        let summary = if self.files.is_empty() {
+            let id = BatchId {
+                game: game.game.clone(),
+                files: None,
+                player: None,
+                seed,
+                worlds,
+                shard,
+            };
+            solve(&game.setup, agents.as_ref(), batch, id, sink)?
+        } else {
+            let course = S::FACTS.on_grid && all_course_files(&self.files);
+            let id = BatchId {
+                game: game.game_for_files(course),
+                files: Some(crate::files::files_label(&self.files)),
+                player: None,
+                seed,
+                worlds,
+                shard,
+            };
+            solve_files(&game.setup, &self.files, agents.as_ref(), batch, id, sink)?
+        };
+        Ok(Solved {
+            summary,
+            report: agents.report(),
+        })
+    }
+}
 
 /// What a batch reports as it goes, and how it is stopped: the CLI draws a progress bar,
 /// writes CSV rows and listens for Ctrl-C through this; the library prints nothing.
@@ -92,20 +223,15 @@ pub fn solve<S: Session>(
 
 /// [`solve`] on files: game `i` is played on `files[i]` (a world file, or a cave's hazards,
 /// whose later random events are drawn from seed `base + i`), and its record is named by the
-/// file. `batch.worlds` must be the number of files. On the grid, when every file is one of
-/// the course tournament's world files, the summary's setup says `deal: "course"` (what no
-/// player can beat is then known: [`Summary::best_mean_score`]).
+/// file. `batch.worlds` must be the number of files.
 pub fn solve_files<S: Files>(
     setup: &S::Setup,
     files: &[std::path::PathBuf],
     agents: &dyn AgentFactory<S>,
     batch: &Batch,
-    mut id: BatchId,
+    id: BatchId,
     sink: &mut dyn BatchSink,
 ) -> Result<Summary, RunError> {
-    if S::RULES.on_grid() && all_course_files(files) {
-        id.setup.insert("deal".into(), "course".into());
-    }
     solve_games(agents, batch, id, sink, |i, seed| {
         let path = &files[i as usize];
         let session = S::load(setup, path, seed)?;
@@ -115,7 +241,7 @@ pub fn solve_files<S: Files>(
 
 /// True when every file is one of the course tournament's world files (by its first line;
 /// [`crate::grid::course`]). A file that cannot be read is not one; the batch says why.
-fn all_course_files(files: &[std::path::PathBuf]) -> bool {
+pub fn all_course_files(files: &[std::path::PathBuf]) -> bool {
     files.iter().all(|f| {
         crate::files::read_text(f)
             .is_ok_and(|text| crate::grid::course::looks_like_course_world(&text))

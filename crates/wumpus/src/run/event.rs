@@ -4,8 +4,10 @@
 //! `trace --html` and the live page draw them, `trace` and `hint` put them in words; the
 //! schema is in `docs/trace-json.md`.
 
+pub use crate::agent::common::percent;
 use crate::agent::{Agent, Conclusion, Decision, Fact, Knowledge, Rule};
-use crate::game::{Ending, Hidden, Percept, RuleSet, Session};
+use crate::game::{Ending, Hidden, Percept, Session};
+use crate::game_spec::GameSpec;
 use crate::topology::{Place, Topology};
 use serde::Serialize;
 use std::sync::Arc;
@@ -104,6 +106,10 @@ pub struct OddsView {
     pub bats: f64,
     /// Chance of dying on stepping in (the agent's "to die").
     pub death: f64,
+    /// The observations that drive these odds, in words, where a page asked for them
+    /// ([`crate::run::view::explain_odds`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub because: Option<Vec<String>>,
 }
 
 /// One place the player may be in, and its chance.
@@ -136,21 +142,43 @@ pub struct ChoiceView {
     pub kill: Option<f64>,
     /// True for the choice taken.
     pub chosen: bool,
+    /// The observations that drive the odds where it leads, in words, where a page asked for
+    /// them ([`crate::run::view::explain_odds`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub because: Option<Vec<String>>,
 }
 
 /// The first line of a trace: which game this is.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TraceStart {
-    /// The rule set.
-    pub rules: RuleSet,
     /// The game in a few words.
     pub title: String,
     /// The seed that deals (and replays) it; none for a game on files.
     pub seed: Option<u64>,
-    /// The agent's name.
-    pub agent: String,
-    /// The rule set's parameters (as in `solve --json`).
-    pub setup: serde_json::Map<String, serde_json::Value>,
+    /// The game: its rule set, its agent and every option at its value (as in `solve
+    /// --json`), with what its own world fixes (a world file's size).
+    pub game: GameSpec,
+    /// The rule set and its options in words, for a page's subtitle: `the grid Wumpus World:
+    /// 5x5, pit probability 0.2, standard scoring`.
+    pub described: String,
+}
+
+impl TraceStart {
+    /// The start of the game titled `title`, dealt from `seed`, described by `game`.
+    pub fn new(title: String, seed: Option<u64>, game: GameSpec) -> TraceStart {
+        let facts = crate::game_spec::facts(game.rules);
+        let words = game.words();
+        TraceStart {
+            title,
+            seed,
+            described: if words.is_empty() {
+                facts.title.to_string()
+            } else {
+                format!("{}: {words}", facts.title)
+            },
+            game,
+        }
+    }
 }
 
 /// The last line of a trace: how the game ended, and the hidden world.
@@ -360,6 +388,7 @@ pub fn step_event<S: Session>(
                         wumpus: o.wumpus,
                         bats: o.bats,
                         death: o.death,
+                        because: None,
                     };
                     (view, session.namesakes(o.place))
                 })
@@ -389,6 +418,7 @@ pub fn step_event<S: Session>(
                 wumpus: c.wumpus,
                 kill: c.kill,
                 chosen: c.chosen,
+                because: None,
             })
             .collect(),
         route: labels(&knowledge.route),

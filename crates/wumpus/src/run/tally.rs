@@ -3,7 +3,8 @@
 //! the batch summary computed from them ([`Summary`], the one JSON shape of `solve --json`).
 
 use super::shard::Shard;
-use crate::game::{Ending, RuleSet};
+use crate::game::Ending;
+use crate::game_spec::GameSpec;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 use std::time::Duration;
@@ -237,13 +238,16 @@ pub struct SeedRange {
 /// set. Every figure follows from `totals`; the rest says which batch it is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
-    /// The rule set.
-    pub rules: RuleSet,
-    /// The agent's name.
-    pub agent: String,
-    /// The rule set's parameters: `size`, `pit_prob`, `scoring` on the grid; `map`,
-    /// `map_known` and `variant` in the caves.
-    pub setup: serde_json::Map<String, serde_json::Value>,
+    /// The game: its rule set, its agent and every option at its value (for a batch over
+    /// files, less what each file sets for itself).
+    pub game: GameSpec,
+    /// What a batch over files played (`10000 files in Tournament`), if it played files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<String>,
+    /// The player's name when the games were played by a program of its own, not one of the
+    /// project's agents (whose name is the game's `agent`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
     /// Seed of the first game of the whole batch; game `i` has seed `seed + i`.
     pub seed: u64,
     /// Games in the whole batch (all shards).
@@ -297,12 +301,12 @@ pub struct Summary {
 /// What identifies a batch, for [`Summary::new`].
 #[derive(Clone, Debug)]
 pub struct BatchId {
-    /// The rule set.
-    pub rules: RuleSet,
-    /// The agent's name.
-    pub agent: String,
-    /// The rule set's parameters.
-    pub setup: serde_json::Map<String, serde_json::Value>,
+    /// The game, resolved ([`GameSpec::resolved`]).
+    pub game: GameSpec,
+    /// What a batch over files played, if it played files.
+    pub files: Option<String>,
+    /// An outside player's name, if the games were not the project's agents'.
+    pub player: Option<String>,
     /// Seed of game 0.
     pub seed: u64,
     /// Games in the whole batch.
@@ -332,12 +336,12 @@ impl Summary {
         });
         let n = totals.games.max(1) as f64;
         let win_rate = totals.wins() as f64 / n;
-        let scored = id.rules != RuleSet::Maze;
-        let tells_winnable = id.rules.on_grid();
+        let facts = crate::game_spec::facts(id.game.rules);
+        let (scored, tells_winnable) = (facts.scored, facts.tells_winnable);
         Summary {
-            rules: id.rules,
-            agent: id.agent,
-            setup: id.setup,
+            game: id.game,
+            files: id.files,
+            player: id.player,
             seed: id.seed,
             worlds: id.worlds,
             shard: id.shard,
@@ -392,9 +396,9 @@ impl Summary {
     /// What identifies the batch this summary covers.
     pub fn id(&self) -> BatchId {
         BatchId {
-            rules: self.rules,
-            agent: self.agent.clone(),
-            setup: self.setup.clone(),
+            game: self.game.clone(),
+            files: self.files.clone(),
+            player: self.player.clone(),
             seed: self.seed,
             worlds: self.worlds,
             shard: self.shard,
@@ -466,9 +470,12 @@ pub fn merge(parts: &[Summary]) -> Result<Summary, MergeError> {
     // batches is named as such.
     for (i, p) in parts.iter().enumerate() {
         let same = [
-            (p.rules == first.rules, "rule set"),
-            (p.agent == first.agent, "agent"),
-            (p.setup == first.setup, "setup"),
+            (p.game.rules == first.game.rules, "rule set"),
+            (
+                p.game.agent == first.game.agent && p.player == first.player,
+                "agent",
+            ),
+            (p.game == first.game && p.files == first.files, "setup"),
             (p.seed == first.seed, "seed"),
             (p.worlds == first.worlds, "worlds"),
             (

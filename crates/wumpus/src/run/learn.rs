@@ -1,0 +1,152 @@
+//! A played game as a learner sees it ([`Learned`]): the one recipe behind Python's `Game`
+//! and each world of its vector environment. It is a [`Played`] game with what a learner reads
+//! beside it: the observation (this turn's percepts, or the memory and knowledge arrays of
+//! [`crate::features`]), the reward of each action, and the action mask from the logic agent
+//! that follows the game.
+//!
+//! Everything here is read from what the player was shown and what the logic agent proves,
+//! never from the hidden world.
+
+use super::game::{Acted, Helper, HelperError, Played};
+use crate::features::Features;
+pub use crate::features::{Layout, Mode};
+use crate::game_spec::Playable;
+
+/// A played game, with the learner's view of it.
+pub struct Learned<S: Playable> {
+    played: Played<S>,
+    mode: Mode,
+    layout: Option<Layout>,
+    memory: Features,
+}
+
+impl<S: Playable> Learned<S> {
+    /// `played`, just dealt, observed as `mode`.
+    pub fn new(played: Played<S>, mode: Mode) -> Learned<S> {
+        let briefing = played.session().briefing();
+        let mut learned = Learned {
+            layout: crate::features::layout(S::FACTS, &briefing, mode),
+            memory: Features::new(S::FACTS, &briefing),
+            played,
+            mode,
+        };
+        learned.remember();
+        learned
+    }
+
+    /// The game.
+    pub fn played(&self) -> &Played<S> {
+        &self.played
+    }
+
+    /// The game, to act on it as a person would (hints, the player's words); what it shows
+    /// is remembered by [`Learned::act`] only.
+    pub fn played_mut(&mut self) -> &mut Played<S> {
+        &mut self.played
+    }
+
+    /// What the observation holds.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The layout of the memory or knowledge arrays (`None` for the percepts).
+    pub fn layout(&self) -> Option<&Layout> {
+        self.layout.as_ref()
+    }
+
+    /// The layout of the knowledge arrays of this game, whatever the observation.
+    pub fn knowledge_layout(&self) -> Layout {
+        let briefing = self.played.session().briefing();
+        crate::features::layout(S::FACTS, &briefing, Mode::Knowledge)
+            .expect("knowledge has a layout")
+    }
+
+    fn remember(&mut self) {
+        let session = self.played.session();
+        let observation = session.observation(self.played.shown());
+        self.memory.observe(session, &observation);
+    }
+
+    /// Takes `action`, remembering what followed; returns the reward.
+    pub fn act(&mut self, action: &S::Action) -> Acted<S> {
+        let acted = self.played.act(action);
+        self.remember();
+        acted
+    }
+
+    /// Takes the action numbered `index`; returns the reward.
+    pub fn act_numbered(&mut self, index: usize) -> i64 {
+        let action = self.played.session().action(self.played.shown(), index);
+        self.act(&action).reward
+    }
+
+    /// Takes the hint agent's action; returns the reward.
+    pub fn follow_hint(&mut self) -> Result<i64, HelperError> {
+        let action = self.played.hint_decision()?.action;
+        Ok(self.act(&action).reward)
+    }
+
+    /// Writes this turn's percepts ([`crate::numbered::Numbered::observe`]).
+    pub fn percepts(&self, out: &mut [i8]) {
+        self.played
+            .session()
+            .observe(self.played.shown(), out);
+    }
+
+    /// Writes the array of `layout` for this moment into `out`, with what the logic agent
+    /// proves when `knowledge` (and the game goes on).
+    pub fn write(
+        &mut self,
+        layout: &Layout,
+        knowledge: bool,
+        out: &mut [f32],
+    ) -> Result<(), HelperError> {
+        if knowledge && !self.played.over() {
+            let follower = self.played.follower(Helper::Logic)?;
+            let places_on = follower.agent_mut().ok().and_then(|a| a.places_on());
+            let known = follower.knowledge().map_err(HelperError::Stopped)?;
+            self.memory.write(
+                layout,
+                self.played.session(),
+                Some((&known, places_on.as_ref())),
+                out,
+            );
+        } else {
+            self.memory
+                .write(layout, self.played.session(), None, out);
+        }
+        Ok(())
+    }
+
+    /// Writes the observation's array (memory or knowledge) into `out`.
+    pub fn observation(&mut self, out: &mut [f32]) -> Result<(), HelperError> {
+        let Some(layout) = self.layout.clone() else {
+            return Ok(());
+        };
+        self.write(&layout, self.mode == Mode::Knowledge, out)
+    }
+
+    /// Writes, one flag an action, whether what the player perceived proves it cannot kill
+    /// this turn (all false once the game is over).
+    pub fn action_mask(&mut self, out: &mut [bool]) -> Result<(), HelperError> {
+        out.fill(false);
+        if self.played.over() {
+            return Ok(());
+        }
+        let known = self
+            .played
+            .follower(Helper::Logic)?
+            .knowledge()
+            .map_err(HelperError::Stopped)?;
+        let played = &self.played;
+        played.session().harmless(played.shown(), &known, out);
+        Ok(())
+    }
+
+    /// Makes the logic agent follow the game from now (before its first action, for a game
+    /// that keeps no history).
+    pub fn follow_with_logic(&mut self) -> Result<(), HelperError> {
+        self.played.follower(Helper::Logic).map(drop)
+    }
+}
