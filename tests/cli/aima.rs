@@ -119,9 +119,9 @@ fn mixed_sizes_are_dealt_per_seed_and_each_game_replays_alone() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let summary: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(summary["rules"], "aima");
-    assert_eq!(summary["setup"]["size"], "4x4..7x7");
-    assert_eq!(summary["setup"]["scoring"], "aima");
+    assert_eq!(summary["game"]["rules"], "aima");
+    assert_eq!(summary["game"]["size"], "4x4..7x7");
+    assert!(summary["game"]["scoring"].is_null(), "aima scores its own way");
     let rows = std::fs::read_to_string(&csv).unwrap();
     let mut sizes = std::collections::BTreeSet::new();
     for row in rows.lines().skip(1).take(12) {
@@ -140,7 +140,7 @@ fn mixed_sizes_are_dealt_per_seed_and_each_game_replays_alone() {
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
         let start = &lines[0];
-        let size = start["setup"]["size"].as_str().unwrap().to_string();
+        let size = start["game"]["size"].as_str().unwrap().to_string();
         let side = size.split('x').next().unwrap().parse::<usize>().unwrap();
         assert!(
             (4..=7).contains(&side) && size == format!("{side}x{side}"),
@@ -165,7 +165,7 @@ fn mixed_sizes_are_dealt_per_seed_and_each_game_replays_alone() {
         "",
     );
     let one: serde_json::Value = serde_json::from_str(&one.stdout).unwrap();
-    assert_eq!(one["setup"]["size"], "5x5");
+    assert_eq!(one["game"]["size"], "5x5");
     let bad = wumpus(&["solve", "--size", "7x7..4x4"], "");
     assert_eq!(bad.code, 2);
     assert!(

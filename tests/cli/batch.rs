@@ -35,7 +35,7 @@ const ENDINGS: [&str; 9] = [
 /// is empty in the maze, which keeps no score, and an integer elsewhere.
 fn rows_add_up(rows: &[&str], summary: &Value, first_seed: u64) {
     let totals = &summary["totals"];
-    let scored = summary["rules"] != "maze";
+    let scored = summary["game"]["rules"] != "maze";
     assert_eq!(rows.len() as u64, totals["games"].as_u64().unwrap());
     assert_eq!(summary["games"], totals["games"]);
     let mut endings = serde_json::Map::new();
@@ -171,7 +171,7 @@ fn merged_shards_equal_the_unsharded_run() {
         "solve", "--worlds", "1001", "--seed", "77", "--size", "4x4", "--json",
     ];
     let whole: Value = serde_json::from_str(&stdout(wumpus().args(common))).unwrap();
-    assert_eq!(whole["rules"], "grid");
+    assert_eq!(whole["game"]["rules"], "grid");
     assert_eq!(
         whole["seeds"],
         serde_json::json!({"first": 77, "last": 1077})
@@ -330,7 +330,7 @@ fn ctrl_c_stops_a_cave_batch(rules: &str) {
     ]);
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["interrupted"], true, "{summary}");
-    assert_eq!(summary["rules"], rules, "{summary}");
+    assert_eq!(summary["game"]["rules"], rules, "{summary}");
     let games = summary["totals"]["games"].as_u64().unwrap();
     assert!(games > 0 && games < 1_000_000_000, "{games}");
     assert_eq!(summary["games"].as_u64().unwrap(), games);
@@ -459,7 +459,7 @@ fn completion_scripts_for_bash_zsh_and_fish() {
 }
 
 /// `solve --rules cave|maze` in shards, with CSV rows, merged: the same sums and summary as one
-/// unsharded run, and the shards' rows are the unsharded rows. `setup` is the batch's `setup`
+/// unsharded run, and the shards' rows are the unsharded rows. `setup` is the batch's `game`
 /// object (the rule set's parameters), `agent` its agent.
 fn caves_shard_and_merge(rules: &str, extra: &[&str], games: u64, agent: &str, setup: Value) {
     let dir = tempfile::tempdir().unwrap();
@@ -475,9 +475,9 @@ fn caves_shard_and_merge(rules: &str, extra: &[&str], games: u64, agent: &str, s
     let whole: Value =
         serde_json::from_str(&stdout(wumpus().args(&base).arg("--csv").arg(&whole_csv))).unwrap();
     // The rule set's parameters, in the one shape; no grid-only figures.
-    assert_eq!(whole["rules"], rules);
-    assert_eq!(whole["agent"], agent);
-    assert_eq!(whole["setup"], setup, "{whole}");
+    assert_eq!(whole["game"]["rules"], rules);
+    assert_eq!(whole["game"]["agent"], agent);
+    assert_eq!(whole["game"], setup, "{whole}");
     assert_eq!(whole["shard"], Value::Null);
     assert_eq!(
         whole["seeds"],
@@ -497,7 +497,7 @@ fn caves_shard_and_merge(rules: &str, extra: &[&str], games: u64, agent: &str, s
         );
         let part: Value = serde_json::from_str(&json).unwrap();
         assert_eq!(part["shard"], serde_json::json!({"index": k, "count": 3}));
-        assert_eq!(part["setup"], setup);
+        assert_eq!(part["game"], setup);
         let file = dir.path().join(format!("{k}.json"));
         std::fs::write(&file, json).unwrap();
         files.push(file);
@@ -534,7 +534,7 @@ fn caves_shard_and_merge(rules: &str, extra: &[&str], games: u64, agent: &str, s
     let merged: Value =
         serde_json::from_str(&stdout(wumpus().arg("merge").args(&files).arg("--json"))).unwrap();
     for key in [
-        "rules", "agent", "setup", "seed", "worlds", "shard", "seeds", "games", "wins", "endings",
+        "game", "seed", "worlds", "shard", "seeds", "games", "wins", "endings",
     ] {
         assert_eq!(merged[key], whole[key], "{key}");
     }
@@ -575,7 +575,7 @@ fn caves_shard_and_merge(rules: &str, extra: &[&str], games: u64, agent: &str, s
     // A shard of the same batch on another map or variant is another batch.
     let part: Value = serde_json::from_str(&std::fs::read_to_string(&files[1]).unwrap()).unwrap();
     let mut changed = part.clone();
-    changed["setup"]["map"] = Value::from("another map");
+    changed["game"]["map"] = Value::from("another map");
     std::fs::write(&other, changed.to_string()).unwrap();
     wumpus()
         .arg("merge")
@@ -594,21 +594,21 @@ fn cave_shards_and_csv_merge_into_the_whole_batch() {
         &[],
         200,
         "logic",
-        serde_json::json!({"map": "the standard dodecahedron", "map_known": false, "variant": "event"}),
+        serde_json::json!({"rules": "cave", "depth": 1, "variant": "event", "map_known": false, "agent": "logic"}),
     );
     caves_shard_and_merge(
         "cave",
         &["--map", "worlds/cave-risk.txt", "--map-known"],
         100,
         "logic",
-        serde_json::json!({"map": "worlds/cave-risk.txt", "map_known": true, "variant": "event"}),
+        serde_json::json!({"rules": "cave", "depth": 1, "map": "worlds/cave-risk.txt", "variant": "event", "map_known": true, "agent": "logic"}),
     );
     caves_shard_and_merge(
         "cave",
         &["--agent", "random", "--variant", "yob"],
         300,
         "random",
-        serde_json::json!({"map": "the standard dodecahedron", "map_known": false, "variant": "yob"}),
+        serde_json::json!({"rules": "cave", "variant": "yob", "map_known": false, "agent": "random"}),
     );
 }
 
@@ -619,7 +619,7 @@ fn maze_shards_and_csv_merge_into_the_whole_batch() {
         &[],
         24,
         "logic",
-        serde_json::json!({"map": "the standard caves.dat", "map_known": false}),
+        serde_json::json!({"rules": "maze", "map_known": false, "agent": "logic"}),
     );
 }
 
@@ -644,7 +644,7 @@ fn cave_and_grid_summaries_do_not_merge() {
                 &format!("{k}/2"),
             ]));
             let v: Value = serde_json::from_str(&json).unwrap();
-            assert_eq!(v["rules"], rules);
+            assert_eq!(v["game"]["rules"], rules);
             std::fs::write(&file, json).unwrap();
             parts.push(file);
         }
@@ -652,7 +652,7 @@ fn cave_and_grid_summaries_do_not_merge() {
         let merged: Value =
             serde_json::from_str(&stdout(wumpus().arg("merge").args(&parts).arg("--json")))
                 .unwrap();
-        assert_eq!(merged["rules"], rules);
+        assert_eq!(merged["game"]["rules"], rules);
         assert_eq!(merged["games"], 5);
         files.push(parts);
         for other in &files[..i] {
@@ -697,7 +697,7 @@ fn cave_and_maze_batches_give_the_same_games_on_any_number_of_threads() {
         };
         let (one, two) = (summary("1"), summary("2"));
         assert!(one["games"].as_u64() == Some(40), "{rules}: {one}");
-        assert_eq!(one["rules"], rules);
+        assert_eq!(one["game"]["rules"], rules);
         // Timings differ between runs; every count and mean must not.
         assert_eq!(timeless(&one), timeless(&two), "{rules}");
     }

@@ -60,8 +60,8 @@ fn solve_defaults_to_the_logic_agent_and_matches_the_library() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(json["agent"], "logic");
-    assert_eq!(json["setup"]["map_known"], false);
+    assert_eq!(json["game"]["agent"], "logic");
+    assert_eq!(json["game"]["map_known"], false);
     let want = library("worlds/cave-mobius.txt", false, 300, 7);
     let got = &json["totals"];
     assert_eq!(got["score_sum"], want.totals.score_sum);
@@ -193,8 +193,8 @@ fn trace_json_lines_follow_the_schema() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines[0]["rules"], "cave");
-    assert_eq!(lines[0]["setup"]["map_known"], true);
+    assert_eq!(lines[0]["game"]["rules"], "cave");
+    assert_eq!(lines[0]["game"]["map_known"], true);
     let steps = &lines[1..lines.len() - 1];
     assert!(!steps.is_empty());
     for (i, s) in steps.iter().enumerate() {
@@ -254,7 +254,7 @@ fn solve_and_trace_the_maze() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(json["rules"], "maze");
+    assert_eq!(json["game"]["rules"], "maze");
     let map = Arc::new(cave::parse_map(cave::STANDARD_CAVES_DAT).unwrap());
     let setup = MazeSetup {
         map,

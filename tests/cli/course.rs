@@ -234,7 +234,8 @@ fn the_size_is_hidden_for_the_course_and_told_on_request() {
     let run = wumpus(&["solve", "--rules", "aima", "--files", path, "--json"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let summary: Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(summary["setup"]["size_hidden"], "course files", "{summary}");
+    assert_eq!(summary["game"]["size_told"], false, "{summary}");
+    assert_eq!(summary["game"]["deal"], "course", "{summary}");
 
     // The project's own files are told their size; hidden, a size the prior does not allow
     // is refused, naming the file.

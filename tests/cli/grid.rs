@@ -344,8 +344,8 @@ fn trace_json_lines_follow_the_schema() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines[0]["rules"], "grid");
-    assert_eq!(lines[0]["setup"]["size"], "4x4");
+    assert_eq!(lines[0]["game"]["rules"], "grid");
+    assert_eq!(lines[0]["game"]["size"], "4x4");
     let steps = &lines[1..lines.len() - 1];
     for step in steps {
         for key in [
@@ -450,7 +450,7 @@ fn risk_agent_is_the_default_and_shows_its_odds() {
         .assert()
         .success();
     let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
-    assert_eq!(v["agent"], "risk");
+    assert_eq!(v["game"]["agent"], "risk");
     // A world with a breeze at the start: the logic agent climbs, the risk agent weighs odds.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("w.txt");

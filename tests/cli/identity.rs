@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 /// `record.py` writes them.
 fn normalise(summary: &Value) -> Value {
     let t = &summary["totals"];
-    let grid = summary["rules"] == "grid";
+    let grid = summary["game"]["rules"] == "grid";
     let mut endings = serde_json::Map::new();
     let mut deaths = 0;
     for (name, n) in t["endings"].as_object().expect("endings") {

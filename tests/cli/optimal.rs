@@ -26,7 +26,7 @@ fn solve_plays_3x3_under_both_scorings() {
         );
         assert_eq!(run.code, 0, "{scoring}: {}", run.stderr);
         let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-        assert_eq!(v["agent"], "optimal");
+        assert_eq!(v["game"]["agent"], "optimal");
         assert_eq!(v["games"], 2000);
         assert!(
             v["mean_score"].is_f64() && v["mean_score_error"].is_f64(),

@@ -26,7 +26,7 @@ fn trace_in_every_form_for_every_rule_set() {
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
-        assert_eq!(lines[0]["rules"], rules);
+        assert_eq!(lines[0]["game"]["rules"], rules);
         let steps = lines.len() - 2;
         assert!(steps >= 1, "{rules}");
         assert!(lines.last().unwrap()["outcome"].is_string(), "{rules}");
@@ -81,7 +81,7 @@ fn solve_shards_csv_and_merge_for_every_rule_set() {
         );
         assert_eq!(whole.code, 0, "{rules}: {}", whole.stderr);
         let whole: serde_json::Value = serde_json::from_str(&whole.stdout).unwrap();
-        assert_eq!(whole["rules"], rules);
+        assert_eq!(whole["game"]["rules"], rules);
         let mut parts = Vec::new();
         for k in 1..=2 {
             let csv = dir.path().join(format!("{rules}-{k}.csv"));

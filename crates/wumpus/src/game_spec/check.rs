@@ -128,7 +128,7 @@ impl GameSpec {
                 "the random player does not weigh its choices: {rollouts} is for the logic \
                  agent",
             ),
-            (RuleSet::Cave, AgentKind::Random) if deep => {
+            (RuleSet::Cave, AgentKind::Random) if self.depth.is_some() => {
                 Some("the random player does not look ahead: {depth} is for the logic agent")
             }
             (RuleSet::Grid | RuleSet::Aima, AgentKind::Random)

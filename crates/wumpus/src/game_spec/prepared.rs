@@ -170,7 +170,8 @@ impl<S: Playable> Prepared<S> {
         if S::FACTS.on_grid {
             game.size = None;
             game.deal = course.then_some(crate::grid::Deal::Course);
-            game.size_told = self.spec.size_told;
+            // The course's files hide the size unless told; other files tell it.
+            game.size_told = self.spec.size_told.or(Some(!course));
         }
         game
     }
