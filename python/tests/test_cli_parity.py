@@ -31,10 +31,7 @@ def cli_trace(run_cli, rules, seed, *extra):
 def test_trace_equals_the_command_line(run_cli, rules, seed):
     cli = cli_trace(run_cli, rules, seed)
     lib = wumpus_logic.trace(rules, seed)
-    assert len(lib) == len(cli)
-    for key in ("rules", "seed", "agent", "setup"):
-        assert lib[0][key] == cli[0][key]
-    assert lib[1:] == cli[1:]
+    assert lib == cli
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -90,5 +87,8 @@ def test_solve_equals_the_command_line(run_cli, rules, agent):
     extra = ["--size", "3x3"] if agent == "optimal" else []
     cli = json.loads(run_cli("solve", "--rules", rules, "--worlds", "200", "--seed", "9", "--agent", agent, "--json", *extra))
     lib = wumpus_logic.solve(rules, 200, 9, agent=agent, **({"size": "3x3"} if extra else {}))
-    for key in ("games", "wins", "endings", "mean_score", "mean_moves", "mean_shots", "ceiling", "setup", "agent"):
+    for key in ("games", "wins", "endings", "mean_score", "mean_moves", "mean_shots", "ceiling", "game"):
         assert lib[key] == cli[key], key
+    # Every sum but the time the agents took.
+    timeless = lambda s: {k: v for k, v in s["totals"].items() if k != "agent_nanos"}  # noqa: E731
+    assert timeless(lib) == timeless(cli)

@@ -152,7 +152,7 @@ def test_hints_are_dicts_everywhere():
 
 def test_the_random_baseline_plays_the_textbooks_rules():
     summary = wumpus_logic.solve("aima", 200, agent="random")
-    assert summary["agent"] == "random" and summary["games"] == 200
+    assert summary["game"]["agent"] == "random" and summary["games"] == 200
     assert summary["mean_score"] < 0
 
 

@@ -36,7 +36,7 @@ def test_a_program_plays_through_the_line_protocol(tmp_path, capsys):
     status = harness.main(["--agent-cmd", f"{sys.executable} {bot}", "--rules", "aima", "--worlds", "50", "--json"])
     assert status == 0
     summaries = json.loads(capsys.readouterr().out)
-    assert [s["agent"] for s in summaries] == ["bot.py", "risk", "logic", "random"]
+    assert [s.get("player") or s["game"]["agent"] for s in summaries] == ["bot.py", "risk", "logic", "random"]
     mine = summaries[0]
     assert mine["games"] == 50 and sum(mine["endings"].values()) == 50
     # The same agent as a Python callable gets the very same games.
@@ -54,7 +54,7 @@ def test_a_world_folder_and_the_course_deal(tmp_path):
     summary = harness.play_batch(same_bot, "aima", files=tmp_path)
     assert summary["games"] == 2
     course = harness.play_batch(same_bot, "aima", worlds=20, deal="course")
-    assert course["setup"]["size"] == "course" and course["games"] == 20
+    assert course["game"]["deal"] == "course" and course["games"] == 20
 
 
 def test_a_bad_answer_is_refused(tmp_path):
