@@ -17,7 +17,7 @@ use std::sync::Arc;
 use wumpus::game::{Ending, RuleSet};
 use wumpus::game_spec::{AgentKind, GameSpec, OnRules, Playable, Prepared, Spelling};
 use wumpus::run::game::{Agents, HelperError, Played};
-use wumpus::run::learn::{Layout, Learned, Mode};
+use wumpus::run::learn::{Layout, Learned, MaskKind, Mode};
 use wumpus::run::GameRecord;
 
 /// One game of rule set `S` as a learner plays it: the library's played game, with the
@@ -38,7 +38,7 @@ pub trait AnyGame {
     fn history_text(&self) -> Vec<String>;
     fn world(&self) -> Option<PathBuf>;
     fn mode(&self) -> Mode;
-    fn action_mask(&mut self) -> PyResult<Vec<bool>>;
+    fn action_mask(&mut self, kind: MaskKind) -> PyResult<Vec<bool>>;
     fn hint(&mut self) -> PyResult<String>;
     fn hint_action(&mut self) -> PyResult<usize>;
     fn follow_hint(&mut self) -> PyResult<i64>;
@@ -136,9 +136,7 @@ impl<S: Playable> AnyGame for Live<S> {
         };
         let mut out = vec![0.0; layout.len()];
         self.learned.observation(&mut out).map_err(helper_error)?;
-        Ok(PyArray1::from_vec(py, out)
-            .reshape(layout.shape())?
-            .into_any())
+        Ok(PyArray1::from_vec(py, out).into_any())
     }
 
     fn layout(&self) -> Option<Layout> {
@@ -166,6 +164,9 @@ impl<S: Playable> AnyGame for Live<S> {
             let tunnels = out[base..base + n * n].to_vec();
             dict.set_item("tunnels", PyArray1::from_vec(py, tunnels).reshape([n, n])?)?;
         }
+        for (k, name) in layout.scalars.iter().enumerate() {
+            dict.set_item(name, out[layout.planes_len() + k])?;
+        }
         Ok(dict)
     }
 
@@ -191,9 +192,11 @@ impl<S: Playable> AnyGame for Live<S> {
         self.learned.mode()
     }
 
-    fn action_mask(&mut self) -> PyResult<Vec<bool>> {
+    fn action_mask(&mut self, kind: MaskKind) -> PyResult<Vec<bool>> {
         let mut out = vec![false; S::ACTIONS.len()];
-        self.learned.action_mask(&mut out).map_err(helper_error)?;
+        self.learned
+            .action_mask(kind, &mut out)
+            .map_err(helper_error)?;
         Ok(out)
     }
 
@@ -332,6 +335,17 @@ pub fn mode(name: &str) -> PyResult<Mode> {
     })
 }
 
+/// The mask kind named `name`: `harmless` or `useful`.
+pub fn mask_kind(name: &str) -> PyResult<MaskKind> {
+    match name {
+        "harmless" => Ok(MaskKind::Harmless),
+        "useful" => Ok(MaskKind::Useful),
+        other => Err(PyValueError::new_err(format!(
+            "mask '{other}' is none of harmless, useful"
+        ))),
+    }
+}
+
 /// The name of `mode`.
 pub fn mode_name(mode: Mode) -> &'static str {
     Mode::ALL
@@ -399,10 +413,13 @@ impl Game {
         self.game.observation(py)
     }
 
-    /// The layout of the memory or knowledge observation: its channels and shape (None for
-    /// the percepts).
-    fn layout(&self) -> Option<(Vec<&'static str>, Vec<usize>)> {
-        self.game.layout().map(|l| (l.channels.clone(), l.shape()))
+    /// The layout of the memory or knowledge observation (None for the percepts): its planes'
+    /// names and shape (the first `prod(shape)` values of the flat array, tunnels included in
+    /// a cave), and the names of the scalars that follow them.
+    fn layout(&self) -> Option<(Vec<&'static str>, Vec<usize>, Vec<&'static str>)> {
+        self.game
+            .layout()
+            .map(|l| (l.channels.clone(), l.shape(), l.scalars.clone()))
     }
 
     /// What the player knows now, as numpy arrays by name, whatever the observation: every
@@ -415,9 +432,16 @@ impl Game {
         self.game.knowledge(py)
     }
 
-    /// One flag an action: true when what the player perceived proves it cannot kill.
-    fn action_mask(&mut self) -> PyResult<Vec<bool>> {
-        self.game.action_mask()
+    /// One flag an action: true when what the player perceived proves it cannot kill; with
+    /// `useful`, also false where the player can tell the action does nothing (a known wall,
+    /// a shot with no arrow, a grab with no glitter, climbing away from the way out).
+    #[pyo3(signature = (useful=false))]
+    fn action_mask(&mut self, useful: bool) -> PyResult<Vec<bool>> {
+        self.game.action_mask(if useful {
+            MaskKind::Useful
+        } else {
+            MaskKind::Harmless
+        })
     }
 
     /// Takes an action in the player's words (`north`, `move 5`, `shoot 5 6 7`); returns the

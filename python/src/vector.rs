@@ -71,16 +71,17 @@ pub struct Worlds {
 impl Worlds {
     /// `n` worlds of `rules` (set up by `options`, the catalogue's names), each game cut off
     /// after `max_steps` actions, observed as `observation` (`"percepts"`, `"memory"`,
-    /// `"knowledge"`); with `mask`, a logic agent follows each world to write its action
+    /// `"knowledge"`); with `mask` (`"harmless"`, or `"useful"`, which also leaves out what the
+    /// player can tell does nothing), a logic agent follows each world to write its action
     /// mask. The worlds give no hints: `agent` and `depth` are refused.
     #[new]
-    #[pyo3(signature = (rules, n, max_steps, mask=false, observation="percepts", threads=None, **options))]
+    #[pyo3(signature = (rules, n, max_steps, mask=None, observation="percepts", threads=None, **options))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
         rules: &str,
         n: usize,
         max_steps: u32,
-        mask: bool,
+        mask: Option<&str>,
         observation: &str,
         threads: Option<usize>,
         options: Option<&Bound<'_, PyDict>>,
@@ -97,6 +98,7 @@ impl Worlds {
             ));
         }
         let mode = crate::game::mode(observation)?;
+        let mask = mask.map(crate::game::mask_kind).transpose()?;
         let worlds = wumpus::run::worlds::Worlds::new(&spec, n, max_steps, mask, mode, threads)
             .map_err(|e| PyValueError::new_err(e.spelled(Spelling::Keywords)))?;
         Ok(Worlds { worlds })
@@ -104,10 +106,10 @@ impl Worlds {
 
     /// The layout of the memory or knowledge arrays: their channels and one world's shape
     /// (None for the percepts).
-    fn layout(&self) -> Option<(Vec<&'static str>, Vec<usize>)> {
+    fn layout(&self) -> Option<(Vec<&'static str>, Vec<usize>, Vec<&'static str>)> {
         self.worlds
             .layout()
-            .map(|l| (l.channels.clone(), l.shape()))
+            .map(|l| (l.channels.clone(), l.shape(), l.scalars.clone()))
     }
 
     /// Deals every world's first game (world `i` from seed `base + i`) into the arrays.

@@ -68,7 +68,7 @@ def test_proofs_and_odds_are_there(run_cli):
 def test_play_with_the_same_seed_and_actions_scores_the_same(run_cli, rules):
     rng = np.random.default_rng(0)
     for seed in (5, 6, 8):
-        env = gym.make(ENV_IDS[rules])
+        env = gym.make(ENV_IDS[rules], reward_scale=1)
         obs, info = env.reset(seed=seed)
         typed, total, done = [], 0.0, False
         while not done:

@@ -52,18 +52,20 @@ def test_every_id_and_observation_passes_gymnasiums_and_sb3s_checkers(rules, obs
 def test_the_memory_holds_what_was_perceived_where():
     env = gym.make(ENV_IDS["aima"], observation="memory")
     env.reset(seed=0)  # 0,1 east of the start holds no pit
-    channels = env.unwrapped.layout[0]
+    channels, shape, scalars = env.unwrapped.layout
     at = {name: i for i, name in enumerate(channels)}
-    shape = env.unwrapped.layout[1]
     obs, *_ = env.step(0)  # forward, from 0,0 facing east
     obs, *_ = env.step(1)  # turn left: facing north
-    obs = obs.reshape(shape)
-    assert obs[at["facing_north"]].all() and not obs[at["facing_east"]].any()
+    planes = obs[: int(np.prod(shape))].reshape(shape)
+    scalar = dict(zip(scalars, obs[int(np.prod(shape)):]))
+    assert scalar["facing_north"] == 1 and scalar["facing_east"] == 0
     game = env.unwrapped.game
     row, col = (int(v) for v in game.at.split(","))
-    assert obs[at["here"], row, col] == 1 and obs[at["here"]].sum() == 1
-    assert obs[at["visited"], 0, 0] == 1 and obs[at["visited"], row, col] == 1
-    assert obs[at["arrow"]].all()
+    assert planes[at["here"], row, col] == 1 and planes[at["here"]].sum() == 1
+    assert planes[at["visited"], 0, 0] == 1 and planes[at["visited"], row, col] == 1
+    assert scalar["arrow"] == 1 and scalar["gold"] == 0 and scalar["at_start"] == 0
+    # This turn's percepts are scalars too: a turn bumps into nothing.
+    assert scalar["now_bump"] == 0
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -86,7 +88,7 @@ def test_the_knowledge_channels_are_what_the_logic_proves(rules):
         for name in ("p_pit", "p_death"):
             values = known[name]
             assert ((values == -1) | ((values >= 0) & (values <= 1))).all()
-        assert layout[0][: len(known) - (1 if "tunnels" in known else 0)] == [k for k in known if k != "tunnels"]
+        assert list(known) == list(layout[0]) + (["tunnels"] if "tunnels" in known else []) + list(layout[2])
         env.unwrapped.follow_hint()
 
 

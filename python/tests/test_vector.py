@@ -32,7 +32,7 @@ def test_vector_equals_worlds_one_by_one(rules, mask):
                 pending[i] = False
                 assert rewards[i] == 0 and not terminated[i] and not truncated[i]
             else:
-                assert rewards[i] == g.step(int(actions[i]))
+                assert rewards[i] == pytest.approx(g.step(int(actions[i])) * vec.reward_scale)
                 assert terminated[i] == g.over
                 assert truncated[i] == (not g.over and g.steps >= limit)
                 pending[i] = terminated[i] or truncated[i]

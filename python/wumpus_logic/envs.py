@@ -16,31 +16,40 @@ Observations and actions (order fixed, as ``wumpus_logic.spaces(rules)`` lists t
 ``gym.make(id, observation=...)`` chooses what each step shows:
 
 - ``"percepts"`` (the default): the vectors above, this turn's percepts alone.
-- ``"memory"``: a flat ``float32`` vector of what the player has perceived where, channel
-  by channel (``env.unwrapped.layout`` is ``(channels, shape)``: ``obs.reshape(shape)`` gives
-  the channels back): on the grid, shaped ``(channels, rows, columns)`` (the largest board the player may be on, when its size is hidden), the channels
-  ``here`` (1 where the player stands), ``visited``, ``breeze``, ``stench``, ``glitter``
-  (perceived there, on the latest visit), and planes holding one value everywhere: ``bump``
-  and ``scream`` (this turn), ``facing_north`` to ``facing_west`` (under the textbook's rules),
-  ``arrow`` (1 while it is held) and ``gold`` (1 while carried). In a cave, shaped
-  ``(channels + rooms, rooms)``: ``here``, ``visited``, ``draft``, ``bats``, ``stench``,
-  ``arrows`` (left, over 5; not in the maze, which never tells), then a row a room of the
-  tunnels known from it (1 where one leads to that room). A maze cave is known by its name:
-  caves that share a name share a slot.
-- ``"knowledge"``: the memory, and what the knowledge base proves of each place after the
-  memory's channels: ``proven_safe``, ``proven_pit``, ``proven_wumpus`` (in the caves
-  ``proven_bats`` too), each 0 or 1,
-  and the exact odds ``p_pit``, ``p_wumpus`` (``p_bats``), ``p_death``: 0 or 1 where proven,
-  the chance counted over every layout that fits what was perceived where logic leaves the
-  place open, -1 where nothing was computed.
+- ``"memory"``: a flat ``float32`` vector: planes (one value a place), then in the caves the
+  tunnels known, then scalars. ``env.unwrapped.layout`` is ``(planes, shape, scalars)``:
+  ``obs[:prod(shape)].reshape(shape)`` gives the planes back, ``obs[prod(shape):]`` the
+  scalars in ``scalars``' order. On the grid the planes are shaped ``(planes, rows,
+  columns)`` (the largest board the player may be on, when its size is hidden): ``here`` (1
+  where the player stands), ``visited``, ``breeze``, ``stench``, ``glitter`` (perceived there,
+  on the latest visit); the scalars are this turn's percepts (``now_stench``,
+  ``now_breeze``, ``now_glitter``, ``now_bump``, ``now_scream``) and what the player knows that
+  lasts: ``arrow`` (1 while it is held), ``gold`` (1 while carried), ``wumpus_dead`` (1 once
+  the scream was heard), ``at_start`` (1 at the way out), and under the textbook's rules
+  ``facing_north`` to ``facing_west``. In a cave the planes are shaped ``(planes + rooms,
+  rooms)``: ``here``, ``visited``, ``draft``, ``bats``, ``stench``, then a row a room of the
+  tunnels known from it (1 where one leads to that room); the scalars ``now_stench``,
+  ``now_draft``, ``now_bats`` and ``arrows`` (left, over 5; not in the maze, which never tells).
+  A maze cave is known by its name: caves that share a name share a slot.
+- ``"knowledge"``: the memory, and what the knowledge base proves of each place as planes
+  after the memory's: ``proven_safe``, ``proven_pit``, ``proven_wumpus`` (in the caves
+  ``proven_bats`` too), each 0 or 1, and the exact odds ``p_pit``, ``p_wumpus`` (``p_bats``),
+  ``p_death``: 0 or 1 where proven, the chance counted over every layout that fits what was
+  perceived where logic leaves the place open, -1 where nothing was computed. It is worked
+  out once a step, for the observation and the mask alike.
 
-Rewards add up to the game's score (the grid charges each action as it is taken; the
-cave pays its score at the end; the maze, which keeps none, pays 1 for a win). ``info``
-carries ``score`` (the score so far, the sum of the rewards: the final score at the end;
-in the maze 1 for a win), ``outcome`` (None while
-the game goes on), ``action_mask`` (an ``int8`` flag an action: 1 when what the player
-perceived proves the action cannot kill this turn, for ``action_space.sample(mask)``),
-``at``, ``facing``, ``moves``, ``seed``.
+Rewards are the change in the game's score times ``reward_scale`` (by default the rule set's
+scale for learners, about one over a win's points: 0.001 on the grid and under the textbook's
+rules, 0.01 in the classic cave, 1 in the maze, which pays 1 for a win), so that a learner's
+value estimates fit the returns; ``reward_scale=1`` pays raw points. The grid charges each
+action as it is taken; the cave pays its score at the end. ``info`` carries ``score`` (the
+score so far in raw points: the final score at the end; in the maze 1 for a win),
+``outcome`` (None while the game goes on), ``action_mask`` (an ``int8`` flag an action: 1 when
+what the player perceived proves the action cannot kill this turn, and with
+``mask="useful"`` also that it can do something: no known wall, no shot without an arrow, no
+grab without glitter, no climb away from the way out), ``at``, ``facing``, ``moves``,
+``seed``. ``observation_dict=True`` makes the observation a dict ``{"observations": ...,
+"action_mask": ...}``, as RLlib's action-masking models and PettingZoo-style code read it.
 """
 
 import json
@@ -66,15 +75,35 @@ OBSERVATIONS = ("percepts", "memory", "knowledge")
 
 def observation_space(rules, places=20, layout=None):
     """The observation space of one game of ``rules``: the percepts' (``layout`` None), or a
-    memory's or knowledge's of ``layout`` (``(channels, shape)``, as ``Game.layout()``)."""
+    memory's or knowledge's of ``layout`` (``(planes, shape, scalars)``, as ``Game.layout()``)."""
     if layout is not None:
-        # Flat, as Stable-Baselines3's policies take a vector: ``obs.reshape(layout[1])`` gives
-        # the channels back.
-        return gspaces.Box(low=-1.0, high=1.0, shape=(int(np.prod(layout[1])),), dtype=np.float32)
+        # Flat, as Stable-Baselines3's policies take a vector: the planes, then the scalars.
+        size = int(np.prod(layout[1])) + len(layout[2])
+        return gspaces.Box(low=-1.0, high=1.0, shape=(size,), dtype=np.float32)
     _, names, nvec = _core.spaces(rules, places)
     if all(n == 2 for n in nvec):
         return gspaces.MultiBinary(len(names))
     return gspaces.MultiDiscrete(np.array(nvec), dtype=np.int8)
+
+
+def mask_kind(mask):
+    """The kind of action mask ``mask`` names: ``"harmless"`` (also ``True``), ``"useful"``,
+    or None (``False``: no mask)."""
+    if mask is True or mask == "harmless":
+        return "harmless"
+    if mask == "useful":
+        return "useful"
+    if mask is False or mask is None:
+        return None
+    raise ValueError(f"mask {mask!r} is none of True, False, 'harmless', 'useful'")
+
+
+def default_reward_scale(rules):
+    """The rule set's reward scale for learners (the catalogue's ``reward_scale``)."""
+    for r in json.loads(_core.catalogue())["rules"]:
+        if r["name"] == rules:
+            return r["reward_scale"]
+    raise ValueError(f"there is no rule set {rules!r}")
 
 
 class WumpusEnv(gym.Env):
@@ -82,34 +111,51 @@ class WumpusEnv(gym.Env):
 
     ``reset(seed=S)`` deals the world ``wumpus play --rules RULES --seed S`` deals with the
     same options (``size``, ``pit_prob``, ``scoring``, ``deal``, ``map``, ``variant``);
-    ``reset(options={"world": PATH})`` plays a world file. ``mask=False`` skips the action
-    mask (faster); ``agent`` names the reasoning agent behind :meth:`hint`; ``observation``
-    is ``"percepts"``, ``"memory"`` or ``"knowledge"`` (above).
+    ``reset(options={"world": PATH})`` plays a world file. ``mask`` is ``"harmless"`` (or
+    ``True``, the default), ``"useful"`` or ``False`` (no mask: faster); ``agent`` names the
+    reasoning agent behind :meth:`hint`; ``observation`` is ``"percepts"``, ``"memory"`` or
+    ``"knowledge"`` (above); ``reward_scale`` multiplies the points paid (above).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
-    def __init__(self, rules="aima", render_mode=None, mask=True, observation="percepts", **options):
+    def __init__(self, rules="aima", render_mode=None, mask=True, observation="percepts", reward_scale=None,
+                 observation_dict=False, **options):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is none of {self.metadata['render_modes']}")
         self.rules = rules
         self.render_mode = render_mode
-        self.mask = mask
+        self.mask = mask_kind(mask)
         self.observation = observation
+        self.reward_scale = default_reward_scale(rules) if reward_scale is None else float(reward_scale)
+        self.observation_dict = bool(observation_dict)
         self.options = options
         self.game = _core.Game(rules, 0, observation=observation, **options)
         self.action_names, self.observation_names, _ = _core.spaces(rules, self.game.places)
         self.layout = self.game.layout()
         if self.layout is not None:
-            self.observation_names = self.layout[0]
+            self.observation_names = list(self.layout[0]) + list(self.layout[2])
         self.action_space = gspaces.Discrete(len(self.action_names))
-        self.observation_space = observation_space(rules, self.game.places, self.layout)
+        inner = observation_space(rules, self.game.places, self.layout)
+        if self.observation_dict:
+            self.observation_space = gspaces.Dict({
+                "observations": inner,
+                "action_mask": gspaces.Box(0, 1, shape=(len(self.action_names),), dtype=np.int8),
+            })
+        else:
+            self.observation_space = inner
         self._board = None
 
+    def _mask(self):
+        return np.asarray(self.game.action_mask(useful=self.mask == "useful"), dtype=np.int8)
+
     def _obs(self):
-        if self.layout is not None:
-            return self.game.observation().reshape(-1)
-        return np.asarray(self.game.observation(), dtype=np.int8)
+        obs = self.game.observation()
+        if self.layout is None:
+            obs = np.asarray(obs, dtype=np.int8)
+        if self.observation_dict:
+            return {"observations": obs, "action_mask": self._mask()}
+        return obs
 
     def _info(self):
         g = self.game
@@ -122,7 +168,7 @@ class WumpusEnv(gym.Env):
             "seed": g.seed,
         }
         if self.mask:
-            info["action_mask"] = np.asarray(g.action_mask(), dtype=np.int8)
+            info["action_mask"] = self._mask()
         return info
 
     def reset(self, *, seed=None, options=None):
@@ -141,18 +187,19 @@ class WumpusEnv(gym.Env):
         return self._obs(), self._info()
 
     def step(self, action):
-        reward = self.game.step(int(action))
+        reward = self.game.step(int(action)) * self.reward_scale
         return self._obs(), float(reward), self.game.over, False, self._info()
 
     def action_masks(self):
         """One flag an action, ``True`` where what the player perceived proves the action
-        cannot kill this turn (sb3-contrib's ``MaskablePPO`` reads this)."""
-        return np.asarray(self.game.action_mask(), dtype=bool)
+        cannot kill this turn (and with ``mask="useful"`` can do something): sb3-contrib's
+        ``MaskablePPO`` reads this."""
+        return np.asarray(self.game.action_mask(useful=self.mask == "useful"), dtype=bool)
 
     def knowledge(self):
-        """What the player knows now, as numpy arrays by name: the memory's channels and what
-        the logic agent proves of each place with the exact odds (``Game.knowledge``); no
-        decision is made."""
+        """What the player knows now, as numpy arrays by name: the memory's planes and scalars
+        and what the logic agent proves of each place with the exact odds (``Game.knowledge``);
+        no decision is made."""
         return self.game.knowledge()
 
     def hint(self):
@@ -168,8 +215,8 @@ class WumpusEnv(gym.Env):
 
     def follow_hint(self):
         """Takes the reasoning agent's action (even one no action number names, such as a
-        cave's crooked arrow) outside the Gymnasium loop; returns the reward."""
-        return float(self.game.follow_hint())
+        cave's crooked arrow) outside the Gymnasium loop; returns the reward (scaled)."""
+        return float(self.game.follow_hint()) * self.reward_scale
 
     def render(self):
         if self.render_mode == "ansi":

@@ -9,9 +9,12 @@ the seed given to :meth:`WumpusVectorEnv.reset` (or drawn from the environment's
 ``"knowledge"``, as for :class:`wumpus_logic.envs.WumpusEnv`. ``infos`` holds, a value a world
 (with Gymnasium's ``_name`` flags): ``score`` (the score so far: the final score on the step a
 game ends), ``outcome`` (``won``, ``pit``, ... or ``unfinished`` for a game cut off; ``None``
-while it goes on), ``seed``, and with ``mask=True`` ``action_mask`` (``num_envs × actions``,
-``int8``), from a logic agent that follows each world. :meth:`WumpusVectorEnv.action_masks`
-gives the masks as booleans.
+while it goes on), ``seed``, and with ``mask=True`` (or ``"harmless"``, or ``"useful"``, as for
+:class:`wumpus_logic.envs.WumpusEnv`) ``action_mask`` (``num_envs × actions``, ``int8``), from a
+logic agent that follows each world. :meth:`WumpusVectorEnv.action_masks` gives the masks as
+booleans. Rewards are scaled as :class:`wumpus_logic.envs.WumpusEnv` scales them
+(``reward_scale``); ``infos["score"]`` is in raw points. The worlds are stepped on every core
+(``threads`` sets how many), each share of them on a thread of its own.
 """
 
 import numpy as np
@@ -20,7 +23,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from . import _core
-from .envs import MAX_EPISODE_STEPS, observation_space
+from .envs import MAX_EPISODE_STEPS, default_reward_scale, mask_kind, observation_space
 
 
 class WumpusVectorEnv(VectorEnv):
@@ -30,23 +33,24 @@ class WumpusVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, num_envs, rules="aima", mask=False, max_episode_steps=MAX_EPISODE_STEPS,
-                 render_mode=None, observation="percepts", **options):
+                 render_mode=None, observation="percepts", reward_scale=None, threads=None, **options):
         if render_mode is not None:
             raise ValueError("the vector environment does not render; render one world with WumpusEnv")
         self.num_envs = int(num_envs)
         self.rules = rules
-        self.mask = bool(mask)
+        self.mask = mask_kind(mask)
+        self.reward_scale = default_reward_scale(rules) if reward_scale is None else float(reward_scale)
         self.observation = observation
         self.options = options
         self.max_episode_steps = int(max_episode_steps)
         self.render_mode = None
         self.worlds = _core.Worlds(rules, self.num_envs, self.max_episode_steps, self.mask,
-                                   observation=observation, **options)
+                                   observation=observation, threads=threads, **options)
         self.layout = self.worlds.layout()
         places = _core.Game(rules, 0, **options).places
         self.action_names, self.observation_names, _ = _core.spaces(rules, places)
         if self.layout is not None:
-            self.observation_names = self.layout[0]
+            self.observation_names = list(self.layout[0]) + list(self.layout[2])
         self.single_action_space = gspaces.Discrete(len(self.action_names))
         self.single_observation_space = observation_space(rules, places, self.layout)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -55,7 +59,7 @@ class WumpusVectorEnv(VectorEnv):
         if self.layout is None:
             self._obs = np.zeros((n, len(self.observation_names)), dtype=np.int8)
         else:
-            self._obs = np.zeros((n, int(np.prod(self.layout[1]))), dtype=np.float32)
+            self._obs = np.zeros((n, int(np.prod(self.layout[1])) + len(self.layout[2])), dtype=np.float32)
         self._rewards = np.zeros(n, dtype=np.float64)
         self._terminated = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)
@@ -92,7 +96,7 @@ class WumpusVectorEnv(VectorEnv):
         self.worlds.step(actions, self._obs, self._rewards, self._terminated, self._truncated, self._masks)
         return (
             self._obs.copy(),
-            self._rewards.copy(),
+            self._rewards * self.reward_scale,
             self._terminated.copy(),
             self._truncated.copy(),
             self._infos(),

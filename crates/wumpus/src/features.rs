@@ -1,7 +1,10 @@
 //! What a learner is shown, as fixed-shape arrays ([`Features`]): the percepts of this turn
-//! alone, a memory of what the player perceived where (its place and heading, its arrow and
-//! gold), or that memory with what the knowledge base proves of each place and the exact odds
-//! where logic runs out. One routine for every rule set, over what a session shows
+//! alone, a memory of what the player perceived where, or that memory with what the knowledge
+//! base proves of each place and the exact odds where logic runs out. An array is planes (one
+//! value a place: a grid's cells, a cave's rooms), then in the caves the tunnels known (a row
+//! a room), then scalars: this turn's percepts and what the player knows that lasts (its
+//! heading, its arrow, the gold carried, the wumpus dead), one value each rather than a plane
+//! of copies. One routine for every rule set, over what a session shows
 //! ([`crate::game::Session::observation`]) and what a follower proves ([`Knowledge`]).
 //!
 //! It must never read the hidden world: a memory is built from what each turn showed, and a
@@ -19,7 +22,8 @@ use std::sync::Arc;
 pub enum Mode {
     /// This turn's percepts (and, in the classic cave, the room): [`Numbered::observe`].
     Percepts,
-    /// What the player has perceived where, its place, heading, arrows and gold.
+    /// What the player has perceived where, this turn's percepts, and what it knows that
+    /// lasts.
     Memory,
     /// The memory, and what the knowledge base proves and the odds.
     Knowledge,
@@ -39,23 +43,26 @@ impl Mode {
     }
 }
 
-/// Where each place's values sit in a memory or knowledge array, and its shape.
+/// Where each value sits in a memory or knowledge array, and its shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
-    /// The channels, in order; each holds one value a place.
+    /// The planes, in order; each holds one value a place.
     pub channels: Vec<&'static str>,
     /// The places' slots: a grid's cells (of the largest board the player may be on), or a
     /// cave's rooms.
     pub slots: usize,
-    /// A grid's rows and columns, for the array's shape (channels, rows, columns).
+    /// A grid's rows and columns, for the planes' shape (channels, rows, columns).
     pub grid: Option<(usize, usize)>,
-    /// True when the array ends with the tunnels known: a row a slot, each a slot's tunnels
-    /// to every slot (shape (channels + slots, slots)).
+    /// True when the planes are followed by the tunnels known: a row a slot, each a slot's
+    /// tunnels to every slot (shape (slots, slots)).
     pub tunnels: bool,
+    /// The scalars at the end, in order: one value each.
+    pub scalars: Vec<&'static str>,
 }
 
 impl Layout {
-    /// The array's shape.
+    /// The shape of the planes (with the tunnels' rows after them in a cave): the array's
+    /// first [`Layout::planes_len`] values.
     pub fn shape(&self) -> Vec<usize> {
         match self.grid {
             Some((rows, cols)) => vec![self.channels.len(), rows, cols],
@@ -64,9 +71,14 @@ impl Layout {
         }
     }
 
-    /// Values in all.
-    pub fn len(&self) -> usize {
+    /// Values the planes (and tunnels) hold.
+    pub fn planes_len(&self) -> usize {
         self.shape().iter().product()
+    }
+
+    /// Values in all: the planes, then the scalars.
+    pub fn len(&self) -> usize {
+        self.planes_len() + self.scalars.len()
     }
 
     /// True when the array is empty.
@@ -77,24 +89,32 @@ impl Layout {
     fn channel(&self, name: &str) -> Option<usize> {
         self.channels.iter().position(|c| *c == name)
     }
+
+    fn scalar(&self, name: &str) -> Option<usize> {
+        self.scalars.iter().position(|c| *c == name)
+    }
 }
 
-const GRID_MEMORY: [&str; 13] = [
-    "here",
-    "visited",
-    "breeze",
-    "stench",
-    "glitter",
-    "bump",
-    "scream",
+const GRID_MEMORY: [&str; 5] = ["here", "visited", "breeze", "stench", "glitter"];
+const GRID_SCALARS: [&str; 9] = [
+    "now_stench",
+    "now_breeze",
+    "now_glitter",
+    "now_bump",
+    "now_scream",
+    "arrow",
+    "gold",
+    "wumpus_dead",
+    "at_start",
+];
+const HEADING_SCALARS: [&str; 4] = [
     "facing_north",
     "facing_east",
     "facing_south",
     "facing_west",
-    "arrow",
-    "gold",
 ];
-const CAVE_MEMORY: [&str; 6] = ["here", "visited", "draft", "bats", "stench", "arrows"];
+const CAVE_MEMORY: [&str; 5] = ["here", "visited", "draft", "bats", "stench"];
+const CAVE_SCALARS: [&str; 4] = ["now_stench", "now_draft", "now_bats", "arrows"];
 const GRID_KNOWLEDGE: [&str; 6] = [
     "proven_safe",
     "proven_pit",
@@ -122,6 +142,7 @@ pub fn layout(rules: &RuleFacts, briefing: &Briefing, mode: Mode) -> Option<Layo
     }
     let knowledge = mode == Mode::Knowledge;
     let mut channels: Vec<&'static str>;
+    let mut scalars: Vec<&'static str>;
     let (slots, grid, tunnels) = if rules.on_grid {
         let (rows, cols) = briefing
             .grid_size()
@@ -131,15 +152,20 @@ pub fn layout(rules: &RuleFacts, briefing: &Briefing, mode: Mode) -> Option<Layo
         if knowledge {
             channels.extend(GRID_KNOWLEDGE);
         }
+        scalars = GRID_SCALARS.to_vec();
+        if rules.input == "heading" {
+            scalars.extend(HEADING_SCALARS);
+        }
         (rows * cols, Some((rows, cols)), false)
     } else {
         channels = CAVE_MEMORY.to_vec();
-        if !rules.tells_shots {
-            // The maze never tells the player its grenades.
-            channels.retain(|c| *c != "arrows");
-        }
         if knowledge {
             channels.extend(CAVE_KNOWLEDGE);
+        }
+        scalars = CAVE_SCALARS.to_vec();
+        if !rules.tells_shots {
+            // The maze never tells the player its grenades.
+            scalars.retain(|c| *c != "arrows");
         }
         (briefing.places(), None, true)
     };
@@ -148,6 +174,7 @@ pub fn layout(rules: &RuleFacts, briefing: &Briefing, mode: Mode) -> Option<Layo
         slots,
         grid,
         tunnels,
+        scalars,
     })
 }
 
@@ -156,7 +183,7 @@ pub fn layout(rules: &RuleFacts, briefing: &Briefing, mode: Mode) -> Option<Layo
 pub struct Features {
     /// The memory's layout ([`Mode::Memory`]).
     layout: Layout,
-    /// The memory's values (channels × slots, then the tunnels).
+    /// The memory's values (planes, the tunnels, then the scalars).
     memory: Vec<f32>,
     /// The slot the player was last in.
     here: Option<usize>,
@@ -190,10 +217,10 @@ impl Features {
         self.memory.get_mut(c * self.layout.slots + slot)
     }
 
-    fn plane(&mut self, channel: &str, value: f32) {
-        if let Some(c) = self.layout.channel(channel) {
-            let n = self.layout.slots;
-            self.memory[c * n..(c + 1) * n].fill(value);
+    fn set_scalar(&mut self, name: &str, value: f32) {
+        if let Some(k) = self.layout.scalar(name) {
+            let at = self.layout.planes_len() + k;
+            self.memory[at] = value;
         }
     }
 
@@ -207,6 +234,7 @@ impl Features {
                 *v = 0.0;
             }
         }
+        let on = |p: Percept| f32::from(u8::from(observation.percepts.contains(&p)));
         if let Some(s) = slot {
             self.here = Some(s);
             for (channel, value) in [("here", 1.0), ("visited", 1.0)] {
@@ -222,33 +250,43 @@ impl Features {
                 (Percept::Draft, "draft"),
                 (Percept::Bats, "bats"),
             ] {
-                let on = observation.percepts.contains(&percept);
                 if let Some(v) = self.at(channel, s) {
-                    *v = f32::from(u8::from(on));
+                    *v = on(percept);
                 }
             }
         }
-        for (percept, channel) in [(Percept::Bump, "bump"), (Percept::Scream, "scream")] {
-            let on = observation.percepts.contains(&percept);
-            self.plane(channel, f32::from(u8::from(on)));
+        for (percept, scalar) in [
+            (Percept::Stench, "now_stench"),
+            (Percept::Breeze, "now_breeze"),
+            (Percept::Glitter, "now_glitter"),
+            (Percept::Bump, "now_bump"),
+            (Percept::Scream, "now_scream"),
+            (Percept::Draft, "now_draft"),
+            (Percept::Bats, "now_bats"),
+        ] {
+            self.set_scalar(scalar, on(percept));
         }
-        for (way, channel) in [
+        // A scream is heard once; the wumpus stays dead.
+        if observation.percepts.contains(&Percept::Scream) {
+            self.set_scalar("wumpus_dead", 1.0);
+        }
+        for (way, scalar) in [
             ("north", "facing_north"),
             ("east", "facing_east"),
             ("south", "facing_south"),
             ("west", "facing_west"),
         ] {
-            let on = observation.facing.as_deref() == Some(way);
-            self.plane(channel, f32::from(u8::from(on)));
+            let facing = observation.facing.as_deref() == Some(way);
+            self.set_scalar(scalar, f32::from(u8::from(facing)));
         }
         if let Some(arrows) = observation.arrows {
-            self.plane("arrow", f32::from(u8::from(arrows > 0)));
-            self.plane("arrows", arrows as f32 / 5.0);
+            self.set_scalar("arrow", f32::from(u8::from(arrows > 0)));
+            self.set_scalar("arrows", arrows as f32 / 5.0);
         }
-        self.plane(
-            "gold",
-            f32::from(u8::from(session.carries_gold().unwrap_or(false))),
-        );
+        let gold = session.carries_gold().unwrap_or(false);
+        self.set_scalar("gold", f32::from(u8::from(gold)));
+        let at_start = slot.is_some() && slot == Some(0) && self.layout.grid.is_some();
+        self.set_scalar("at_start", f32::from(u8::from(at_start)));
         if self.layout.tunnels {
             let n = self.layout.slots;
             let base = self.layout.channels.len() * n;
@@ -268,10 +306,10 @@ impl Features {
     }
 
     /// Writes the array of `layout` (a memory's or a knowledge's, of this game) into `out`
-    /// ([`Layout::len`] values): the memory's channels, then what `knowledge` proves and its
-    /// odds, then the tunnels known. `places_on` is the grid the knowledge numbers its places
-    /// on when that is not the game's ([`crate::agent::Agent::places_on`]). Without knowledge
-    /// its channels are -1 throughout.
+    /// ([`Layout::len`] values): the memory's planes, then what `knowledge` proves and its
+    /// odds, then the tunnels known, then the scalars. `places_on` is the grid the knowledge
+    /// numbers its places on when that is not the game's ([`crate::agent::Agent::places_on`]).
+    /// Without knowledge its planes are -1 throughout.
     pub fn write<S: Numbered>(
         &self,
         layout: &Layout,
@@ -292,6 +330,9 @@ impl Features {
             let (from, to) = (memory.channels.len() * n, layout.channels.len() * n);
             out[to..to + n * n].copy_from_slice(&self.memory[from..from + n * n]);
         }
+        let (from, to) = (memory.planes_len(), layout.planes_len());
+        let k = layout.scalars.len();
+        out[to..to + k].copy_from_slice(&self.memory[from..from + k]);
         let Some((k, places_on)) = knowledge else {
             return;
         };
@@ -358,7 +399,8 @@ mod tests {
         let world = parse_world("PIT 0 2\nWUMPUS 2 0\nGOLD 3 2\n").unwrap();
         let mut game = GridSession::new(world, Scoring::Standard, 0.2);
         let layout = layout(GridSession::FACTS, &game.briefing(), Mode::Knowledge).unwrap();
-        assert_eq!(layout.shape(), vec![19, 5, 5]);
+        assert_eq!(layout.shape(), vec![11, 5, 5]);
+        assert_eq!(layout.len(), 11 * 25 + 9);
         let agents =
             GridSession::prepare(AgentKind::Logic, &game.setup(), &AgentOptions::default())
                 .unwrap();
@@ -382,7 +424,10 @@ mod tests {
         assert_eq!(value("here", 0, 0), 0.0);
         assert_eq!(value("stench", 1, 0), 1.0);
         assert_eq!(value("stench", 0, 0), 0.0);
-        assert_eq!(value("arrow", 4, 4), 1.0);
+        let scalar = |name: &str| out[layout.planes_len() + layout.scalar(name).unwrap()];
+        assert_eq!(scalar("arrow"), 1.0);
+        assert_eq!(scalar("now_stench"), 1.0);
+        assert_eq!(scalar("at_start"), 0.0);
         assert_eq!(value("proven_safe", 0, 1), 1.0);
         assert_eq!(value("p_pit", 0, 1), 0.0);
         // No percept reaches 4,4: its odds are the deal's.
@@ -390,7 +435,7 @@ mod tests {
     }
 
     #[test]
-    fn the_heading_is_a_plane_under_the_textbooks_rules() {
+    fn the_heading_is_a_scalar_under_the_textbooks_rules() {
         let world = parse_world("PIT 0 2\nWUMPUS 2 0\nGOLD 3 2\n").unwrap();
         let game = AimaSession::new(GridSession::new(world, Scoring::Aima, 0.2));
         let layout = layout(AimaSession::FACTS, &game.briefing(), Mode::Memory).unwrap();
@@ -398,7 +443,9 @@ mod tests {
         features.observe(&game, &game.observation(&game.start()));
         let mut out = vec![0.0; layout.len()];
         features.write(&layout, &game, None, &mut out);
-        let c = layout.channel("facing_east").unwrap();
-        assert!(out[c * 25..(c + 1) * 25].iter().all(|&v| v == 1.0));
+        let east = layout.planes_len() + layout.scalar("facing_east").unwrap();
+        assert_eq!(out[east], 1.0);
+        assert_eq!(out[layout.planes_len() + layout.scalar("at_start").unwrap()], 1.0);
+        assert_eq!(out[layout.planes_len() + layout.scalar("facing_north").unwrap()], 0.0);
     }
 }

@@ -44,6 +44,12 @@ pub trait Numbered: Session {
     /// the player this turn.
     fn harmless(&self, shown: &Self::Shown, knowledge: &Knowledge, out: &mut [bool]);
 
+    /// Clears in `out`, one per action, each action the player can tell does nothing now: a
+    /// move into a wall the player knows, a shot with no arrow left, a grab with no glitter,
+    /// climbing away from the way out, a tunnel the room does not have. What is left is an
+    /// action that may change the game.
+    fn useful(&self, shown: &Self::Shown, out: &mut [bool]);
+
     /// The slot of `place` in a learner's arrays: a grid cell by its row and column on a board
     /// of `grid` (rows, columns: the largest the player may be on), a cave's room by its
     /// number, a maze's cave by its name (caves that share a name share a slot, as the player
@@ -66,6 +72,21 @@ fn step_harmless(topology: &Topology, at: Place, way: Direction, safe: &[Place])
         None => true,
         Some(next) => safe.contains(&next),
     }
+}
+
+/// What the grid's player can tell of its actions now: which ways are walls it knows (the
+/// board's edges, when it is told the size), whether it holds its arrow, sees glitter, and
+/// stands at the way out.
+fn grid_state<'a>(
+    session: &'a GridSession,
+    shown: &Turn,
+) -> (impl Fn(Direction) -> bool + 'a, bool, bool, bool) {
+    let game = session.game();
+    let (topology, at) = (game.world().topology(), game.player());
+    let told = session.briefing().grid_size().is_some();
+    let known_wall = move |way: Direction| told && topology.follow(at, Link::Step(way)).is_none();
+    let arrow = session.observation(shown).arrows.unwrap_or(0) > 0;
+    (known_wall, arrow, shown.percepts.glint, at == game.world().start())
 }
 
 /// The percept vector of the grid: `[stench, breeze, glitter, bump, scream]`.
@@ -125,6 +146,16 @@ impl Numbered for GridSession {
         }
     }
 
+    fn useful(&self, shown: &Turn, out: &mut [bool]) {
+        let (known_wall, arrow, glitter, at_start) = grid_state(self, shown);
+        for (i, &way) in COMPASS.iter().enumerate() {
+            out[i] &= !known_wall(way);
+            out[4 + i] &= arrow && !known_wall(way);
+        }
+        out[8] &= glitter;
+        out[9] &= at_start;
+    }
+
     fn slot(&self, place: Place, grid: Option<(usize, usize)>) -> Option<usize> {
         grid_slot(self.game().world().topology(), place, grid)
     }
@@ -161,6 +192,14 @@ impl Numbered for AimaSession {
         );
     }
 
+    fn useful(&self, shown: &AimaShown, out: &mut [bool]) {
+        let (known_wall, arrow, glitter, at_start) = grid_state(self.grid(), &shown.turn);
+        out[0] &= !known_wall(shown.facing);
+        out[3] &= glitter;
+        out[4] &= arrow && !known_wall(shown.facing);
+        out[5] &= at_start;
+    }
+
     fn slot(&self, place: Place, grid: Option<(usize, usize)>) -> Option<usize> {
         grid_slot(self.grid().game().world().topology(), place, grid)
     }
@@ -191,6 +230,13 @@ impl Numbered for ClassicSession {
         out[3] = s.bats as i8;
     }
 
+    fn useful(&self, shown: &CaveShown, out: &mut [bool]) {
+        let s = &shown.status;
+        for (i, slot) in out.iter_mut().enumerate() {
+            *slot &= i % 3 < s.outs.len() && (i < 3 || s.arrows > 0);
+        }
+    }
+
     fn harmless(&self, shown: &CaveShown, knowledge: &Knowledge, out: &mut [bool]) {
         // A missed arrow wakes the wumpus, which may walk in: no shot is proven harmless.
         out.fill(false);
@@ -219,6 +265,13 @@ impl Numbered for MazeSession {
         out[0] = v.smell as i8;
         out[1] = v.feel as i8;
         out[2] = v.hear as i8;
+    }
+
+    fn useful(&self, shown: &MazeShown, out: &mut [bool]) {
+        let tunnels = shown.view.tunnels.len();
+        for (i, slot) in out.iter_mut().enumerate() {
+            *slot &= i % 3 < tunnels;
+        }
     }
 
     fn harmless(&self, shown: &MazeShown, _: &Knowledge, out: &mut [bool]) {

@@ -190,6 +190,7 @@ pub const CLASSIC_FACTS: RuleFacts = RuleFacts {
     on_grid: false,
     tells_shots: true,
     tells_winnable: false,
+    learner_scale: 0.01,
     default_map: Some(BuiltInMap {
         name: "the standard dodecahedron",
         text: super::STANDARD_MAP,
@@ -547,6 +548,8 @@ pub const MAZE_FACTS: RuleFacts = RuleFacts {
     shot: ["grenade", "grenades"],
     scored: false,
     tells_shots: false,
+    // The maze pays 1 for a win.
+    learner_scale: 1.0,
     default_map: Some(BuiltInMap {
         name: "the standard caves.dat",
         text: super::STANDARD_CAVES_DAT,

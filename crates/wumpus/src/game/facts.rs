@@ -36,6 +36,10 @@ pub struct RuleFacts {
     pub tells_shots: bool,
     /// True when the rule set can tell whether an all-knowing player could win a game.
     pub tells_winnable: bool,
+    /// What a learner is paid a point of score (`reward_scale` of the Python environments):
+    /// about one over a win's points, so that a game's return is near 1, the scale a
+    /// learner's value estimates fit.
+    pub learner_scale: f64,
     /// The map played when none is given (`None` off a map).
     #[serde(skip)]
     pub default_map: Option<BuiltInMap>,

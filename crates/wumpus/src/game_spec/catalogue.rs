@@ -38,6 +38,8 @@ pub struct RuleInfo {
     pub shot: [&'static str; 2],
     /// True when the rule set keeps a score.
     pub scored: bool,
+    /// What a learner is paid a point of score, by default.
+    pub reward_scale: f64,
     /// What a game's file holds: `world` (the whole world) or `hazards` (on a map).
     pub file: &'static str,
     /// Its agents, the default first.
@@ -85,6 +87,7 @@ pub fn catalogue() -> Catalogue {
                 input: f.input,
                 shot: f.shot,
                 scored: f.scored,
+                reward_scale: f.learner_scale,
                 file: f.file,
                 agents: agents_of(r).iter().map(|a| a.name()).collect(),
                 options: OPTIONS

@@ -176,6 +176,7 @@ pub const GRID_FACTS: RuleFacts = RuleFacts {
     on_grid: true,
     tells_shots: true,
     tells_winnable: true,
+    learner_scale: 0.001,
     default_map: None,
 };
 

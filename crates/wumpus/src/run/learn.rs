@@ -8,7 +8,10 @@
 //! never from the hidden world.
 
 use super::game::{Acted, Helper, HelperError, Played};
+use crate::agent::Knowledge;
 use crate::features::Features;
+use crate::topology::Topology;
+use std::sync::Arc;
 pub use crate::features::{Layout, Mode};
 use crate::game_spec::Playable;
 
@@ -18,6 +21,19 @@ pub struct Learned<S: Playable> {
     mode: Mode,
     layout: Option<Layout>,
     memory: Features,
+    /// What the logic agent knows at this moment, once asked (the observation and the mask
+    /// read it alike: it is worked out once a step).
+    known: Option<(Knowledge, Option<Arc<Topology>>)>,
+}
+
+/// Which actions a mask leaves open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaskKind {
+    /// Those what the player perceived proves cannot kill this turn.
+    Harmless,
+    /// Those, less the ones the player can tell do nothing (a known wall, a shot with no
+    /// arrow, a grab with no glitter, climbing away from the way out).
+    Useful,
 }
 
 impl<S: Playable> Learned<S> {
@@ -29,6 +45,7 @@ impl<S: Playable> Learned<S> {
             memory: Features::new(S::FACTS, &briefing),
             played,
             mode,
+            known: None,
         };
         learned.remember();
         learned
@@ -70,6 +87,7 @@ impl<S: Playable> Learned<S> {
 
     /// Takes `action`, remembering what followed; returns the reward.
     pub fn act(&mut self, action: &S::Action) -> Acted<S> {
+        self.known = None;
         let acted = self.played.act(action);
         self.remember();
         acted
@@ -103,13 +121,12 @@ impl<S: Playable> Learned<S> {
         out: &mut [f32],
     ) -> Result<(), HelperError> {
         if knowledge && !self.played.over() {
-            let follower = self.played.follower(Helper::Logic)?;
-            let places_on = follower.agent_mut().ok().and_then(|a| a.places_on());
-            let known = follower.knowledge().map_err(HelperError::Stopped)?;
+            self.know()?;
+            let (known, places_on) = self.known.as_ref().expect("known above");
             self.memory.write(
                 layout,
                 self.played.session(),
-                Some((&known, places_on.as_ref())),
+                Some((known, places_on.as_ref())),
                 out,
             );
         } else {
@@ -129,18 +146,29 @@ impl<S: Playable> Learned<S> {
 
     /// Writes, one flag an action, whether what the player perceived proves it cannot kill
     /// this turn (all false once the game is over).
-    pub fn action_mask(&mut self, out: &mut [bool]) -> Result<(), HelperError> {
+    pub fn action_mask(&mut self, kind: MaskKind, out: &mut [bool]) -> Result<(), HelperError> {
         out.fill(false);
         if self.played.over() {
             return Ok(());
         }
-        let known = self
-            .played
-            .follower(Helper::Logic)?
-            .knowledge()
-            .map_err(HelperError::Stopped)?;
+        self.know()?;
+        let (known, _) = self.known.as_ref().expect("known above");
         let played = &self.played;
-        played.session().harmless(played.shown(), &known, out);
+        played.session().harmless(played.shown(), known, out);
+        if kind == MaskKind::Useful {
+            played.session().useful(played.shown(), out);
+        }
+        Ok(())
+    }
+
+    /// Asks the logic agent what it knows now, unless it was asked since the last action.
+    fn know(&mut self) -> Result<(), HelperError> {
+        if self.known.is_none() {
+            let follower = self.played.follower(Helper::Logic)?;
+            let places_on = follower.agent_mut().ok().and_then(|a| a.places_on());
+            let known = follower.knowledge().map_err(HelperError::Stopped)?;
+            self.known = Some((known, places_on));
+        }
         Ok(())
     }
 

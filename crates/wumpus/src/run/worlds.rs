@@ -10,7 +10,7 @@
 //! next-step autoreset), or at once when asked ([`Worlds::reset_finished`]).
 
 use super::game::{Agents, HelperError, Played};
-use super::learn::{Layout, Learned, Mode};
+use super::learn::{Layout, Learned, MaskKind, Mode};
 use super::JobError;
 use crate::game::GameError;
 use crate::game_spec::{GameSpec, GridSizes, OnRules, Playable, Prepared, SpecError};
@@ -87,12 +87,12 @@ pub struct Worlds {
 impl Worlds {
     /// `n` worlds of the game `spec` describes, each game cut off after `max_steps` actions,
     /// observed as `mode`; with `mask`, a logic agent follows each world to write its action
-    /// mask. On `threads` threads at most (all cores: `None`).
+    /// mask of that kind. On `threads` threads at most (all cores: `None`).
     pub fn new(
         spec: &GameSpec,
         n: usize,
         max_steps: u32,
-        mask: bool,
+        mask: Option<MaskKind>,
         mode: Mode,
         threads: Option<usize>,
     ) -> Result<Worlds, JobError> {
@@ -208,7 +208,7 @@ impl Worlds {
 struct Make {
     n: usize,
     max_steps: u32,
-    mask: bool,
+    mask: Option<MaskKind>,
     mode: Mode,
     threads: Option<usize>,
 }
@@ -235,7 +235,7 @@ impl Worlds {
             mode,
             ..
         } = make;
-        let follow = mask || mode == Mode::Knowledge;
+        let follow = mask.is_some() || mode == Mode::Knowledge;
         let agents = Agents::new(game);
         let shares = make.shares();
         let mut bounds = Vec::with_capacity(shares);
@@ -313,8 +313,8 @@ struct Plan<S: Playable> {
     mode: Mode,
     /// A logic agent follows each world (for masks or knowledge).
     follow: bool,
-    /// Masks are written.
-    mask: bool,
+    /// The masks written, if any.
+    mask: Option<MaskKind>,
     /// One world's observation's width.
     width: usize,
 }
@@ -445,7 +445,7 @@ impl<S: Playable> Share<S> {
             Mode::Percepts => rows.percepts.resize(len * width, 0),
             _ => rows.arrays.resize(len * width, 0.0),
         }
-        if mask {
+        if mask.is_some() {
             rows.masks.resize(len * actions, false);
         }
         for j in (0..len).filter(|&j| rows.dealt[j]) {
@@ -454,8 +454,8 @@ impl<S: Playable> Share<S> {
                 Mode::Percepts => learned.percepts(&mut rows.percepts[j * width..(j + 1) * width]),
                 _ => learned.observation(&mut rows.arrays[j * width..(j + 1) * width])?,
             }
-            if mask {
-                learned.action_mask(&mut rows.masks[j * actions..(j + 1) * actions])?;
+            if let Some(kind) = mask {
+                learned.action_mask(kind, &mut rows.masks[j * actions..(j + 1) * actions])?;
             }
         }
         Ok(())
