@@ -1,16 +1,23 @@
 """MaskablePPO (sb3-contrib) learning the textbook's Wumpus World, ``wumpus_logic/Aima-v0``
-(4x4, pits at 0.2), from one of the three observations, within a time budget; then the learner
-plays seeds 0 to 999 (as ``wumpus solve --rules aima --seed 0 --worlds 1000`` deals them) and
-its summary is written beside the learning curve.
+(4x4, pits at 0.2, or the course tournament's deal with ``--deal course``), from one of the
+three observations, within a time budget; then the learner plays the evaluation's worlds,
+seeds 0 to 999 (as ``wumpus solve --rules aima --seed 0 --worlds 1000`` deals them), both
+its sampled and its deterministic policy, and the summaries are written beside the curve.
 
     pip install "./python[examples]"
-    python python/examples/train_maskable_ppo.py --observation knowledge --minutes 30 --out runs
+    python python/examples/train_maskable_ppo.py --minutes 30 --out runs
 
-It trains on ``WumpusVectorEnv(16, "aima", observation=..., mask=True).to_sb3()`` (the action
-mask: the actions what was perceived proves cannot kill), on seeds from 1,000,000 up, never on
-the evaluation's. The curve (``runs/OBSERVATION-curve.csv``) holds, every 20,000 steps, the
-mean score of the last 500 training games; ``runs/OBSERVATION-eval.json`` the evaluation's
-summaries, deterministic and sampled. ``plot_learning.py`` draws the three curves.
+Worlds are kept apart: training plays seeds from 1,000,000 up (``TRAIN_SEEDS``), the settings
+below were chosen on seeds from 2,000,000 up (``--eval-seed 2000000``, ``VALIDATION_SEEDS``),
+and the evaluation's seeds 0 to 999 are played only once training is over
+(``python/tests/test_train_example.py`` checks that no training game is one of them).
+
+It trains on the vector environment (``WumpusVectorEnv(...).to_sb3()``: every world stepped in
+one call, on every core) with the mask of useful actions (those what was perceived proves
+cannot kill, less those the player can tell do nothing) and rewards at the learner's scale
+(a point is 0.001). The curve (``runs/OBSERVATION-curve.csv``) holds, every 20,000 steps, the
+mean score of the last 500 training games with the PPO losses, explained variance and
+entropy; ``runs/OBSERVATION-eval.json`` the evaluation's summaries.
 """
 
 import argparse
@@ -23,61 +30,40 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import VecEnvWrapper, VecMonitor
+from stable_baselines3.common.vec_env import VecMonitor
 
 from wumpus_logic import harness
 from wumpus_logic.vector import WumpusVectorEnv
 
+#: The first seed training plays: world ``i``'s ``k``-th game is ``TRAIN_SEEDS + i + k * envs``.
+TRAIN_SEEDS = 1_000_000
+#: The first seed of the worlds the settings were chosen on.
+VALIDATION_SEEDS = 2_000_000
+#: A game is cut off after this many actions, in training and evaluation (its score as charged).
+MAX_STEPS = 200
 
-class Shaping(VecEnvWrapper):
-    """Potential-based reward shaping (Ng, Harada and Russell, 1999): the reward learned from
-    is the game's plus ``gamma * phi(next) - phi(now)``, with ``phi`` = ``per_cell`` for each
-    cell visited plus, while the gold is held, ``gold`` less ``home`` for each step of the
-    walk back to 0,0, and ``phi`` = 0 once a game is over. It
-    leaves the best policy the game's own (the shaping terms of a whole game add up to
-    ``-phi(start)``, the same for every policy) while paying at once for what only the
-    climb out pays in the game. The scores reported are the game's, from ``infos``."""
 
-    def __init__(self, venv, layout, gamma, per_cell=20.0, gold=500.0, home=0.0):
-        super().__init__(venv)
-        names, shape = layout
-        rows, cols = shape[1:]
-        cells = rows * cols
-        plane = lambda name: slice(names.index(name) * cells, (names.index(name) + 1) * cells)  # noqa: E731
-        self.visited, self.here = plane("visited"), plane("here")
-        self.gold_at = names.index("gold") * cells
-        # Each cell's walk home to 0,0 (row 0, column 0), for the way back with the gold.
-        self.distance = np.array([r + c for r in range(rows) for c in range(cols)], dtype=np.float32)
-        self.gamma, self.per_cell, self.gold, self.home = gamma, per_cell, gold, home
-        self.phi = None
-
-    def potential(self, obs):
-        holding = obs[:, self.gold_at]
-        away = obs[:, self.here] @ self.distance
-        return self.per_cell * obs[:, self.visited].sum(axis=1) + holding * (self.gold - self.home * away)
-
-    def reset(self):
-        obs = self.venv.reset()
-        self.phi = self.potential(obs)
-        return obs
-
-    def step_wait(self):
-        obs, rewards, dones, infos = self.venv.step_wait()
-        after = self.potential(obs)
-        reached = np.where(dones, 0.0, after)
-        shaped = rewards + self.gamma * reached - self.phi
-        self.phi = after
-        return obs, shaped.astype(np.float32), dones, infos
+def training_env(envs, observation, deal=None, threads=None):
+    """The training worlds: ``envs`` worlds of the textbook's rules (``deal="course"``: the
+    course's deal, the size hidden), the mask of useful actions, as a Stable-Baselines3
+    ``VecEnv`` whose first games are dealt from :data:`TRAIN_SEEDS`."""
+    options = {"deal": deal} if deal else {}
+    vec = WumpusVectorEnv(envs, "aima", observation=observation, mask="useful", max_episode_steps=MAX_STEPS,
+                          threads=threads, **options)
+    env = VecMonitor(vec.to_sb3(), info_keywords=("score", "seed"))
+    return vec, env
 
 
 class Budget(BaseCallback):
-    """Stops training at the time budget and logs the curve."""
+    """Stops training at the time budget and logs the curve, with the seeds of every game
+    played (to check that none is an evaluation world)."""
 
     def __init__(self, seconds, every, path):
         super().__init__()
         self.seconds, self.every, self.path = seconds, every, path
         self.began = time.perf_counter()
         self.scores = []
+        self.seeds = set()
         self.next = every
         self.rows = []
 
@@ -85,75 +71,65 @@ class Budget(BaseCallback):
         for info in self.locals["infos"]:
             if "episode" in info:
                 self.scores.append(info["score"])
+                self.seeds.add(int(info["seed"]))
         if self.num_timesteps >= self.next:
             self.next += self.every
             recent = self.scores[-500:]
+            logged = self.model.logger.name_to_value
             row = {
                 "steps": self.num_timesteps,
                 "minutes": round((time.perf_counter() - self.began) / 60, 2),
                 "games": len(self.scores),
                 "mean_score": round(float(np.mean(recent)), 2) if recent else None,
+                "value_loss": logged.get("train/value_loss"),
+                "explained_variance": logged.get("train/explained_variance"),
+                "entropy_loss": logged.get("train/entropy_loss"),
             }
             self.rows.append(row)
             print(json.dumps(row), flush=True)
-            with open(self.path, "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=list(row))
-                w.writeheader()
-                w.writerows(self.rows)
+            if self.path is not None:
+                with open(self.path, "w", newline="") as f:
+                    w = csv.DictWriter(f, fieldnames=list(row))
+                    w.writeheader()
+                    w.writerows(self.rows)
         return time.perf_counter() - self.began < self.seconds
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--observation", choices=["percepts", "memory", "knowledge"], default="knowledge")
-    p.add_argument("--minutes", type=float, default=30)
-    p.add_argument("--envs", type=int, default=16)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--eval-worlds", type=int, default=1000)
-    p.add_argument("--out", default="runs")
-    p.add_argument("--shaping", action=argparse.BooleanOptionalAction, default=True,
-                   help="learn from potential-based shaped rewards (scores stay the game's); memory and knowledge only")
-    p.add_argument("--ent-coef", type=float, default=0.01)
-    p.add_argument("--gamma", type=float, default=0.995)
-    p.add_argument("--home", type=float, default=0.0, help="shaping: the potential lost a step from home with the gold")
-    p.add_argument("--eval-max-steps", type=int, default=200, help="a game is cut off after this many actions (its score as charged)")
-    p.add_argument("--load", metavar="MODEL", help="skip training: evaluate a model saved by an earlier run")
-    a = p.parse_args()
-    out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
-    torch.set_num_threads(1)
-    vec = WumpusVectorEnv(a.envs, "aima", observation=a.observation, mask=True, max_episode_steps=200)
-    env = vec.to_sb3()
-    # The shaping counts the cells visited, which only the map planes of memory and knowledge
-    # hold: the percepts observation learns from the game's rewards alone.
-    shaped = a.shaping and vec.layout is not None
-    if shaped:
-        env = Shaping(env, vec.layout, a.gamma, home=a.home)
-    env = VecMonitor(env, info_keywords=("score",))
-    env.seed(1_000_000 + a.seed)
+def model_for(env, a):
+    """The learner, with the settings chosen on the validation worlds."""
     model = MaskablePPO(
         "MlpPolicy",
         env,
-        n_steps=128,
-        batch_size=512,
-        n_epochs=4,
-        learning_rate=3e-4,
+        n_steps=a.n_steps,
+        batch_size=a.batch_size,
+        n_epochs=a.epochs,
+        learning_rate=a.learning_rate,
         gamma=a.gamma,
         gae_lambda=0.95,
         ent_coef=a.ent_coef,
-        policy_kwargs={"net_arch": [256, 256]},
+        policy_kwargs={"net_arch": [a.width, a.width]},
         seed=a.seed,
         verbose=0,
     )
-    if a.load:
-        model = MaskablePPO.load(a.load)
-        trained = None
-    else:
-        budget = Budget(a.minutes * 60, 20_000, out / f"{a.observation}-curve.csv")
-        began = time.perf_counter()
-        model.learn(total_timesteps=10**10, callback=budget)
-        trained = time.perf_counter() - began
-        model.save(out / f"{a.observation}-model")
+    # The model's seed reseeds the environment (to seed, seed + 1, ...: the evaluation's
+    # worlds); the training worlds are dealt from their own seeds.
+    env.seed(TRAIN_SEEDS + a.seed * 100_000)
+    return model
+
+
+def train(a, out=None):
+    """Trains for ``a.minutes``; returns the model, its budget (curve, seeds) and the minutes."""
+    torch.set_num_threads(1)
+    vec, env = training_env(a.envs, a.observation, a.deal)
+    model = model_for(env, a)
+    budget = Budget(a.minutes * 60, 20_000, None if out is None else out / f"{a.observation}-curve.csv")
+    began = time.perf_counter()
+    model.learn(total_timesteps=10**10 if a.steps is None else a.steps, callback=budget)
+    return model, budget, (time.perf_counter() - began) / 60
+
+
+def evaluate(model, a):
+    """The learner's summaries on the evaluation's worlds, sampled and deterministic."""
 
     def policy(deterministic):
         def act(observation, info):
@@ -167,20 +143,64 @@ def main():
         act.name = f"maskable-ppo-{a.observation}-{'deterministic' if deterministic else 'sampled'}"
         return act
 
-    summaries = [
-        harness.play_batch(policy(d), "aima", a.eval_worlds, 0, observation=a.observation, max_steps=a.eval_max_steps)
-        for d in (True, False)
+    options = {"deal": a.deal} if a.deal else {}
+    return [
+        harness.play_batch(policy(d), "aima", a.eval_worlds, a.eval_seed, observation=a.observation,
+                           max_steps=MAX_STEPS, mask="useful", **options)
+        for d in (False, True)
     ]
+
+
+def parser():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--observation", choices=["percepts", "memory", "knowledge"], default="knowledge")
+    p.add_argument("--deal", choices=["course"], help="the course tournament's deal (4x4 to 7x7, size hidden)")
+    p.add_argument("--minutes", type=float, default=30)
+    p.add_argument("--steps", type=int, help="stop after this many steps instead (tests)")
+    p.add_argument("--envs", type=int, default=32)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--eval-worlds", type=int, default=1000)
+    p.add_argument("--eval-seed", type=int, default=0, help="the evaluation's first seed (settings: 2000000)")
+    p.add_argument("--out", default="runs")
+    p.add_argument("--n-steps", type=int, default=128)
+    p.add_argument("--batch-size", type=int, default=1024)
+    p.add_argument("--epochs", type=int, default=10)
+    p.add_argument("--learning-rate", type=float, default=3e-4)
+    p.add_argument("--gamma", type=float, default=0.99)
+    p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--width", type=int, default=128)
+    p.add_argument("--load", metavar="MODEL", help="skip training: evaluate a model saved by an earlier run")
+    return p
+
+
+def main(argv=None):
+    a = parser().parse_args(argv)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if a.load:
+        model, trained, played = MaskablePPO.load(a.load), None, None
+    else:
+        model, budget, trained = train(a, out)
+        played = budget.seeds
+        model.save(out / f"{a.observation}-model")
+    summaries = evaluate(model, a)
+    evaluation = set(range(a.eval_seed, a.eval_seed + a.eval_worlds))
     result = {
         "observation": a.observation,
-        "shaping": shaped,
-        "trained_minutes": None if trained is None else round(trained / 60, 2),
+        "deal": a.deal or "uniform",
+        "settings": {k: v for k, v in vars(a).items() if k not in ("out", "load")},
+        "trained_minutes": None if trained is None else round(trained, 2),
         "steps": int(model.num_timesteps),
+        "training_games": None if played is None else len(played),
+        "training_games_on_evaluation_worlds": None if played is None else len(played & evaluation),
         "summaries": summaries,
     }
-    (out / f"{a.observation}-eval{'-' + Path(a.load).stem if a.load else ''}.json").write_text(json.dumps(result, indent=1))
+    name = f"{a.observation}{'-' + a.deal if a.deal else ''}-eval{'-' + Path(a.load).stem if a.load else ''}.json"
+    (out / name).write_text(json.dumps(result, indent=1))
     for s in summaries:
-        print(f"{s['agent']}: mean score {s['mean_score']:.2f} ± {s['mean_score_error']:.2f}, won {s['win_rate']:.1%}, endings {s['endings']}")
+        print(f"{s['player']}: mean score {s['mean_score']:.2f} ± {s['mean_score_error']:.2f}, "
+              f"won {s['win_rate']:.1%}, endings {s['endings']}")
+    return result
 
 
 if __name__ == "__main__":

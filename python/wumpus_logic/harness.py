@@ -59,7 +59,7 @@ def _info(game, mask=True, knowledge=False):
         "messages": game.messages,
     }
     if mask:
-        info["action_mask"] = np.asarray(game.action_mask(), dtype=np.int8)
+        info["action_mask"] = np.asarray(game.action_mask(useful=mask == "useful"), dtype=np.int8)
     if knowledge and not game.over:
         info["knowledge"] = game.knowledge()
     return info
@@ -86,7 +86,8 @@ def play_batch(agent, rules="aima", worlds=1000, seed=0, files=None, name=None, 
     (``Game.knowledge``: what the logic proves of each place, the exact odds). A game still
     going after ``max_steps`` actions is cut off: it counts at the score the rules had charged
     (``unfinished`` in the summary's endings), and the agent's ``end`` hook sees
-    ``outcome="unfinished"``. ``shard="K/N"`` plays only the K-th of N contiguous parts of the
+    ``outcome="unfinished"``. ``mask`` is ``True`` (the harmless actions), ``"useful"`` (less
+    those the player can tell do nothing) or ``False``. ``shard="K/N"`` plays only the K-th of N contiguous parts of the
     games, as ``wumpus solve --shard K/N`` does; ``_core.merge`` adds the parts' summaries up
     (``wumpus_logic.scale`` does it on Ray)."""
     options = {k: v for k, v in options.items() if v is not None}
@@ -112,7 +113,7 @@ def play_batch(agent, rules="aima", worlds=1000, seed=0, files=None, name=None, 
             action = act(obs, info)
             deciding += time.perf_counter() - t
             reward = game.step(int(action))
-            info = _info(game, mask and not game.over, knowledge)
+            info = _info(game, mask if not game.over else False, knowledge)
             info["reward"] = reward
         if not game.over:
             info["outcome"] = "unfinished"

@@ -12,6 +12,7 @@ mod batch;
 mod bot_protocol;
 mod cave;
 mod cave_agent;
+mod docs;
 mod contradiction;
 mod course;
 mod dimacs;

@@ -95,8 +95,8 @@ impl Layout {
     }
 }
 
-const GRID_MEMORY: [&str; 5] = ["here", "visited", "breeze", "stench", "glitter"];
-const GRID_SCALARS: [&str; 9] = [
+const GRID_MEMORY: [&str; 6] = ["here", "visited", "visits", "breeze", "stench", "glitter"];
+const GRID_SCALARS: [&str; 10] = [
     "now_stench",
     "now_breeze",
     "now_glitter",
@@ -106,6 +106,7 @@ const GRID_SCALARS: [&str; 9] = [
     "gold",
     "wumpus_dead",
     "at_start",
+    "moves",
 ];
 const HEADING_SCALARS: [&str; 4] = [
     "facing_north",
@@ -113,8 +114,8 @@ const HEADING_SCALARS: [&str; 4] = [
     "facing_south",
     "facing_west",
 ];
-const CAVE_MEMORY: [&str; 5] = ["here", "visited", "draft", "bats", "stench"];
-const CAVE_SCALARS: [&str; 4] = ["now_stench", "now_draft", "now_bats", "arrows"];
+const CAVE_MEMORY: [&str; 6] = ["here", "visited", "visits", "draft", "bats", "stench"];
+const CAVE_SCALARS: [&str; 5] = ["now_stench", "now_draft", "now_bats", "arrows", "moves"];
 const GRID_KNOWLEDGE: [&str; 6] = [
     "proven_safe",
     "proven_pit",
@@ -229,6 +230,7 @@ impl Features {
         let slot = observation
             .at
             .and_then(|p| session.slot(p, self.layout.grid));
+        let arrived = self.here != slot;
         if let Some(old) = self.here.take() {
             if let Some(v) = self.at("here", old) {
                 *v = 0.0;
@@ -240,6 +242,12 @@ impl Features {
             for (channel, value) in [("here", 1.0), ("visited", 1.0)] {
                 if let Some(v) = self.at(channel, s) {
                     *v = value;
+                }
+            }
+            // Each arrival counts an eighth, up to 1: a walk in circles shows.
+            if arrived {
+                if let Some(v) = self.at("visits", s) {
+                    *v = (*v + 0.125).min(1.0);
                 }
             }
             // What is perceived in a place: the latest visit's.
@@ -283,6 +291,8 @@ impl Features {
             self.set_scalar("arrow", f32::from(u8::from(arrows > 0)));
             self.set_scalar("arrows", arrows as f32 / 5.0);
         }
+        // The actions (moves) taken, over 100, up to 1: how long the game has gone on.
+        self.set_scalar("moves", (observation.moves as f32 / 100.0).min(1.0));
         let gold = session.carries_gold().unwrap_or(false);
         self.set_scalar("gold", f32::from(u8::from(gold)));
         let at_start = slot.is_some() && slot == Some(0) && self.layout.grid.is_some();
@@ -399,8 +409,8 @@ mod tests {
         let world = parse_world("PIT 0 2\nWUMPUS 2 0\nGOLD 3 2\n").unwrap();
         let mut game = GridSession::new(world, Scoring::Standard, 0.2);
         let layout = layout(GridSession::FACTS, &game.briefing(), Mode::Knowledge).unwrap();
-        assert_eq!(layout.shape(), vec![11, 5, 5]);
-        assert_eq!(layout.len(), 11 * 25 + 9);
+        assert_eq!(layout.shape(), vec![12, 5, 5]);
+        assert_eq!(layout.len(), 12 * 25 + 10);
         let agents =
             GridSession::prepare(AgentKind::Logic, &game.setup(), &AgentOptions::default())
                 .unwrap();
