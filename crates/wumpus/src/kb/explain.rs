@@ -99,7 +99,7 @@ impl KnowledgeBase {
     /// first observations, so the set found depends on the observations alone.
     pub(super) fn oldest_core(&mut self, extra: &[Lit]) -> Option<Vec<usize>> {
         let found = self.oldest_core_from_cores(extra, true)?;
-        // A failed core that is not one (see sat.rs) could only make the set found fail to be
+        // A failed core that is not one (see sat/mod.rs) could only make the set found fail to be
         // unsatisfiable; each observation kept was shown needed by a solve. So one solve
         // checks the set, and without the cores' help the same deletion finds it anyway.
         if self.core_of(&found, 0, extra).is_some() {

@@ -7,7 +7,7 @@
 //!
 //! Every "no" comes from the solver, every "yes" from a model. It must never answer a
 //! question before checking that the rules and the observations are consistent, and it never
-//! talks to varisat but through `sat.rs`.
+//! talks to varisat but through `sat/`.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -168,7 +168,7 @@ pub(super) struct Told {
 pub struct KnowledgeBase {
     /// The rules, the graph and the rules' facts grounded on it.
     pub(super) grounding: Arc<Grounding>,
-    /// The solver, the only door to varisat (sat.rs).
+    /// The solver, the only door to varisat (sat/mod.rs).
     pub(super) sat: Sat,
     /// The solver's time when the formula was last found consistent.
     pub(super) consistent_at: Option<u64>,
@@ -204,7 +204,7 @@ impl KnowledgeBase {
 
     /// A knowledge base on a shared grounding (cheaper when many games share a world's shape).
     pub fn from_grounding(grounding: Arc<Grounding>, proofs: Proofs) -> KnowledgeBase {
-        // One solver per component once the formula is big (see sat.rs), in both modes:
+        // One solver per component once the formula is big (see sat/mod.rs), in both modes:
         // explanations only ever need the one part that fails.
         KnowledgeBase::on(grounding, proofs, Sat::growing())
     }
@@ -292,7 +292,7 @@ impl KnowledgeBase {
         self.sat.calls
     }
 
-    /// True once the knowledge base solves one component at a time (see sat.rs).
+    /// True once the knowledge base solves one component at a time (see sat/mod.rs).
     #[cfg(test)]
     pub(crate) fn is_split(&self) -> bool {
         match &self.explaining.explainer {

@@ -1,7 +1,7 @@
 //! The propositional knowledge base: rules grounded over the world's graph, observations told
 //! as they arrive, and questions answered by SAT.
 //!
-//! A [`KnowledgeBase`] holds the clauses of a whole game, solved incrementally (see sat.rs).
+//! A [`KnowledgeBase`] holds the clauses of a whole game, solved incrementally (see sat/mod.rs).
 //! A fact is *entailed* when the knowledge base together with its negation is unsatisfiable;
 //! a place is proven safe when "danger there" is impossible. Every "no" comes from the solver; every "yes" from a model.
 //!
@@ -32,7 +32,7 @@
 //! `grounding.rs` ([`Grounding`], shared by a batch), `counter.rs` (cardinalities),
 //! `epoch.rs` (events and a growing map), `watch.rs` (what changed since), `explain.rs`
 //! (minimal explanations), `relevance.rs` (which observations an explanation can name),
-//! `drivers.rs` (the observations behind a place's odds), `dimacs.rs` (the export); `sat.rs` is
+//! `drivers.rs` (the observations behind a place's odds), `dimacs.rs` (the export); `sat/` is
 //! the only door to varisat.
 
 pub mod ground;

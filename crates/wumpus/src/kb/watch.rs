@@ -11,9 +11,9 @@ use super::sat::Sat;
 use super::KnowledgeBase;
 
 /// The watches set on atoms, and those that fired. Watches on atoms with a variable live in the
-/// solver's components (sat.rs); this holds the rest. It must never drop a watch before it
-/// fires, and never decides itself what changed: the fixing of an atom, or the stamp of its
-/// component, says that.
+/// solver's components (sat/components.rs); this holds the rest. It must never drop a watch
+/// before it fires, and never decides itself what changed: the fixing of an atom, or the stamp
+/// of its component, says that.
 #[derive(Default)]
 pub(super) struct Watches {
     /// Watches on atoms no clause mentions yet and no counter constrains: they wait here

@@ -44,12 +44,13 @@
 use rustc_hash::FxHashMap;
 use varisat::{ExtendFormula, Lit, Solver};
 
-/// A caller's token waiting for a change after a time.
-#[derive(Clone, Copy, Debug)]
-struct Watch {
-    token: u32,
-    since: u64,
-}
+mod components;
+mod split;
+#[cfg(test)]
+mod tests;
+
+use components::{find, Watch};
+use split::{localised, Split, MAX_SOLVERS, SPLIT_AT};
 
 /// A total assignment found by the solver, as a bitset over variable indices.
 #[derive(Clone, Debug)]
@@ -92,140 +93,6 @@ enum Engine {
     Split(Split),
 }
 
-/// The per-component engine.
-#[derive(Default)]
-struct Split {
-    /// The components some clause mentions, by representative; a variable of no clause is
-    /// free and has none.
-    parts: FxHashMap<u32, Part>,
-    /// Each variable's position in its part's `vars`, which is its index in the part's
-    /// solver and models.
-    local: Vec<u32>,
-    /// Parts that hold a solver.
-    solvers: usize,
-    /// How many may ([`MAX_SOLVERS`], but for tests).
-    max_solvers: usize,
-    /// Solves so far, to tell recently used solvers from old ones.
-    uses: u64,
-    /// Representatives (at the time) of parts changed since they were last solved.
-    dirty: Vec<u32>,
-    /// True once the empty clause was added.
-    empty: bool,
-    /// The failed assumptions of the last unsatisfiable solve.
-    core: Vec<Lit>,
-}
-
-impl Split {
-    /// Keeps the solvers of the `max_solvers / 2` parts used last and drops the others'
-    /// (their models stay: a solver made again numbers the variables the same way). A scan
-    /// of every part, once per `max_solvers / 2` solvers made.
-    fn drop_old_solvers(&mut self) {
-        let mut used: Vec<u64> = self
-            .parts
-            .values()
-            .filter(|p| p.solver.is_some())
-            .map(|p| p.used)
-            .collect();
-        let keep = self.max_solvers / 2;
-        if used.len() <= keep {
-            return;
-        }
-        let cut = used.len() - keep;
-        let (_, &mut oldest_kept, _) = used.select_nth_unstable(cut);
-        for part in self.parts.values_mut() {
-            if part.solver.is_some() && part.used < oldest_kept {
-                part.solver = None;
-                self.solvers -= 1;
-            }
-        }
-    }
-}
-
-/// One component of the split engine.
-#[derive(Default)]
-struct Part {
-    /// Its variables, in the order of their indices in `solver` and `models`.
-    vars: Vec<u32>,
-    /// Its clauses, as indices into [`Sat::clauses`].
-    clauses: Vec<u32>,
-    /// Its solver while it is in use: made from the clauses when the part is solved, kept
-    /// for the next solve, dropped when merged into a bigger part or when many other parts
-    /// were solved since (see [`MAX_SOLVERS`]).
-    solver: Option<Box<Solver<'static>>>,
-    /// When its solver was last used, in [`Split::uses`].
-    used: u64,
-    /// Models of its current clauses, over the positions in `vars`.
-    models: Vec<Model>,
-    /// True when its current clauses are known satisfiable.
-    consistent: bool,
-    /// A model of its current clauses found by its last satisfiable solve, whatever the
-    /// assumptions were (so it may not answer questions, unlike `models`): it shows the part
-    /// satisfiable under any assumptions it satisfies, so those need no solve (see
-    /// [`Sat::solve`]). Dropped with `models` when a clause joins the part.
-    witness: Option<Model>,
-}
-
-/// The number of variables at which [`Sat::growing`] moves to one solver per component.
-/// Below it a call over the whole formula is cheap, and one solver is cheaper than many
-/// (each new solver pays again for every variable it is given). Measured in instructions
-/// (callgrind) over whole batches: 5×5 games run fastest with one solver (a split from the
-/// start costs 8–11% more; most games stay under 64 variables), 32×32 and 64×64 sparse
-/// games fastest split early (at 512 variables they cost 1.6–2× more than split from the
-/// start; at 64, 3–8% more).
-const SPLIT_AT: usize = 64;
-
-/// How many parts may hold a solver at once. A sparse 1024×1024 grid has tens of thousands
-/// of components, nearly all settled far behind the agent, and a varisat solver costs some
-/// kilobytes even when small; the least recently used lose theirs (a settled part is seldom
-/// solved again, and remaking a small one costs its few clauses).
-const MAX_SOLVERS: usize = 1024;
-
-impl Part {
-    /// Appends `other` (a component just joined to this one); returns how many solvers
-    /// were dropped (0 or 1).
-    fn absorb(&mut self, mut other: Part, local: &mut [u32], clauses: &[Vec<Lit>]) -> usize {
-        if other.vars.len() > self.vars.len() {
-            // Keep the bigger part's numbering and solver, so that a variable is renumbered
-            // and a clause re-added O(log n) times in all.
-            std::mem::swap(self, &mut other);
-        }
-        for &v in &other.vars {
-            local[v as usize] = self.vars.len() as u32;
-            self.vars.push(v);
-        }
-        if let Some(solver) = &mut self.solver {
-            for &c in &other.clauses {
-                solver.add_clause(&localised(&clauses[c as usize], local));
-            }
-        }
-        self.clauses.extend_from_slice(&other.clauses);
-        self.models.clear();
-        self.witness = None;
-        self.consistent = false;
-        usize::from(other.solver.is_some())
-    }
-
-    /// Makes its solver from its clauses if it has none; returns true when it made one.
-    fn make_solver(&mut self, local: &[u32], clauses: &[Vec<Lit>]) -> bool {
-        if self.solver.is_some() {
-            return false;
-        }
-        let mut solver = Box::new(Solver::new());
-        for &c in &self.clauses {
-            solver.add_clause(&localised(&clauses[c as usize], local));
-        }
-        self.solver = Some(solver);
-        true
-    }
-}
-
-/// `lits` over a part's solver variables.
-fn localised(lits: &[Lit], local: &[u32]) -> Vec<Lit> {
-    lits.iter()
-        .map(|l| Lit::from_index(local[l.index()] as usize, l.is_positive()))
-        .collect()
-}
-
 /// Keeps `model`, forgetting the oldest beyond [`MODEL_POOL`].
 fn keep_model(models: &mut Vec<Model>, model: Model) {
     if models.len() == MODEL_POOL {
@@ -260,16 +127,6 @@ pub(crate) struct Sat {
 /// How many recent models are kept for answering questions without a call (per component
 /// with one solver per component).
 const MODEL_POOL: usize = 8;
-
-/// The representative of `i` in the union–find `parent`, halving paths on the way.
-fn find(parent: &mut [u32], mut i: usize) -> usize {
-    while parent[i] as usize != i {
-        let grand = parent[parent[i] as usize];
-        parent[i] = grand;
-        i = grand as usize;
-    }
-    i
-}
 
 impl Sat {
     /// Clauses solved by one solver over every variable.
@@ -358,36 +215,6 @@ impl Sat {
         self.clock
     }
 
-    /// Moves to one solver per component: groups the clauses so far by component, each part
-    /// to be solved (and its solver made) when next needed. The whole formula's solver and
-    /// models are dropped; answers are unchanged.
-    fn split_now(&mut self) {
-        let mut split = Split {
-            max_solvers: self.max_solvers,
-            local: vec![u32::MAX; self.vars],
-            ..Split::default()
-        };
-        for (id, clause) in self.clauses.iter().enumerate() {
-            let Some(first) = clause.first() else {
-                split.empty = true;
-                continue;
-            };
-            let root = find(&mut self.parent, first.index()) as u32;
-            let part = split.parts.entry(root).or_default();
-            for lit in clause {
-                let v = lit.index();
-                if split.local[v] == u32::MAX {
-                    split.local[v] = part.vars.len() as u32;
-                    part.vars.push(v as u32);
-                }
-            }
-            part.clauses.push(id as u32);
-        }
-        split.dirty = split.parts.keys().copied().collect();
-        // (Part order does not matter: each part is solved on its own.)
-        self.engine = Engine::Split(split);
-    }
-
     /// Adds a clause; the empty clause makes the formula unsatisfiable.
     pub(crate) fn add_clause(&mut self, lits: &[Lit]) {
         self.clock += 1;
@@ -455,91 +282,6 @@ impl Sat {
                 split.parts.insert(root as u32, part);
             }
         }
-    }
-
-    /// Moves the watches of component `from` to `into`, which it has just joined (the longer
-    /// list is kept and the shorter appended, so a watch moves O(log n) times in all).
-    fn merge_watches(&mut self, from: usize, into: usize) {
-        let Some(mut moved) = self.watches.remove(&(from as u32)) else {
-            return;
-        };
-        let kept = self.watches.entry(into as u32).or_default();
-        if kept.len() < moved.len() {
-            std::mem::swap(kept, &mut moved);
-        }
-        kept.append(&mut moved);
-    }
-
-    /// The representative of `i` without shortening paths (for `&self` questions).
-    fn root(&self, mut i: usize) -> usize {
-        while self.parent[i] as usize != i {
-            i = self.parent[i] as usize;
-        }
-        i
-    }
-
-    /// The component (a representative variable index) of `lit`'s variable: variables that
-    /// share a clause, directly or through others, share a component.
-    pub(crate) fn component(&mut self, lit: Lit) -> usize {
-        find(&mut self.parent, lit.index())
-    }
-
-    /// True when a clause touching `lit`'s component was added after time `since`.
-    pub(crate) fn changed_since(&mut self, lit: Lit, since: u64) -> bool {
-        let root = find(&mut self.parent, lit.index());
-        self.stamp[root] > since
-    }
-
-    /// Hands `token` back from [`Sat::drain_changed`] once a clause touching `lit`'s component
-    /// is added after time `since` (at once when one already has been). A watch fires once.
-    pub(crate) fn watch(&mut self, lit: Lit, token: u32, since: u64, fired: &mut Vec<u32>) {
-        let root = find(&mut self.parent, lit.index());
-        if self.stamp[root] > since {
-            fired.push(token);
-        } else {
-            self.watches
-                .entry(root as u32)
-                .or_default()
-                .push(Watch { token, since });
-        }
-    }
-
-    /// Appends to `fired` the token of every watch whose component was stamped after the
-    /// watch's time, and drops those watches. Costs the watches of the components stamped
-    /// since the last call, not all of them.
-    pub(crate) fn drain_changed(&mut self, fired: &mut Vec<u32>) {
-        let stamped = std::mem::take(&mut self.stamped);
-        for &r in &stamped {
-            let root = find(&mut self.parent, r as usize);
-            let stamp = self.stamp[root];
-            let Some(list) = self.watches.get_mut(&(root as u32)) else {
-                continue;
-            };
-            list.retain(|w| {
-                let changed = stamp > w.since;
-                if changed {
-                    fired.push(w.token);
-                }
-                !changed
-            });
-            if list.is_empty() {
-                self.watches.remove(&(root as u32));
-            }
-        }
-        // Keep the log's allocation for the next turn.
-        self.stamped = stamped;
-        self.stamped.clear();
-    }
-
-    /// `lits` grouped by component: (representative, literal) pairs, sorted by
-    /// representative and otherwise in their order.
-    fn by_component(&self, lits: &[Lit]) -> Vec<(u32, Lit)> {
-        let mut grouped: Vec<(u32, Lit)> = lits
-            .iter()
-            .map(|&l| (self.root(l.index()) as u32, l))
-            .collect();
-        grouped.sort_by_key(|&(r, _)| r);
-        grouped
     }
 
     /// True when a kept model satisfies all of `lits`.
@@ -716,127 +458,5 @@ impl Sat {
             }
             Engine::Split(split) => split.core.clone(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn models_answer_without_calls_until_a_clause_is_added() {
-        for mut s in [Sat::whole(), Sat::splitting_at(0, MAX_SOLVERS)] {
-            let (a, b) = (s.new_lit(), s.new_lit());
-            s.add_clause(&[a, b]);
-            assert!(s.solve(&[a], true));
-            let calls = s.calls;
-            assert!(s.known_possible(&[a]));
-            assert_eq!(s.calls, calls);
-            s.add_clause(&[!a]);
-            assert!(!s.known_possible(&[a]));
-            assert!(!s.solve(&[a], true));
-            assert_eq!(s.failed_core(), vec![a]);
-        }
-    }
-
-    #[test]
-    fn one_solver_per_component_answers_as_one_solver_does() {
-        use rand::Rng;
-        let mut rng = crate::rng::seeded(3);
-        for round in 0..1000 {
-            // Every other round, solvers are dropped and made again all the time.
-            let (mut whole, mut split) = (
-                Sat::whole(),
-                // Split from the start, or after a few variables, keeping few solvers or many.
-                Sat::splitting_at(round % 3, if round % 2 == 0 { MAX_SOLVERS } else { 2 }),
-            );
-            let vars = rng.random_range(1..14);
-            let lits: Vec<Lit> = (0..vars)
-                .map(|_| {
-                    let l = whole.new_lit();
-                    assert_eq!(split.new_lit(), l);
-                    l
-                })
-                .collect();
-            let pick = |rng: &mut crate::rng::GameRng| {
-                let l = lits[rng.random_range(0..lits.len())];
-                if rng.random_bool(0.5) {
-                    l
-                } else {
-                    !l
-                }
-            };
-            for _ in 0..rng.random_range(0..30) {
-                let len = if rng.random_bool(0.01) {
-                    0
-                } else {
-                    rng.random_range(1..4)
-                };
-                let clause: Vec<Lit> = (0..len).map(|_| pick(&mut rng)).collect();
-                whole.add_clause(&clause);
-                split.add_clause(&clause);
-                for _ in 0..3 {
-                    let asked: Vec<Lit> = (0..rng.random_range(0..4))
-                        .map(|_| pick(&mut rng))
-                        .collect();
-                    let known = split.known_possible(&asked);
-                    let expected = whole.solve(&asked, true);
-                    assert!(!known || expected, "round {round}: a kept model lied");
-                    assert_eq!(split.solve(&asked, true), expected, "round {round}");
-                    if !expected {
-                        // The core is a subset of the assumptions that fails on its own.
-                        let core = split.failed_core();
-                        assert!(core.iter().all(|l| asked.contains(l)));
-                        assert!(!whole.solve(&core, false), "round {round}");
-                    }
-                }
-                if split.solve(&[], true) {
-                    // The latest models of the components make a model of the whole.
-                    let value = |l: Lit| split.model_value(l).unwrap_or(!l.is_positive());
-                    for c in split.clauses() {
-                        assert!(c.iter().any(|&l| value(l)), "round {round}: {c:?}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn change_tracking_follows_shared_clauses() {
-        let mut s = Sat::whole();
-        let (a, b, c) = (s.new_lit(), s.new_lit(), s.new_lit());
-        s.add_clause(&[a, b]);
-        let t = s.now();
-        s.add_clause(&[!c]);
-        assert!(!s.changed_since(a, t));
-        assert!(s.changed_since(c, t));
-        s.add_clause(&[b, c]);
-        assert!(s.changed_since(a, t), "a joined c's component");
-    }
-
-    #[test]
-    fn watches_fire_once_after_their_component_changes() {
-        let mut s = Sat::whole();
-        let (a, b, c, d) = (s.new_lit(), s.new_lit(), s.new_lit(), s.new_lit());
-        s.add_clause(&[a, b]);
-        let t = s.now();
-        let mut fired = Vec::new();
-        s.watch(a, 1, t, &mut fired);
-        s.watch(c, 2, t, &mut fired);
-        s.watch(d, 3, 0, &mut fired);
-        assert_eq!(fired, vec![3], "d was created after time 0");
-        fired.clear();
-        s.add_clause(&[!c]);
-        s.drain_changed(&mut fired);
-        assert_eq!(fired, vec![2]);
-        fired.clear();
-        // a's watch moves into c's component when they merge, then fires.
-        s.add_clause(&[b, c]);
-        s.drain_changed(&mut fired);
-        assert_eq!(fired, vec![1]);
-        fired.clear();
-        s.add_clause(&[a, c]);
-        s.drain_changed(&mut fired);
-        assert!(fired.is_empty(), "a watch fires once");
     }
 }
