@@ -2,7 +2,7 @@
 //! mentions it, or a value when a unit clause fixes it), the observations told, and the
 //! questions asked of it (`possible`, `entails`). It is made of parts, each holding one
 //! concern: the atoms and the observations here, the epochs in epoch.rs, the counters in
-//! counter.rs, the watches in watch.rs, the odds caches in odds.rs, the explainer in
+//! counter.rs, the watches in watch.rs, the odds caches in odds/caches.rs, the explainer in
 //! explain.rs.
 //!
 //! Every "no" comes from the solver, every "yes" from a model. It must never answer a
