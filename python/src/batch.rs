@@ -44,7 +44,9 @@ pub fn trace(
             seed,
             file: world.as_deref(),
         };
-        spec.dispatch(lines, true).map_err(refused)?.map_err(job_error)
+        spec.dispatch(lines, true)
+            .map_err(refused)?
+            .map_err(job_error)
     })
 }
 

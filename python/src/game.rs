@@ -97,8 +97,8 @@ impl<S: Playable> Live<S> {
         world: Option<&Path>,
         mode: Mode,
     ) -> PyResult<Learned<S>> {
-        let played = Played::dealt(agents, seed, world)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let played =
+            Played::dealt(agents, seed, world).map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(Learned::new(played, mode))
     }
 
@@ -204,11 +204,7 @@ impl<S: Playable> AnyGame for Live<S> {
         if self.learned.played().over() {
             return Err(PyRuntimeError::new_err("the game is over: no hint"));
         }
-        let event = self
-            .learned
-            .played_mut()
-            .hint()
-            .map_err(helper_error)?;
+        let event = self.learned.played_mut().hint().map_err(helper_error)?;
         to_json(&event)
     }
 

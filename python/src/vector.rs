@@ -30,10 +30,7 @@ fn worlds_error(e: WorldsError) -> PyErr {
 }
 
 /// Runs `f` on the caller's arrays as slices (their shapes are checked by the library).
-fn with_outs<R>(
-    outs: Outs<'_>,
-    f: impl FnOnce(Out<'_>) -> Result<R, WorldsError>,
-) -> PyResult<R> {
+fn with_outs<R>(outs: Outs<'_>, f: impl FnOnce(Out<'_>) -> Result<R, WorldsError>) -> PyResult<R> {
     let (obs, mut rewards, mut terminated, mut truncated, mut masks) = outs;
     let shape = |what: &str| {
         PyValueError::new_err(format!(

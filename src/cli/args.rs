@@ -200,4 +200,3 @@ pub fn parse_rule_set(s: &str) -> Result<RuleSet, String> {
         format!("'{s}' is none of {}", names.join(", "))
     })
 }
-

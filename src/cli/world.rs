@@ -103,8 +103,9 @@ pub fn run(command: WorldCommand) -> Result<()> {
             ))
         }
         WorldCommand::Show { file, cave } => {
-            let drawing = world::draw_file(&file, cave.rules, cave.hazards.as_deref(), cave.seed)
-                .map_err(|e| bad_input(anyhow::anyhow!("{}", e.spelled(Spelling::Flags))))?;
+            let drawing =
+                world::draw_file(&file, cave.rules, cave.hazards.as_deref(), cave.seed)
+                    .map_err(|e| bad_input(anyhow::anyhow!("{}", e.spelled(Spelling::Flags))))?;
             super::out(drawing)
         }
     }
@@ -156,9 +157,10 @@ fn new(args: NewArgs) -> Result<()> {
                 ),
             )
         }
-        None if file.comments => {
-            super::out(format!("# random {}, seed {seed}\n{}", file.words, file.text))
-        }
+        None if file.comments => super::out(format!(
+            "# random {}, seed {seed}\n{}",
+            file.words, file.text
+        )),
         None => {
             // The format has no comments: the seed goes to standard error.
             eprintln!("# random {}, seed {seed}", file.words);

@@ -121,7 +121,10 @@ fn mixed_sizes_are_dealt_per_seed_and_each_game_replays_alone() {
     let summary: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(summary["game"]["rules"], "aima");
     assert_eq!(summary["game"]["size"], "4x4..7x7");
-    assert!(summary["game"]["scoring"].is_null(), "aima scores its own way");
+    assert!(
+        summary["game"]["scoring"].is_null(),
+        "aima scores its own way"
+    );
     let rows = std::fs::read_to_string(&csv).unwrap();
     let mut sizes = std::collections::BTreeSet::new();
     for row in rows.lines().skip(1).take(12) {

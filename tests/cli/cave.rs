@@ -817,7 +817,8 @@ fn world_new_deals_cave_maps_that_every_cave_command_reads() {
     let grid = wumpus(&["world", "new", "--one-way"], "");
     assert_eq!(grid.code, 2);
     assert!(
-        grid.stderr.contains("the option --one-way does not apply to the grid"),
+        grid.stderr
+            .contains("the option --one-way does not apply to the grid"),
         "{}",
         grid.stderr
     );

@@ -195,7 +195,10 @@ fn the_wildcards_match_as_snapbox_reads_them() {
     assert!(lines_match(&lines("a\n...\nd"), &["a", "b", "c", "d"]));
     assert!(lines_match(&lines("a\n...\nb"), &["a", "b"]));
     assert!(!lines_match(&lines("a\nb"), &["a", "b", "c"]));
-    assert!(line_matches("time [..] s on [..] threads", "time 0.12 s on 2 threads"));
+    assert!(line_matches(
+        "time [..] s on [..] threads",
+        "time 0.12 s on 2 threads"
+    ));
     assert!(!line_matches("time [..] s", "time 0.12 ms"));
     assert!(line_matches("[..]", ""));
     assert!(!line_matches("ab[..]ba", "aba"));

@@ -108,12 +108,7 @@ const GRID_SCALARS: [&str; 10] = [
     "at_start",
     "moves",
 ];
-const HEADING_SCALARS: [&str; 4] = [
-    "facing_north",
-    "facing_east",
-    "facing_south",
-    "facing_west",
-];
+const HEADING_SCALARS: [&str; 4] = ["facing_north", "facing_east", "facing_south", "facing_west"];
 const CAVE_MEMORY: [&str; 6] = ["here", "visited", "visits", "draft", "bats", "stench"];
 const CAVE_SCALARS: [&str; 5] = ["now_stench", "now_draft", "now_bats", "arrows", "moves"];
 const GRID_KNOWLEDGE: [&str; 6] = [
@@ -455,7 +450,13 @@ mod tests {
         features.write(&layout, &game, None, &mut out);
         let east = layout.planes_len() + layout.scalar("facing_east").unwrap();
         assert_eq!(out[east], 1.0);
-        assert_eq!(out[layout.planes_len() + layout.scalar("at_start").unwrap()], 1.0);
-        assert_eq!(out[layout.planes_len() + layout.scalar("facing_north").unwrap()], 0.0);
+        assert_eq!(
+            out[layout.planes_len() + layout.scalar("at_start").unwrap()],
+            1.0
+        );
+        assert_eq!(
+            out[layout.planes_len() + layout.scalar("facing_north").unwrap()],
+            0.0
+        );
     }
 }

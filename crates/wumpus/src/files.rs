@@ -402,7 +402,11 @@ pub fn game_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, FileError> {
             }
         }
         if inside.is_empty() {
-            return Err(FileError::new(path, None, "the folder holds no files to play"));
+            return Err(FileError::new(
+                path,
+                None,
+                "the folder holds no files to play",
+            ));
         }
         inside.sort();
         files.extend(inside);

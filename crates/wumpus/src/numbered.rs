@@ -86,7 +86,12 @@ fn grid_state<'a>(
     let told = session.briefing().grid_size().is_some();
     let known_wall = move |way: Direction| told && topology.follow(at, Link::Step(way)).is_none();
     let arrow = session.observation(shown).arrows.unwrap_or(0) > 0;
-    (known_wall, arrow, shown.percepts.glint, at == game.world().start())
+    (
+        known_wall,
+        arrow,
+        shown.percepts.glint,
+        at == game.world().start(),
+    )
 }
 
 /// The percept vector of the grid: `[stench, breeze, glitter, bump, scream]`.

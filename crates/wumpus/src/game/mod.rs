@@ -68,7 +68,6 @@ impl RuleSet {
     pub fn parse(name: &str) -> Option<RuleSet> {
         RuleSet::ALL.into_iter().find(|r| r.name() == name)
     }
-
 }
 
 impl fmt::Display for RuleSet {
@@ -427,8 +426,11 @@ pub trait Files: Session {
 
     /// Draws a file this rule set's games are played on, with a cave's hazards from a hazard
     /// file or dealt from a seed when given.
-    fn draw_file(path: &Path, hazards: Option<&Path>, seed: Option<u64>)
-        -> Result<String, GameError>;
+    fn draw_file(
+        path: &Path,
+        hazards: Option<&Path>,
+        seed: Option<u64>,
+    ) -> Result<String, GameError>;
 }
 
 /// The shape of a new cave map ([`Files::new_file`]).

@@ -3,8 +3,8 @@
 //! menus from it, Python its spaces and keywords, the command line its help; it is served as
 //! JSON (`GET /api/catalogue`) and printed by `wumpus catalogue`.
 
-use super::{agents_of, facts};
 use super::options::{OptionInfo, OPTIONS};
+use super::{agents_of, facts};
 use crate::agent::AgentKind;
 use crate::game::RuleSet;
 use serde::Serialize;

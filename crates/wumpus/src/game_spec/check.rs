@@ -24,7 +24,7 @@ impl GameSpec {
 
     /// [`GameSpec::check_with`] but for the agent: what a door that plays without one (a
     /// person playing, hints optional) checks. The agent is checked when it is prepared
-    /// ([`Prepared::agents`]).
+    /// ([`super::Prepared::agents`]).
     pub fn check_game_with(&self, door: &[DoorOption<'_>]) -> Result<(), SpecError> {
         let rules = self.rules;
         let mut all: Vec<(&str, bool, bool)> = OPTIONS
@@ -160,8 +160,7 @@ impl GameSpec {
         if !size.fits(self.rules) {
             return None;
         }
-        self.size.or_else(|| {
-            (size.default)(self.rules).and_then(|d| GridSizes::parse(d).ok())
-        })
+        self.size
+            .or_else(|| (size.default)(self.rules).and_then(|d| GridSizes::parse(d).ok()))
     }
 }

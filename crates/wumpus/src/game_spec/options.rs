@@ -302,7 +302,16 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.map_known.map(Value::Bool),
-        words: |v| Some(if v == &Value::Bool(true) { "map known" } else { "map discovered" }.into()),
+        words: |v| {
+            Some(
+                if v == &Value::Bool(true) {
+                    "map known"
+                } else {
+                    "map discovered"
+                }
+                .into(),
+            )
+        },
     },
     OptionInfo {
         name: "agent",

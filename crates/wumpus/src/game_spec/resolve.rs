@@ -26,8 +26,7 @@ impl GameSpec {
                 continue;
             };
             let before = spec.clone();
-            if (o.set)(&mut spec, &Value::Text(default.into())).is_err() || spec.check().is_err()
-            {
+            if (o.set)(&mut spec, &Value::Text(default.into())).is_err() || spec.check().is_err() {
                 spec = before;
             }
         }
@@ -108,7 +107,10 @@ mod tests {
         assert_eq!(aima.pit_prob, Some(0.2));
         assert_eq!(aima.agent_kind().name(), "risk");
         assert_eq!(aima.depth, Some(2));
-        assert_eq!(aima.scoring, None, "the textbook's rules take no scoring option");
+        assert_eq!(
+            aima.scoring, None,
+            "the textbook's rules take no scoring option"
+        );
         let logic = GameSpec::from_pairs([
             ("rules", Value::Text("grid".into())),
             ("agent", Value::Text("logic".into())),
@@ -131,7 +133,10 @@ mod tests {
         for rules in RuleSet::ALL {
             let spec = GameSpec::new(rules).resolved();
             let json = serde_json::to_string(&spec).unwrap();
-            assert!(json.starts_with(&format!("{{\"rules\":\"{}\"", rules.name())), "{json}");
+            assert!(
+                json.starts_with(&format!("{{\"rules\":\"{}\"", rules.name())),
+                "{json}"
+            );
             let back: GameSpec = serde_json::from_str(&json).unwrap();
             assert_eq!(back, spec);
         }

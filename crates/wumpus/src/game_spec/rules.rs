@@ -38,7 +38,7 @@ pub fn for_rules<C: ForRules>(rules: RuleSet, code: C) -> C::Out {
     }
 }
 
-/// What every game of `rules` shares ([`Session::FACTS`]).
+/// What every game of `rules` shares ([`crate::game::Session::FACTS`]).
 pub fn facts(rules: RuleSet) -> &'static RuleFacts {
     struct Facts;
     impl ForRules for Facts {

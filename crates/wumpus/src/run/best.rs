@@ -4,9 +4,9 @@
 //! figures beside them. Each is read from the batch's typed description ([`Summary::game`]).
 
 use super::Summary;
-pub use crate::agent::optimal::BestScore;
 use crate::agent::grid;
 use crate::agent::optimal;
+pub use crate::agent::optimal::BestScore;
 use crate::game::RuleSet;
 use crate::game_spec::GridSizes;
 use crate::grid::Deal;

@@ -62,7 +62,10 @@ impl<S: Playable> Agents<S> {
     fn prepare(&self, helper: Helper, setup: &S::Setup) -> Prepared1<S> {
         let made = match helper {
             Helper::Hint => self.game.agents_for(setup),
-            Helper::Logic => self.game.with_agent(AgentKind::Logic, false).agents_for(setup),
+            Helper::Logic => self
+                .game
+                .with_agent(AgentKind::Logic, false)
+                .agents_for(setup),
         };
         made.map(Arc::from).map_err(Arc::new)
     }
@@ -306,8 +309,7 @@ impl<S: Playable> Played<S> {
         let f = &mut self.followers[helper as usize];
         if f.follower.is_none() && !self.keep_history && self.steps > 0 {
             return Err(HelperError::Stopped(
-                "this game keeps no history: its followers are made before its first action"
-                    .into(),
+                "this game keeps no history: its followers are made before its first action".into(),
             ));
         }
         if f.follower.is_none() {

@@ -10,10 +10,10 @@
 use super::game::{Acted, Helper, HelperError, Played};
 use crate::agent::Knowledge;
 use crate::features::Features;
-use crate::topology::Topology;
-use std::sync::Arc;
 pub use crate::features::{Layout, Mode};
 use crate::game_spec::Playable;
+use crate::topology::Topology;
+use std::sync::Arc;
 
 /// A played game, with the learner's view of it.
 pub struct Learned<S: Playable> {
@@ -107,9 +107,7 @@ impl<S: Playable> Learned<S> {
 
     /// Writes this turn's percepts ([`crate::numbered::Numbered::observe`]).
     pub fn percepts(&self, out: &mut [i8]) {
-        self.played
-            .session()
-            .observe(self.played.shown(), out);
+        self.played.session().observe(self.played.shown(), out);
     }
 
     /// Writes the array of `layout` for this moment into `out`, with what the logic agent
@@ -130,8 +128,7 @@ impl<S: Playable> Learned<S> {
                 out,
             );
         } else {
-            self.memory
-                .write(layout, self.played.session(), None, out);
+            self.memory.write(layout, self.played.session(), None, out);
         }
         Ok(())
     }

@@ -22,8 +22,8 @@ pub mod shard;
 pub mod tally;
 pub mod trace;
 pub mod view;
-pub mod worlds;
 pub mod world;
+pub mod worlds;
 
 pub use batch::{solve, solve_files, Batch, BatchJob, BatchSink, Quiet, Solved};
 pub use event::{Label, StepEvent};

@@ -106,8 +106,7 @@ impl<S: Playable> Traced<S> {
                 let agent = self.start.game.agent_kind();
                 let map_known = self.start.game.map_known == Some(true);
                 Err(
-                    if agent == crate::agent::AgentKind::Logic && !map_known && !S::FACTS.on_grid
-                    {
+                    if agent == crate::agent::AgentKind::Logic && !map_known && !S::FACTS.on_grid {
                         format!(
                             "the {agent} agent without the map reasons over a map of its own, \
                              whose places are not the game's, so there is no knowledge base of \

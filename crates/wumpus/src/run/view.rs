@@ -514,7 +514,11 @@ mod tests {
                 assert_eq!(json_len(&mut e), json.len());
                 assert_eq!(serde_json::to_string(&e).unwrap(), json, "lists put back");
                 // The moment shown before a hint keeps the decision back.
-                let m = Moment::kept_back(&e, &Because::new(), &GridSession::deal(&setup, seed).unwrap());
+                let m = Moment::kept_back(
+                    &e,
+                    &Because::new(),
+                    &GridSession::deal(&setup, seed).unwrap(),
+                );
                 let shown = serde_json::to_value(&m).unwrap();
                 for kept in ["action", "rule", "reason", "depth", "target"] {
                     assert!(shown[kept].is_null(), "{kept} is kept back: {shown}");

@@ -364,7 +364,9 @@ impl<S: Playable> Share<S> {
     }
 
     fn layout(&self) -> Option<Layout> {
-        self.worlds.first().and_then(|w| w.learned.layout().cloned())
+        self.worlds
+            .first()
+            .and_then(|w| w.learned.layout().cloned())
     }
 
     /// World `i`'s game `k`.
@@ -552,7 +554,14 @@ fn stopped() -> WorldsError {
 
 /// Copies the rows of the share from world `lo` into the caller's arrays, those dealt or
 /// stepped (`rows.dealt`), marking them in `dealt`.
-fn copy_rows(rows: &Rows, lo: usize, width: usize, actions: usize, out: &mut Out<'_>, dealt: &mut [bool]) {
+fn copy_rows(
+    rows: &Rows,
+    lo: usize,
+    width: usize,
+    actions: usize,
+    out: &mut Out<'_>,
+    dealt: &mut [bool],
+) {
     for (j, _) in rows.dealt.iter().enumerate().filter(|(_, &d)| d) {
         let i = lo + j;
         dealt[i] = true;
@@ -593,7 +602,8 @@ impl<S: Playable> AnyWorlds for Many<S> {
         // The workers start first, so that every share is played at once.
         for w in &mut self.workers {
             let rows = w.rows.take().unwrap_or_default();
-            w.to.send(Ask::Call(call.clone(), rows)).map_err(|_| stopped())?;
+            w.to.send(Ask::Call(call.clone(), rows))
+                .map_err(|_| stopped())?;
         }
         let (width, actions) = (self.first.plan.width, S::ACTIONS.len());
         let mut dealt = vec![false; self.first.plan.n];
