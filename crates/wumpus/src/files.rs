@@ -115,25 +115,11 @@ fn read_regular(path: &Path) -> Result<Vec<u8>, FileError> {
             ),
         )
     };
-    // Checked before opening: opening a FIFO for reading blocks until a writer appears.
-    let meta = std::fs::metadata(path).map_err(io_error)?;
-    if !meta.is_file() {
-        return Err(not_regular());
-    }
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        // Should the path be swapped for a FIFO between the check and the open, the open
-        // returns at once instead of waiting for a writer; the check below then refuses it.
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path).map_err(io_error)?;
+    let file = open_regular(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::InvalidInput => not_regular(),
+        _ => io_error(e),
+    })?;
     let meta = file.metadata().map_err(io_error)?;
-    if !meta.is_file() {
-        return Err(not_regular());
-    }
     if meta.len() > MAX_READ_BYTES {
         return Err(too_large());
     }
@@ -146,6 +132,31 @@ fn read_regular(path: &Path) -> Result<Vec<u8>, FileError> {
         return Err(too_large());
     }
     Ok(bytes)
+}
+
+/// `path` opened for reading if it is a regular file (or a link to one): never waiting on a
+/// FIFO, never a device. Anything else is an error of kind `InvalidInput`.
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    let not_regular =
+        || std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file");
+    // Checked before opening: opening a FIFO for reading blocks until a writer appears.
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        // Should the path be swapped for a FIFO between the check and the open, the open
+        // returns at once instead of waiting for a writer; the check below then refuses it.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    Ok(file)
 }
 
 /// True when saving to `path` writes to it directly rather than replacing a file: it exists

@@ -2,9 +2,13 @@
 //! rather than once per run: a file per model (size, pit chance, scoring, rules of movement),
 //! checked on reading and solved again when it is missing, stale or damaged.
 //!
-//! It must never return values it has not checked: a file is used only if its header names
-//! this format, this solver and this very model, and its checksum holds; anything else is a
-//! miss and the game is solved afresh. A write goes to an exclusively created temporary file
+//! It must never return values it has not checked, nor trust the folder it reads: a file is
+//! opened only if it is a regular file (a FIFO or a device is a miss, never a wait), memory is
+//! reserved only as the bytes read prove it is needed, and a file is used only if its header
+//! names this format, this solver and this very model, its checksum holds, and its values are
+//! those the solver would compute: the beliefs nearest the start are valued again from their
+//! successors' values in the file, and must come out as the file has them (a file edited and
+//! summed again fails that). Anything else is a miss and the game is solved afresh. A write goes to an exclusively created temporary file
 //! in the same folder, then a rename, so a reader never sees half a file and two processes
 //! solving at once leave one whole file.
 //!
@@ -177,7 +181,7 @@ fn miss(why: impl Into<String>) -> io::Error {
 /// The values of `model` read from `path`, with the game's value, checked; an error says why
 /// the file cannot be used.
 pub(super) fn load(model: &Model, path: &Path) -> io::Result<(Table, GameValue)> {
-    let file = File::open(path)?;
+    let file = crate::files::open_regular(path)?;
     let length = file.metadata()?.len();
     let mut r = Checked {
         inner: BufReader::with_capacity(1 << 20, file),
@@ -207,7 +211,9 @@ pub(super) fn load(model: &Model, path: &Path) -> io::Result<(Table, GameValue)>
         return Err(miss("damaged: more entries than the file holds"));
     }
     let mut values = FxHashMap::default();
-    values.reserve(entries as usize);
+    // The map grows as entries are read: a header cannot make it reserve what the file does
+    // not hold (a sparse file can claim any length).
+    values.reserve((entries as usize).min(1 << 16));
     for _ in 0..entries {
         let key = u128::from_le_bytes(r.bytes()?);
         let n = u16::from_le_bytes(r.bytes()?);
@@ -239,13 +245,104 @@ pub(super) fn load(model: &Model, path: &Path) -> io::Result<(Table, GameValue)>
         states: states as usize,
         seconds,
     };
-    Ok((
-        Table {
-            values,
-            pits: FxHashMap::default(),
-        },
-        game,
-    ))
+    let table = Table {
+        values,
+        pits: FxHashMap::default(),
+    };
+    consistent(model, &table, &value).map_err(miss)?;
+    Ok((table, game))
+}
+
+/// Beliefs valued again when a file is read: those nearest the start, in the order a game
+/// reaches them.
+const CHECKED_BELIEFS: usize = 2_000;
+
+/// Why `table` (with the game's `value`) is not what the solver would compute, if it is not:
+/// each of the [`CHECKED_BELIEFS`] beliefs nearest the start is valued again from the table's
+/// values of its successors, one step of the solve, and must match the table; the start's
+/// values must add up to the game's value.
+fn consistent(model: &Model, table: &Table, value: &Value) -> Result<(), String> {
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * (1.0 + a.abs().max(b.abs()));
+    let mut scratch = Table::default();
+    let mut seen = std::collections::HashSet::new();
+    let mut queue = std::collections::VecDeque::new();
+    let mut total = Value::default();
+    let p_calm = (1.0 - model.pit).powi(model.neighbours[0].count_ones() as i32);
+    let p_smell = (model.smells[0] & !1).count_ones() as f64 / (model.cells - 1) as f64;
+    for (p_s, stench) in [(p_smell, true), (1.0 - p_smell, false)] {
+        for (p_b, breeze) in [(1.0 - p_calm, true), (p_calm, false)] {
+            if p_s * p_b <= 0.0 {
+                continue;
+            }
+            let start = model.start(&Percepts {
+                breeze,
+                stench,
+                ..Percepts::default()
+            });
+            let worth = table
+                .values
+                .get(&model.key(&start))
+                .ok_or("damaged: a start the game has is missing")?;
+            total = total.plus(worth.at(0.0).scaled(p_s * p_b));
+            queue.push_back(start);
+        }
+    }
+    if !(close(total.score, value.score) && close(total.win, value.win)) {
+        return Err("damaged: the game's value is not its starts' values".into());
+    }
+    let mut checked = 0;
+    while let Some(b) = queue.pop_front() {
+        if checked >= CHECKED_BELIEFS {
+            break;
+        }
+        checked += 1;
+        let stored = table
+            .values
+            .get(&model.key(&b))
+            .ok_or("damaged: a belief the game reaches is missing")?;
+        let pits = super::solver::pit_posterior(model, None, &mut scratch, b.visited, b.breeze);
+        let mut missing = false;
+        let mut next = Vec::new();
+        let mut weigh = model::Envelopes {
+            horizon: model.horizon,
+            child: |child: &Belief| {
+                next.push(*child);
+                match table.values.get(&model.key(child)) {
+                    Some(w) => w.clone(),
+                    None => {
+                        missing = true;
+                        Worth::line(Line {
+                            score: 0.0,
+                            slope: 0.0,
+                            win: 0.0,
+                            death: 0.0,
+                        })
+                    }
+                }
+            },
+        };
+        let plans = model.plans(&b, &pits, &mut weigh);
+        let again = Worth::best_of(plans.iter().map(|p| &p.worth), model.horizon);
+        if missing {
+            return Err("damaged: a belief the game reaches is missing".into());
+        }
+        for spent in [0.0, 5.0, 20.0] {
+            let (a, s) = (again.at(spent), stored.at(spent));
+            if !(close(a.score, s.score) && close(a.win, s.win)) {
+                return Err(
+                    "its values are not the game's: a belief's worth is not what its \
+                     successors' give"
+                        .into(),
+                );
+            }
+        }
+        for child in next {
+            if seen.insert(child) {
+                queue.push_back(child);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Writes the values of `model` to `path`: to a temporary file beside it, then renamed.
@@ -363,6 +460,112 @@ mod tests {
             );
             assert_eq!(std::fs::read(&path).unwrap().len(), whole.len(), "{what}");
         }
+    }
+
+    #[test]
+    fn a_fifo_a_sparse_giant_and_values_summed_again_are_misses() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = solver(dir.path());
+        let value = first.game_value().value;
+        let model = first.model().clone();
+        let path = model.cache_file(dir.path());
+        // Values edited and summed again: negated, with a checksum that holds.
+        let (table, game) = load(&model, &path).unwrap();
+        let negated = Table {
+            values: table
+                .values
+                .iter()
+                .map(|(k, w)| {
+                    let lines = w
+                        .lines()
+                        .iter()
+                        .map(|l| Line {
+                            score: -l.score,
+                            ..*l
+                        })
+                        .collect();
+                    (*k, Worth::from_lines(lines))
+                })
+                .collect(),
+            pits: FxHashMap::default(),
+        };
+        let negated_game = GameValue {
+            value: Value {
+                score: -game.value.score,
+                ..game.value
+            },
+            ..game
+        };
+        save(&model, &negated, &negated_game, &path).unwrap();
+        let why = load(&model, &path).err().expect("a miss").to_string();
+        assert!(
+            why.contains("not the game's") || why.contains("not its starts' values"),
+            "{why}"
+        );
+        // One belief off, the game's value and the checksum kept whole: found by the backup.
+        let mut one_off = Table {
+            values: table.values.clone(),
+            pits: FxHashMap::default(),
+        };
+        let start = model.start(&Percepts::default());
+        let first_move = {
+            let pits = super::super::solver::pit_posterior(
+                &model,
+                Some(&table),
+                &mut Table::default(),
+                start.visited,
+                start.breeze,
+            );
+            let mut next = Vec::new();
+            let mut weigh = model::Envelopes {
+                horizon: model.horizon,
+                child: |b: &Belief| {
+                    next.push(*b);
+                    table.values[&model.key(b)].clone()
+                },
+            };
+            model.plans(&start, &pits, &mut weigh);
+            next[0]
+        };
+        let key = model.key(&first_move);
+        let lines = one_off.values[&key]
+            .lines()
+            .iter()
+            .map(|l| Line {
+                score: l.score + 1.0,
+                ..*l
+            })
+            .collect();
+        one_off.values.insert(key, Worth::from_lines(lines));
+        save(&model, &one_off, &game, &path).unwrap();
+        let why = load(&model, &path).err().expect("a miss").to_string();
+        assert!(why.contains("not the game's"), "{why}");
+        // A header that claims more entries than memory holds, on a sparse file.
+        let header = std::fs::read(&path).unwrap()[..model.header().len() + 40].to_vec();
+        let mut giant = header.clone();
+        giant.extend_from_slice(&(u64::MAX / 64).to_le_bytes());
+        std::fs::write(&path, &giant).unwrap();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(100 << 30)
+            .unwrap();
+        assert!(load(&model, &path).is_err());
+        // A FIFO where the file should be: a miss at once, never a wait for a writer.
+        std::fs::remove_file(&path).unwrap();
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let (done, finished) = std::sync::mpsc::channel();
+        let dir_path = dir.path().to_path_buf();
+        std::thread::spawn(move || {
+            let again = solver(&dir_path);
+            let _ = done.send(again.game_value().value);
+        });
+        let again = finished
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("a FIFO in the cache folder never blocks");
+        assert_eq!(again, value);
     }
 
     #[test]
