@@ -20,7 +20,9 @@ fn main() {
         Ok(()) => {}
         Err(err) => {
             if let Some(status) = cli::exit_status(&err) {
-                eprintln!("wumpus: {err:#}");
+                // What the error quotes came from outside (a file's name, a line of it):
+                // control characters are escaped, never sent to the terminal.
+                eprintln!("wumpus: {}", cli::printable(&format!("{err:#}")));
                 std::process::exit(status);
             }
         }

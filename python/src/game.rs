@@ -99,7 +99,7 @@ impl<S: Playable> Live<S> {
     ) -> PyResult<Learned<S>> {
         let played =
             Played::dealt(agents, seed, world).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(Learned::new(played, mode))
+        Learned::new(played, mode).map_err(PyValueError::new_err)
     }
 
     fn over_error(&self) -> PyResult<()> {

@@ -83,9 +83,6 @@ impl Worlds {
         threads: Option<usize>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Worlds> {
-        if n == 0 {
-            return Err(PyValueError::new_err("n must be at least 1"));
-        }
         let spec = spec(rules, options)?;
         if spec.agent.is_some() || spec.depth.is_some() {
             return Err(PyValueError::new_err(

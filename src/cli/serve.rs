@@ -13,6 +13,7 @@
 //! comes from the form, a file of the worlds folder or an upload. The HTTP API and its limits
 //! are described in `docs/live-page.md`.
 
+mod answer;
 mod games;
 mod guard;
 mod listen;
@@ -84,11 +85,64 @@ pub struct ServeArgs {
     /// A game left alone this many minutes ends.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     idle_minutes: u64,
+    /// A game asked for within this many seconds counts as being played: another browser's
+    /// new game never takes its place (the tests shorten it).
+    #[arg(long, default_value_t = 600, hide = true, value_parser = clap::value_parser!(u64).range(1..))]
+    played_seconds: u64,
+}
+
+/// Heavy work at once (the optimal agent's solves, the agent's whole game for Watch): more
+/// would starve every other game's thread of the two cores.
+pub const HEAVY_AT_ONCE: usize = 2;
+
+/// Heavy requests that wait their turn at most; beyond, a clear 503.
+pub const HEAVY_QUEUE: usize = 8;
+
+/// Games of the optimal agent at once, in all: each holds its solved game in memory (71 MB
+/// for a 3x4 grid).
+pub const MAX_OPTIMAL_GAMES: usize = 4;
+
+/// The server's budget of heavy work: a few at once, a short queue, and a 503 beyond it.
+pub struct Heavy {
+    permits: tokio::sync::Semaphore,
+    waiting: std::sync::atomic::AtomicUsize,
+}
+
+impl Heavy {
+    fn new() -> Heavy {
+        Heavy {
+            permits: tokio::sync::Semaphore::new(HEAVY_AT_ONCE),
+            waiting: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// Runs `work` in its turn, or says the server is too busy for it to wait.
+    pub async fn run<T>(
+        &self,
+        work: impl std::future::Future<Output = Result<T, ApiError>>,
+    ) -> Result<T, ApiError> {
+        use std::sync::atomic::Ordering;
+        if self.waiting.fetch_add(1, Ordering::AcqRel) >= HEAVY_QUEUE {
+            self.waiting.fetch_sub(1, Ordering::AcqRel);
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the server is busy with heavy work ({HEAVY_AT_ONCE} at once, \
+                     {HEAVY_QUEUE} waiting): try again in a few seconds"
+                ),
+            ));
+        }
+        let permit = self.permits.acquire().await;
+        self.waiting.fetch_sub(1, Ordering::AcqRel);
+        let _permit = permit.map_err(|e| ApiError::logged("the heavy work's budget", &e))?;
+        work.await
+    }
 }
 
 /// What the server shares between requests.
 struct Server {
     games: Mutex<games::Games>,
+    heavy: Heavy,
     worlds: PathBuf,
     /// The files the page offers, by name: grid `world`s and cave `map`s.
     files: Vec<(String, &'static str)>,
@@ -99,11 +153,17 @@ type Shared = Arc<Server>;
 pub fn run(args: ServeArgs) -> Result<()> {
     let files = world_files(&args.worlds);
     let server = Arc::new(Server {
-        games: Mutex::new(games::Games::new(
-            args.max_games as usize,
-            args.games_per_browser as usize,
-            Duration::from_secs(60 * args.idle_minutes),
-        )),
+        games: Mutex::new({
+            let mut games = games::Games::new(
+                args.max_games as usize,
+                args.games_per_browser as usize,
+                Duration::from_secs(60 * args.idle_minutes),
+            );
+            games.max_heavy = MAX_OPTIMAL_GAMES;
+            games.played = Duration::from_secs(args.played_seconds);
+            games
+        }),
+        heavy: Heavy::new(),
         worlds: args.worlds.clone(),
         files,
     });
@@ -159,6 +219,7 @@ fn router(server: Shared) -> Router {
     Router::new()
         .route("/", get(page))
         .route("/api/catalogue", get(catalogue))
+        .route("/api/key", post(new_key))
         .route("/api/games", post(create).get(list))
         .route("/api/games/{id}", get(view).delete(end_game))
         .route("/api/games/{id}/act", post(act))
@@ -219,7 +280,7 @@ impl Server {
                 if let Ok(entry) = games.get(id, key) {
                     let _ = entry.events.send(v.clone());
                 }
-                if !v["end"].is_null() {
+                if !v.value["end"].is_null() {
                     games.finished(id);
                 }
             }
@@ -272,6 +333,13 @@ async fn catalogue(State(server): State<Shared>) -> Json<Value> {
     Json(catalogue)
 }
 
+/// `POST /api/key`: a fresh key for a new browser, known until the server stops (the page
+/// gets one with its first game too).
+async fn new_key(State(server): State<Shared>) -> Result<Json<Value>, ApiError> {
+    let mut games = server.games.lock().map_err(|_| ApiError::internal())?;
+    Ok(Json(json!({ "key": games.issue() })))
+}
+
 /// Starts a game: `201` with its first view and the browser's key (the one the request
 /// carried, or a fresh one the page keeps), or why not.
 async fn create(
@@ -285,14 +353,20 @@ async fn create(
         Some(name) => Some(server.offered(name, "world")?),
         None => None,
     };
-    let key = key_of(&headers).unwrap_or_else(games::fresh_secret);
+    let heavy = req.spec.agent_kind() == wumpus::game_spec::AgentKind::Optimal;
     let id = games::fresh_secret();
     let (to, from) = std::sync::mpsc::sync_channel(live::QUEUE);
-    {
+    let key = {
         let mut games = server.games.lock().map_err(|_| ApiError::internal())?;
-        games.admit(&key)?;
-        games.insert(id.clone(), &key, to);
-    }
+        // The key the request carries if this run issued it; a fresh one otherwise.
+        let key = match games.known(key_of(&headers).as_deref()) {
+            Some(k) => k.to_string(),
+            None => games.issue(),
+        };
+        games.admit(&key, heavy)?;
+        games.insert(id.clone(), &key, to, heavy);
+        key
+    };
     let spawn = live::Spawn {
         id: id.clone(),
         // A fresh seed the page's JavaScript numbers hold exactly (below 2^53).
@@ -304,22 +378,39 @@ async fn create(
         requests: from,
     };
     let spec = req.spec;
-    let started = tokio::task::spawn_blocking(move || spec.dispatch(spawn, true))
-        .await
-        .map_err(|_| ApiError::internal());
-    let first = match started {
-        Ok(Ok(Ok(first))) => first.await.unwrap_or_else(|_| Err(ApiError::internal())),
-        Ok(Ok(Err(e))) => Err(e),
-        Ok(Err(e)) => Err(bad(e.spelled(wumpus::game_spec::Spelling::Keywords))),
-        Err(e) => Err(e),
+    let folder = format!("{}/", server.worlds.display());
+    let start = async move {
+        let started = tokio::task::spawn_blocking(move || spec.dispatch(spawn, true))
+            .await
+            .map_err(|e| ApiError::logged("a game's start", &e));
+        match started {
+            Ok(Ok(Ok(first))) => first
+                .await
+                .unwrap_or_else(|e| Err(ApiError::logged("a game's first view", &e))),
+            Ok(Ok(Err(e))) => Err(e),
+            // A file of the worlds folder is named by its name, not where the folder is.
+            Ok(Err(e)) => Err(bad(e
+                .spelled(wumpus::game_spec::Spelling::Keywords)
+                .replace(&folder, ""))),
+            Err(e) => Err(e),
+        }
+    };
+    // The optimal agent solves its game as the game starts: heavy work, taken in turn.
+    let first = if heavy {
+        server.heavy.run(start).await
+    } else {
+        start.await
     };
     let mut games = server.games.lock().map_err(|_| ApiError::internal())?;
     match first {
         Ok(view) => {
             if let Ok(entry) = games.get(&id, Some(&key)) {
-                entry.title = view["start"]["title"].as_str().unwrap_or("").to_string();
+                entry.title = view.value["start"]["title"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_string();
             }
-            let mut view = (*view).clone();
+            let mut view = view.value.clone();
             view["key"] = json!(key);
             Ok((StatusCode::CREATED, Json(view)).into_response())
         }
@@ -333,10 +424,10 @@ async fn create(
 /// `GET /api/games`: the games of the browser whose key the request carries, most recently
 /// used first, so that a full server is never a dead end.
 async fn list(State(server): State<Shared>, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
-    let Some(key) = key_of(&headers) else {
+    let mut games = server.games.lock().map_err(|_| ApiError::internal())?;
+    let Some(key) = games.known(key_of(&headers).as_deref()).map(str::to_string) else {
         return Ok(Json(json!({"games": []})));
     };
-    let games = server.games.lock().map_err(|_| ApiError::internal())?;
     let mine: Vec<Value> = games
         .of(&key)
         .into_iter()
@@ -367,7 +458,7 @@ async fn act(
     UrlPath(id): UrlPath<String>,
     headers: HeaderMap,
     body: Result<Json<Act>, JsonRejection>,
-) -> Result<Json<live::Answer>, ApiError> {
+) -> Result<Response, ApiError> {
     let Json(req) = body.map_err(rejected)?;
     if req.action.len() > 200 {
         return Err(bad("an action is a few words"));
@@ -376,34 +467,45 @@ async fn act(
     server
         .ask(&id, key.as_deref(), Job::Act(req.action, req.step))
         .await
-        .map(Json)
+        .map(|a| a.response())
 }
 
 async fn view(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
     headers: HeaderMap,
-) -> Result<Json<live::Answer>, ApiError> {
+) -> Result<Response, ApiError> {
     let key = key_of(&headers);
-    server.ask(&id, key.as_deref(), Job::View).await.map(Json)
+    server
+        .ask(&id, key.as_deref(), Job::View)
+        .await
+        .map(|a| a.response())
 }
 
 async fn hint(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
     headers: HeaderMap,
-) -> Result<Json<live::Answer>, ApiError> {
+) -> Result<Response, ApiError> {
     let key = key_of(&headers);
-    server.ask(&id, key.as_deref(), Job::Hint).await.map(Json)
+    server
+        .ask(&id, key.as_deref(), Job::Hint)
+        .await
+        .map(|a| a.response())
 }
 
 async fn watch(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
     headers: HeaderMap,
-) -> Result<Json<live::Answer>, ApiError> {
+) -> Result<Response, ApiError> {
     let key = key_of(&headers);
-    server.ask(&id, key.as_deref(), Job::Watch).await.map(Json)
+    // The agent's whole game is played the first time: heavy work, taken in turn.
+    server
+        .heavy
+        .run(server.ask(&id, key.as_deref(), Job::Watch))
+        .await
+        .map(|a| a.response())
 }
 
 /// `GET /api/games/{id}/events`: the game's changes as server-sent events, one `act` event an
@@ -413,6 +515,7 @@ async fn events(
     State(server): State<Shared>,
     UrlPath(id): UrlPath<String>,
     headers: HeaderMap,
+    streaming: Option<axum::Extension<listen::Streaming>>,
 ) -> Result<Response, ApiError> {
     use axum::response::sse::{Event, KeepAlive, Sse};
     use tokio::sync::broadcast::error::RecvError;
@@ -421,19 +524,39 @@ async fn events(
         let mut games = server.games.lock().map_err(|_| ApiError::internal())?;
         games.get(&id, key.as_deref())?.events.subscribe()
     };
-    let stream = futures_util::stream::unfold(listener, |mut listener| async move {
-        let event = match listener.recv().await {
-            Ok(change) => Event::default().event("act").data(change.to_string()),
-            // Too far behind: the tab reloads the game's view.
-            Err(RecvError::Lagged(_)) => Event::default().event("stale").data("{}"),
-            Err(RecvError::Closed) => return None,
-        };
-        Some((Ok::<_, std::convert::Infallible>(event), listener))
+    // Busy while it streams; ended whole before the connection's lifetime would cut it (the
+    // browser's event source then opens it again at once).
+    let busy = streaming.map(|axum::Extension(s)| s.hold());
+    // The browser opens a stream that ended again after half a second.
+    let opening = futures_util::stream::once(async {
+        Ok::<_, std::convert::Infallible>(
+            Event::default()
+                .retry(Duration::from_millis(500))
+                .comment("open"),
+        )
     });
-    Ok(Sse::new(stream)
+    let ends = tokio::time::Instant::now() + STREAM_LIFETIME;
+    let stream =
+        futures_util::stream::unfold((listener, busy), move |(mut listener, busy)| async move {
+            let event = match tokio::time::timeout_at(ends, listener.recv()).await {
+                Ok(Ok(change)) => Event::default()
+                    .event("act")
+                    .data(String::from_utf8_lossy(&change.json())),
+                // Too far behind: the tab reloads the game's view.
+                Ok(Err(RecvError::Lagged(_))) => Event::default().event("stale").data("{}"),
+                Ok(Err(RecvError::Closed)) | Err(_) => return None,
+            };
+            Some((Ok::<_, std::convert::Infallible>(event), (listener, busy)))
+        });
+    Ok(Sse::new(futures_util::StreamExt::chain(opening, stream))
         .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
         .into_response())
 }
+
+/// A stream of events ends this long after it opened, whole, before the connection's own
+/// lifetime ([`listen::CONNECTION_LIFETIME`]) would cut it mid-answer; the page's event source
+/// opens a new one at once.
+const STREAM_LIFETIME: Duration = Duration::from_secs(90);
 
 /// How often a stream of events with nothing to say sends a comment: a closed tab's stream is
 /// noticed gone at the next one.

@@ -340,6 +340,8 @@ pub const CSV_HEADER_FILES: &str = "file,seed,outcome,score,moves,shots";
 /// batch over files (quoted as CSV quotes a field when it holds a comma or a quote).
 pub fn csv_row(r: &GameRecord) -> String {
     let file = r.file.as_deref().map(|f| {
+        // A name's control characters are escaped: a row never moves a terminal's cursor.
+        let f = super::printable(f);
         if f.contains([',', '"', '\n', '\r']) {
             format!("\"{}\",", f.replace('"', "\"\""))
         } else {
@@ -372,6 +374,7 @@ pub fn summary_text(s: &Summary) -> String {
     }
     let setup = setup_words(s);
     let facts = wumpus::game_spec::facts(s.game.rules);
+    let setup = super::printable(&setup);
     let _ = writeln!(
         t,
         "{} ({setup}), agent {}",

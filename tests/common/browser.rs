@@ -270,7 +270,7 @@ impl LivePage {
         browser.goto(&format!("http://127.0.0.1:{port}/api/catalogue"));
         browser.run(&format!(
             "localStorage.setItem('wumpus-key', '{}')",
-            super::http::TEST_KEY
+            super::http::test_key(port)
         ));
         browser.goto(&format!("http://127.0.0.1:{port}/"));
         browser.wait(

@@ -68,11 +68,36 @@ pub struct Reply {
     pub text: String,
 }
 
-/// The key the tests' requests carry unless they give their own: one browser.
-pub const TEST_KEY: &str = "0123456789abcdef0123456789abcdef";
+/// The key the tests' requests to the server on `port` carry unless they give their own: one
+/// browser, its key issued by that server (`POST /api/key`) on first use.
+pub fn test_key(port: u16) -> String {
+    static KEYS: std::sync::Mutex<Vec<(u16, String)>> = std::sync::Mutex::new(Vec::new());
+    let mut keys = KEYS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, k)) = keys.iter().find(|(p, _)| *p == port) {
+        return k.clone();
+    }
+    let key = issued_key(port);
+    keys.push((port, key.clone()));
+    key
+}
+
+/// A fresh key issued by the server on `port`: a new browser.
+pub fn issued_key(port: u16) -> String {
+    let reply = request(
+        "127.0.0.1".parse().unwrap(),
+        port,
+        "POST",
+        "/api/key",
+        &[("X-Wumpus-Key", "")],
+        Some("{}"),
+    )
+    .expect("a key");
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    reply.body["key"].as_str().expect("a key").to_string()
+}
 
 /// One request with `Connection: close` from `from`, with `headers` (a `Host` naming the
-/// server, and the browser's key [`TEST_KEY`], are added unless given; an empty key value
+/// server, and the browser's key [`test_key`], are added unless given; an empty key value
 /// sends none) and `body`.
 pub fn request(
     from: IpAddr,
@@ -90,11 +115,13 @@ pub fn request(
     if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
         head.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
     }
-    if !headers
-        .iter()
-        .any(|(n, _)| n.eq_ignore_ascii_case("x-wumpus-key"))
+    // The live server's API only (the same helper speaks to chromedriver).
+    if path.starts_with("/api/")
+        && !headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("x-wumpus-key"))
     {
-        head.push_str(&format!("X-Wumpus-Key: {TEST_KEY}\r\n"));
+        head.push_str(&format!("X-Wumpus-Key: {}\r\n", test_key(port)));
     }
     for (name, value) in headers.iter().filter(|(_, v)| !v.is_empty()) {
         head.push_str(&format!("{name}: {value}\r\n"));

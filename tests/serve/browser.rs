@@ -800,7 +800,7 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     b.goto(&format!("http://127.0.0.1:{full}/api/catalogue"));
     b.run(&format!(
         "localStorage.setItem('wumpus-key', '{}')",
-        common::http::TEST_KEY
+        common::http::test_key(full)
     ));
     b.goto(&format!("http://127.0.0.1:{full}/"));
     b.wait(

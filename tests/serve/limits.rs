@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::http::{connect_from, peak_memory, request, start_server, Reply};
+use common::http::{connect_from, issued_key, peak_memory, request, start_server, Reply};
 use serde_json::json;
 use std::io::{Read, Write};
 use std::net::IpAddr;
@@ -163,17 +163,41 @@ fn as_browser(
 
 #[test]
 fn games_are_shared_fairly_among_browsers_and_a_finished_game_frees_its_slot() {
-    let (_server, port) =
-        start_server(&worlds(), &["--max-games", "3", "--games-per-browser", "2"]);
-    let game = json!({"rules": "grid", "seed": 1});
-    let (hog, other, third) = (
-        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-        "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
-        "cccccccccccccccccccccccccccccccc",
+    let (_server, port) = start_server(
+        &worlds(),
+        &[
+            "--max-games",
+            "3",
+            "--games-per-browser",
+            "2",
+            "--played-seconds",
+            "2",
+        ],
     );
+    let game = json!({"rules": "grid", "seed": 1});
+    let keys = [issued_key(port), issued_key(port), issued_key(port)];
+    let (hog, other, third) = (keys[0].as_str(), keys[1].as_str(), keys[2].as_str());
     let first = as_browser(port, hog, "POST", "/api/games", Some(&game));
     assert_eq!(first.status, 201, "{}", first.text);
     assert_eq!(first.body["key"], hog);
+    // A key the server did not issue is not used: the game gets a fresh one.
+    let made_up = as_browser(
+        port,
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "POST",
+        "/api/games",
+        Some(&game),
+    );
+    assert_ne!(made_up.body["key"], "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    let made_up_key = made_up.body["key"].as_str().unwrap().to_string();
+    let made_up_id = made_up.body["id"].as_str().unwrap().to_string();
+    as_browser(
+        port,
+        &made_up_key,
+        "DELETE",
+        &format!("/api/games/{made_up_id}"),
+        None,
+    );
     assert_eq!(
         as_browser(port, hog, "POST", "/api/games", Some(&game)).status,
         201
@@ -185,8 +209,15 @@ fn games_are_shared_fairly_among_browsers_and_a_finished_game_frees_its_slot() {
         as_browser(port, other, "POST", "/api/games", Some(&game)).status,
         201
     );
-    // Full: a third browser takes the place of the least recently used game of the one
-    // holding most, which is told why its game is gone.
+    // Full, every game played just now: no new browser ends one, however many keys it takes.
+    for _ in 0..20 {
+        let fresh = issued_key(port);
+        let refused = as_browser(port, &fresh, "POST", "/api/games", Some(&game));
+        assert_eq!(refused.status, 503, "{}", refused.text);
+    }
+    // Left alone past the time a game counts as played: a third browser takes the place of
+    // the least recently used game of the one holding most, which is told why it is gone.
+    std::thread::sleep(std::time::Duration::from_millis(2500));
     let mine = as_browser(port, third, "POST", "/api/games", Some(&game));
     assert_eq!(mine.status, 201, "{}", mine.text);
     let id = first.body["id"].as_str().unwrap();
@@ -236,7 +267,9 @@ fn a_game_belongs_to_the_browser_that_made_it_and_its_id_is_nowhere_to_be_read()
     let key = made.body["key"].as_str().unwrap().to_string();
     let id = made.body["id"].as_str().unwrap().to_string();
     assert_eq!((key.len(), id.len()), (32, 32));
-    let stranger = "0000000000000000000000000000000f";
+    let stranger = issued_key(port);
+    let stranger = stranger.as_str();
+    let made_up = "0000000000000000000000000000000f";
     for (method, path, body) in [
         ("GET", format!("/api/games/{id}"), None),
         ("GET", format!("/api/games/{id}/hint"), None),
@@ -248,7 +281,7 @@ fn a_game_belongs_to_the_browser_that_made_it_and_its_id_is_nowhere_to_be_read()
         ),
         ("DELETE", format!("/api/games/{id}"), None),
     ] {
-        for who in ["", stranger] {
+        for who in ["", stranger, made_up] {
             let r = as_browser(port, who, method, &path, body.as_ref());
             assert_eq!(r.status, 404, "{method} {path} by {who:?}: {}", r.text);
         }

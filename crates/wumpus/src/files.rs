@@ -58,13 +58,22 @@ pub trait LineError: fmt::Display {
     fn line(&self) -> Option<usize>;
 }
 
-/// Quotes a token from a file for an error message: in single quotes, with invisible and
-/// control characters escaped (`\0`, `\t`, `\u{200b}`), so a line of NUL bytes shows as
-/// `'\0\0\0'` and not as an empty-looking `'   '`.
+/// The most characters of a token an error message quotes; a longer one is cut, marked `...`,
+/// so that a file of junk is never echoed whole.
+pub const MOST_QUOTED: usize = 40;
+
+/// Quotes a token from a file (or any input) for an error message: in single quotes, with
+/// invisible and control characters escaped (`\0`, `\t`, `\u{200b}`), so a line of NUL bytes
+/// shows as `'\0\0\0'` and not as an empty-looking `'   '`; at most [`MOST_QUOTED`]
+/// characters of it.
 pub fn quoted(token: &str) -> String {
-    let mut out = String::with_capacity(token.len() + 2);
+    let mut out = String::with_capacity(token.len().min(4 * MOST_QUOTED) + 2);
     out.push('\'');
-    for c in token.chars() {
+    for (i, c) in token.chars().enumerate() {
+        if i == MOST_QUOTED {
+            out.push_str("...");
+            break;
+        }
         // `escape_debug` escapes control characters, NUL and the invisible (grapheme-extending)
         // ones; quotes stay as they are, since they cannot be confused with the delimiters.
         if c == '\'' || c == '"' {

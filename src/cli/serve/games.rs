@@ -2,28 +2,32 @@
 //! by id, each with its owner's key, and the one budget of games shared among the browsers
 //! (keys) that hold them.
 //!
-//! A key is a secret the server hands a browser with its first game (the page keeps it in its
+//! A key is a secret the server issues a browser with its first game (the page keeps it in its
 //! origin's storage and sends it as `X-Wumpus-Key`); every read, watch, act and delete must
-//! carry the key of the game's owner. Ids and keys are 128 random bits, and neither is ever
-//! put in a thread name, a log line or an error of another browser. A request for a game that
-//! is not there, or is not the caller's, is answered alike (404), and such misses are
-//! rate-limited for the whole server.
+//! carry the key of the game's owner. Only keys this run of the server issued are known: a key
+//! from before a restart, or one made up, opens nothing (a program that read a key while the
+//! server was down cannot use it afterwards). Ids and keys are 128 random bits, and neither is
+//! ever put in a thread name, a log line or an error of another browser. A request for a game
+//! that is not there, or is not the caller's, is answered alike (404), and such misses are
+//! rate-limited for each key, and apart for requests that carry none (a foreign page's
+//! `<img>` cannot spend a browser's allowance).
 //!
 //! Loopback addresses say nothing of who is asking (any local program may use any 127.x
-//! address), so the budget counts keys, not addresses: each key holds at most its share, and
-//! a new browser finding the server full takes the place of the least recently used game of
-//! the browser holding the most, while that one holds more than an even share.
+//! address), and keys cost nothing, so the budget counts keys but never lets a new one end a
+//! game somebody plays: a browser holds at most its own cap of games, and a new browser finding
+//! the server full takes the place only of a game nobody is playing (no tab listens to it, no
+//! request for [`Games::played`]) of the browser holding the most, while that one holds more than an
+//! even share; otherwise it is told the server is full.
 
 use super::live::{self, ApiError};
 use axum::http::StatusCode;
 use std::collections::HashMap;
 use std::sync::mpsc::SyncSender;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
 
 /// Changes of one game, pushed to each tab that shows it: an action's answer.
-pub type Events = broadcast::Sender<Arc<serde_json::Value>>;
+pub type Events = broadcast::Sender<live::Answer>;
 
 /// What became of a game a closed tab showed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +55,34 @@ const MISS_BURST: f64 = 40.0;
 
 /// Games whose end is remembered, to tell their owner why they are gone.
 const ENDED_KEPT: usize = 256;
+
+/// A game used this recently, or listened to by a tab, is being played: no other browser's new
+/// game ever takes its place (the default of [`Games::played`]).
+pub const PLAYED: Duration = Duration::from_secs(10 * 60);
+
+/// Keys remembered at most; beyond, the least recently used key holding no game is forgotten.
+const MAX_KEYS: usize = 4096;
+
+/// A key's unfinished games, and of them the least recently used one nobody plays (when it
+/// was last used, and its id).
+type Held<'a> = (usize, Option<(Instant, &'a str)>);
+
+/// What the server knows of a key it issued.
+struct KeyState {
+    used: Instant,
+    /// The key's misses' token bucket: tokens, and when it was last filled.
+    misses: (f64, Instant),
+}
+
+/// Takes a token from a bucket filled at [`MISSES_PER_SECOND`] up to [`MISS_BURST`]; false
+/// when it is empty.
+fn take_token(bucket: &mut (f64, Instant)) -> bool {
+    let (tokens, at) = *bucket;
+    let tokens = (tokens + at.elapsed().as_secs_f64() * MISSES_PER_SECOND).min(MISS_BURST);
+    let ok = tokens >= 1.0;
+    *bucket = (if ok { tokens - 1.0 } else { tokens }, Instant::now());
+    ok
+}
 
 /// A browser's key, or a game's id: 128 random bits as 32 lower-case hex digits.
 pub fn fresh_secret() -> String {
@@ -81,6 +113,16 @@ pub struct Entry {
     used: Instant,
     /// Over: it holds no slot, and is kept only [`FINISHED_KEPT`].
     pub finished: bool,
+    /// Heavy: its agent holds a solved game (the optimal agent), counted against the server's
+    /// own cap of such games.
+    pub heavy: bool,
+}
+
+impl Entry {
+    /// True while somebody plays it: a tab listens, or it was asked for within `played`.
+    fn played(&self, played: Duration) -> bool {
+        self.events.receiver_count() > 0 || self.used.elapsed() < played
+    }
 }
 
 impl Entry {
@@ -106,8 +148,14 @@ pub struct Games {
     pub per_key: usize,
     /// A game left alone this long ends.
     pub idle: Duration,
-    /// The misses' token bucket: tokens, and when it was last filled.
-    misses: (f64, Instant),
+    /// The keys this run issued.
+    keys: HashMap<String, KeyState>,
+    /// The token bucket of misses carrying no known key.
+    keyless_misses: (f64, Instant),
+    /// Unfinished heavy games at most, in all.
+    pub max_heavy: usize,
+    /// A game asked for within this long is being played.
+    pub played: Duration,
 }
 
 impl Games {
@@ -119,8 +167,45 @@ impl Games {
             max,
             per_key,
             idle,
-            misses: (MISS_BURST, Instant::now()),
+            keys: HashMap::new(),
+            keyless_misses: (MISS_BURST, Instant::now()),
+            max_heavy: usize::MAX,
+            played: PLAYED,
         }
+    }
+
+    /// A fresh key for a browser, known from now until the server stops.
+    pub fn issue(&mut self) -> String {
+        if self.keys.len() >= MAX_KEYS {
+            let holding: std::collections::HashSet<&str> =
+                self.by_id.values().map(|e| e.owner.as_str()).collect();
+            let oldest = self
+                .keys
+                .iter()
+                .filter(|(k, _)| !holding.contains(k.as_str()))
+                .min_by_key(|(_, s)| s.used)
+                .map(|(k, _)| k.clone());
+            if let Some(k) = oldest {
+                self.keys.remove(&k);
+            }
+        }
+        let key = fresh_secret();
+        self.keys.insert(
+            key.clone(),
+            KeyState {
+                used: Instant::now(),
+                misses: (MISS_BURST, Instant::now()),
+            },
+        );
+        key
+    }
+
+    /// `key`, if this run issued it (marked used).
+    pub fn known<'a>(&mut self, key: Option<&'a str>) -> Option<&'a str> {
+        let key = key?;
+        let state = self.keys.get_mut(key)?;
+        state.used = Instant::now();
+        Some(key)
     }
 
     fn remember(&mut self, id: String, why: &'static str) {
@@ -152,12 +237,26 @@ impl Games {
             .count()
     }
 
-    /// Makes room for a new game of `key`, or says why there is none. A key over its own budget
-    /// is refused. When the server is full, a key holding less than an even share of the games
-    /// (among the keys holding games, itself counted) takes the place of the least recently
-    /// used game of the key holding the most; a key holding its share waits.
-    pub fn admit(&mut self, key: &str) -> Result<(), ApiError> {
+    /// Makes room for a new game of `key` (heavy: with the optimal agent), or says why there
+    /// is none. A key over its own budget is refused, as is a heavy game beyond the server's
+    /// cap of them. When the server is full, a key holding less than an even share of the
+    /// games (among the keys holding games, itself counted) takes the place of the least
+    /// recently used game nobody plays of the key holding the most; otherwise it waits.
+    pub fn admit(&mut self, key: &str, heavy: bool) -> Result<(), ApiError> {
         self.expire();
+        let heavy_now = self
+            .by_id
+            .values()
+            .filter(|e| e.heavy && !e.finished)
+            .count();
+        if heavy && heavy_now >= self.max_heavy {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the server already holds {heavy_now} games of the optimal agent, its most                      at once (each holds its solved game in memory): try again when one ends,                      or play another agent"
+                ),
+            ));
+        }
         let mine = self.unfinished(Some(key));
         if mine >= self.per_key {
             return Err(ApiError::new(
@@ -171,24 +270,25 @@ impl Games {
         if self.unfinished(None) < self.max {
             return Ok(());
         }
-        let mut held: HashMap<&str, (usize, Instant, &str)> = HashMap::new();
+        // Each other key's games, and of them the least recently used one nobody plays.
+        let mut held: HashMap<&str, Held<'_>> = HashMap::new();
         for (id, e) in self.by_id.iter().filter(|(_, e)| !e.finished) {
             if same_secret(&e.owner, key) {
                 continue;
             }
-            let slot = held.entry(&e.owner).or_insert((0, e.used, id));
+            let slot = held.entry(&e.owner).or_insert((0, None));
             slot.0 += 1;
-            if e.used < slot.1 {
-                slot.1 = e.used;
-                slot.2 = id;
+            if !e.played(self.played) && slot.1.is_none_or(|(used, _)| e.used < used) {
+                slot.1 = Some((e.used, id));
             }
         }
         let owners = held.len() + 1;
         let share = self.max.div_ceil(owners);
         let most = held
             .values()
+            .filter_map(|(n, idle)| idle.map(|(used, id)| (*n, used, id)))
             .max_by_key(|(n, used, _)| (*n, std::cmp::Reverse(*used)))
-            .copied();
+            .filter(|(n, _, _)| *n > share);
         match most {
             Some((_, _, id)) if mine < share => {
                 let id = id.to_string();
@@ -202,9 +302,9 @@ impl Games {
             _ => Err(ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
-                    "the server already holds {} games, its most, and this browser holds its \
-                     share ({mine}): end one of yours under \"Your games\", or wait for a game \
-                     to end ({} idle minutes end one)",
+                    "the server already holds {} games, its most, being played: end one of \
+                     yours under \"Your games\" ({mine} here), or wait for a game to end ({} \
+                     idle minutes end one)",
                     self.max,
                     self.idle.as_secs() / 60
                 ),
@@ -212,8 +312,8 @@ impl Games {
         }
     }
 
-    /// Adds game `id` of `key`.
-    pub fn insert(&mut self, id: String, key: &str, to: SyncSender<live::Request>) {
+    /// Adds game `id` of `key` (heavy: counted against the cap of heavy games).
+    pub fn insert(&mut self, id: String, key: &str, to: SyncSender<live::Request>, heavy: bool) {
         self.by_id.insert(
             id,
             Entry {
@@ -224,6 +324,7 @@ impl Games {
                 started: Instant::now(),
                 used: Instant::now(),
                 finished: false,
+                heavy,
             },
         );
     }
@@ -237,29 +338,30 @@ impl Games {
 
     /// Game `id`, if it is `key`'s, marked used; a miss is counted against the rate.
     pub fn get(&mut self, id: &str, key: Option<&str>) -> Result<&mut Entry, ApiError> {
+        let key = self.known(key);
         let owned =
             key.is_some_and(|k| self.by_id.get(id).is_some_and(|e| same_secret(&e.owner, k)));
         if !owned {
-            return Err(self.miss(id));
+            return Err(self.miss(id, key));
         }
         let e = self.by_id.get_mut(id).expect("checked above");
         e.used = Instant::now();
         Ok(e)
     }
 
-    /// The answer to a request for a game that is not there or not the caller's: 404 (429
-    /// once misses come faster than the rate).
-    fn miss(&mut self, id: &str) -> ApiError {
-        let (tokens, at) = self.misses;
-        let tokens = (tokens + at.elapsed().as_secs_f64() * MISSES_PER_SECOND).min(MISS_BURST);
-        if tokens < 1.0 {
-            self.misses = (tokens, Instant::now());
+    /// The answer to a request of `key` (known, or none) for a game that is not there or not
+    /// the caller's: 404 (429 once the key's misses come faster than the rate).
+    fn miss(&mut self, id: &str, key: Option<&str>) -> ApiError {
+        let bucket = match key.and_then(|k| self.keys.get_mut(k)) {
+            Some(state) => &mut state.misses,
+            None => &mut self.keyless_misses,
+        };
+        if !take_token(bucket) {
             return ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "too many requests for games that are not here: slow down",
             );
         }
-        self.misses = (tokens - 1.0, Instant::now());
         let why = self
             .ended
             .iter()
@@ -347,17 +449,31 @@ mod tests {
     use super::*;
 
     fn game(games: &mut Games, key: &str) -> Result<String, ApiError> {
-        games.admit(key)?;
+        games.admit(key, false)?;
         let id = fresh_secret();
         let (to, _) = std::sync::mpsc::sync_channel(1);
-        games.insert(id.clone(), key, to);
+        games.insert(id.clone(), key, to, false);
         Ok(id)
     }
 
+    /// Makes game `id` look left alone for longer than [`PLAYED`].
+    fn leave(games: &mut Games, id: &str) {
+        let played = games.played;
+        let e = games.by_id.get_mut(id).unwrap();
+        e.used = Instant::now() - played - Duration::from_secs(1);
+    }
+
     #[test]
-    fn a_game_is_only_its_owners() {
+    fn a_game_is_only_its_owners_and_only_issued_keys_open_games() {
         let mut games = Games::new(4, 2, Duration::from_secs(60));
-        let (a, b) = (fresh_secret(), fresh_secret());
+        let (a, b) = (games.issue(), games.issue());
+        let id = game(&mut games, &a).unwrap();
+        // A key the server did not issue (one from before a restart) opens nothing.
+        let mut restarted = Games::new(4, 2, Duration::from_secs(60));
+        let (to, _) = std::sync::mpsc::sync_channel(1);
+        restarted.insert(id.clone(), &a, to, false);
+        assert_eq!(restarted.get(&id, Some(&a)).err().unwrap().status, 404);
+        games.remove(&id, "test");
         let id = game(&mut games, &a).unwrap();
         assert!(games.get(&id, Some(&a)).is_ok());
         assert_eq!(games.get(&id, Some(&b)).err().unwrap().status, 404);
@@ -367,48 +483,68 @@ mod tests {
     }
 
     #[test]
-    fn a_full_server_makes_room_for_a_new_browser_from_the_one_holding_most() {
+    fn a_full_server_makes_room_only_from_games_nobody_plays() {
         let mut games = Games::new(4, 4, Duration::from_secs(60));
-        let (hog, other, newcomer) = (fresh_secret(), fresh_secret(), fresh_secret());
-        let first = game(&mut games, &hog).unwrap();
-        for _ in 0..2 {
-            game(&mut games, &hog).unwrap();
+        let (hog, player, newcomer) = (games.issue(), games.issue(), games.issue());
+        let mut hogs = Vec::new();
+        for _ in 0..3 {
+            hogs.push(game(&mut games, &hog).unwrap());
         }
-        game(&mut games, &other).unwrap();
-        // Full: the newcomer takes the hog's least recently used game.
+        let mine = game(&mut games, &player).unwrap();
+        // Full, and every game was used just now: a new key ends nobody's game.
+        assert_eq!(game(&mut games, &newcomer).err().unwrap().status, 503);
+        // A burst of fresh keys never ends the player's game, even left alone a while.
+        leave(&mut games, &mine);
+        for _ in 0..50 {
+            let fresh = games.issue();
+            assert_eq!(game(&mut games, &fresh).err().unwrap().status, 503);
+        }
+        assert!(games.get(&mine, Some(&player)).is_ok());
+        // The hog's games left alone: a new browser takes the least recently used of them.
+        leave(&mut games, &hogs[0]);
+        leave(&mut games, &hogs[1]);
         game(&mut games, &newcomer).unwrap();
         assert_eq!(games.of(&hog).len(), 2);
-        let err = games.get(&first, Some(&hog)).err().unwrap();
+        let err = games.get(&hogs[0], Some(&hog)).err().unwrap();
         assert!(
             err.message.contains("held more games than its share"),
             "{}",
             err.message
         );
-        // The hog holds 2 of 4 among three browsers, its share: it waits.
-        assert_eq!(game(&mut games, &hog).err().unwrap().status, 503);
-        // A fourth browser takes one of the hog's two; then everyone holds one, and a browser
-        // that holds one waits while a new one still gets in.
-        game(&mut games, &fresh_secret()).unwrap();
-        assert_eq!(games.of(&hog).len(), 1);
-        assert_eq!(game(&mut games, &other).err().unwrap().status, 503);
-        game(&mut games, &fresh_secret()).unwrap();
-        assert_eq!(games.unfinished(None), 4);
     }
 
     #[test]
-    fn misses_are_rate_limited() {
+    fn heavy_games_have_a_cap_of_their_own() {
+        let mut games = Games::new(8, 8, Duration::from_secs(60));
+        games.max_heavy = 1;
+        let key = games.issue();
+        games.admit(&key, true).unwrap();
+        let (to, _) = std::sync::mpsc::sync_channel(1);
+        games.insert(fresh_secret(), &key, to, true);
+        assert_eq!(games.admit(&key, true).err().unwrap().status, 503);
+        assert!(games.admit(&key, false).is_ok());
+    }
+
+    #[test]
+    fn misses_are_rate_limited_for_each_key_apart() {
         let mut games = Games::new(4, 2, Duration::from_secs(60));
-        let statuses: Vec<u16> = (0..200)
-            .map(|_| {
-                games
-                    .get(&fresh_secret(), None)
-                    .err()
-                    .unwrap()
-                    .status
-                    .as_u16()
-            })
-            .collect();
-        assert!(statuses.iter().take(40).all(|&s| s == 404));
-        assert!(statuses.contains(&429));
+        let mine = games.issue();
+        let mut statuses = |key: Option<&str>| -> Vec<u16> {
+            (0..200)
+                .map(|_| {
+                    games
+                        .get(&fresh_secret(), key)
+                        .err()
+                        .unwrap()
+                        .status
+                        .as_u16()
+                })
+                .collect()
+        };
+        let keyless = statuses(None);
+        assert!(keyless.iter().take(40).all(|&s| s == 404));
+        assert!(keyless.contains(&429));
+        // A foreign page's requests, which carry no key, spend none of a browser's allowance.
+        assert!(statuses(Some(&mine)).iter().take(40).all(|&s| s == 404));
     }
 }

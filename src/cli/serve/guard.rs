@@ -79,20 +79,30 @@ impl Hosts {
 /// Refuses a foreign `Host` or `Origin` with 403, answers in time or with 408, and adds the
 /// headers every answer carries.
 pub async fn guard(State(hosts): State<Arc<Hosts>>, request: Request, next: Next) -> Response {
-    let named = (
-        header_text(&request, header::HOST),
-        header_text(&request, header::ORIGIN),
-    );
-    let refused = match named {
-        (None, _) => Some("a request must name its Host".to_string()),
-        (Some(host), _) if !hosts.allows(&host) => Some(format!(
-            "this server answers only for its own address, not for Host {host:?} (`wumpus \
-             serve --allow-host NAME` allows another name)"
-        )),
-        (_, Some(origin)) if !hosts.allows_origin(&origin) => Some(format!(
-            "this server answers only its own page, not one from {origin:?}"
-        )),
-        _ => None,
+    // Every `Host` and `Origin` the request carries is checked: a second one may be what a
+    // proxy or a framework behind reads.
+    let host_list = header_texts(&request, header::HOST);
+    let origins = header_texts(&request, header::ORIGIN);
+    let refused = if host_list.is_empty() {
+        Some("a request must name its Host".to_string())
+    } else if let Some(host) = host_list.iter().find(|h| !hosts.allows(h)) {
+        Some(format!(
+            "this server answers only for its own address, not for Host {} (`wumpus serve \
+             --allow-host NAME` allows another name)",
+            wumpus::files::quoted(host)
+        ))
+    } else if host_list.len() > 1 {
+        Some("a request names one Host".to_string())
+    } else {
+        origins
+            .iter()
+            .find(|o| !hosts.allows_origin(o))
+            .map(|origin| {
+                format!(
+                    "this server answers only its own page, not one from {}",
+                    wumpus::files::quoted(origin)
+                )
+            })
     };
     // A body announced over the limit is refused on its head, before anything is read: hyper
     // answers `Expect: 100-continue` only once the body is read, so the client never sends it.
@@ -136,6 +146,16 @@ pub async fn guard(State(hosts): State<Arc<Hosts>>, request: Request, next: Next
             .or_insert_with(|| HeaderValue::from_static(value));
     }
     response
+}
+
+/// Every value of a header, as text (bytes that are not text shown as `\u{fffd}`).
+fn header_texts(request: &Request, name: header::HeaderName) -> Vec<String> {
+    request
+        .headers()
+        .get_all(name)
+        .iter()
+        .map(|v| v.to_str().unwrap_or("\u{fffd}").to_string())
+        .collect()
 }
 
 /// A header's value as text (bytes that are not text shown as `\u{fffd}`).

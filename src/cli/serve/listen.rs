@@ -43,6 +43,30 @@ const RECENT: Duration = Duration::from_millis(1000);
 /// The most bytes hyper buffers of a request head (hyper's smallest allowed is 8 KiB).
 pub const MAX_HEAD: usize = 16 * 1024;
 
+/// A connection's count of requests in progress, handed to a handler that answers with a
+/// stream (the events of a game): it holds [`Streaming::hold`] for as long as the stream runs,
+/// so that a connection streaming its answer counts as busy, never as idle, and is never
+/// closed to make room.
+#[derive(Clone, Debug)]
+pub struct Streaming(Arc<AtomicUsize>);
+
+impl Streaming {
+    /// Marks the connection busy until the guard is dropped.
+    pub fn hold(&self) -> StreamingGuard {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        StreamingGuard(self.0.clone())
+    }
+}
+
+/// The connection stays busy while this lives.
+pub struct StreamingGuard(Arc<AtomicUsize>);
+
+impl Drop for StreamingGuard {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// The server's caps on open connections.
 #[derive(Clone, Copy, Debug)]
 pub struct ConnectionCaps {
@@ -235,6 +259,7 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let (started, finished) = (place.busy.clone(), place.busy.clone());
+        let streaming = Streaming(place.busy.clone());
         let (began, answered) = (place.active.clone(), place.active.clone());
         let opened = place.opened;
         let service = app
@@ -243,6 +268,7 @@ pub async fn serve(
                 started.fetch_add(1, Ordering::Relaxed);
                 Admitted::touch(&began, opened);
                 request.extensions_mut().insert(ConnectInfo(peer));
+                request.extensions_mut().insert(streaming.clone());
                 request
             })
             .map_response(move |response| {

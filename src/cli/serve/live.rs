@@ -8,14 +8,12 @@
 //! action with what it knows, which the page draws ([`wumpus::run::view`]). The action and its
 //! reason are kept back until the player asks for a hint. Watch is the library's traced game.
 
+pub use super::answer::{Answer, ApiError, Reply};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::Json;
 use serde_json::{json, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
-use std::sync::Arc;
 use tokio::sync::oneshot;
 use wumpus::game_spec::{Dealt, OnRules, Playable, Prepared, Spelling};
 use wumpus::run::event::{trace_end, TraceStart};
@@ -24,6 +22,13 @@ use wumpus::run::view::{
     explain_odds, final_moment, json_len, odds_because, Because, Compact, Moment,
 };
 use wumpus::run::{Flow, StepEvent, Traced};
+
+/// The most actions a game of the page takes: a 64x64 board walked whole is a few thousand;
+/// a game never grows without bound (its history is kept for its view).
+pub const MAX_ACTIONS: usize = 8_192;
+
+/// The most bytes of words a game's log keeps (what was typed and said).
+pub const MAX_SAID_BYTES: usize = 4 << 20;
 
 /// Requests a game holds in its queue before it answers 429.
 pub const QUEUE: usize = 8;
@@ -47,51 +52,10 @@ pub enum Job {
     Watch,
 }
 
-/// A job's answer, shared: the watched game is kept to answer a second Watch, and it is
-/// megabytes on a big board.
-pub type Answer = Arc<Value>;
-
 /// A job and where to send its answer.
 pub struct Request {
     job: Job,
     reply: oneshot::Sender<Result<Answer, ApiError>>,
-}
-
-/// A request's failure: its HTTP status and a message for people.
-#[derive(Debug)]
-pub struct ApiError {
-    /// The status.
-    pub status: StatusCode,
-    /// Why.
-    pub message: String,
-}
-
-impl ApiError {
-    /// An error with `status`.
-    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            message: message.into(),
-        }
-    }
-
-    /// A failure of the server's own.
-    pub fn internal() -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
-    }
-
-    fn gone() -> ApiError {
-        ApiError::new(
-            StatusCode::GONE,
-            "this game stopped after an internal error: start a new one",
-        )
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
-    }
 }
 
 /// Sends `job` to the game behind `to` and waits for its answer.
@@ -143,18 +107,28 @@ impl OnRules for Spawn {
                     catch_unwind(AssertUnwindSafe(|| Live::start(id, game, played, pristine)));
                 match started {
                     Ok(Ok(mut live)) => {
-                        let _ = first.send(Ok(Arc::new(live.view())));
+                        let _ = first.send(Ok(Reply::new(live.view())));
                         live.serve(requests);
                     }
                     Ok(Err(e)) => {
                         let _ = first.send(Err(e));
                     }
                     Err(_) => {
-                        let _ = first.send(Err(ApiError::internal()));
+                        let _ = first.send(Err(ApiError::logged(
+                            "a game's start",
+                            &"its thread panicked",
+                        )));
                     }
                 }
             })
-            .map_err(|_| ApiError::internal())?;
+            .map_err(|e| {
+                eprintln!("wumpus serve: cannot start a game's thread: {e}");
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the server cannot start another game now (no thread for it): try again \
+                     shortly",
+                )
+            })?;
         Ok(answer)
     }
 }
@@ -170,9 +144,9 @@ impl Spawn {
                     .prefix("wumpus-upload-")
                     .suffix(".txt")
                     .tempfile()
-                    .map_err(|_| ApiError::internal())?;
+                    .map_err(|e| ApiError::logged("an upload's temporary file", &e))?;
                 std::io::Write::write_all(&mut file, text.as_bytes())
-                    .map_err(|_| ApiError::internal())?;
+                    .map_err(|e| ApiError::logged("an upload's temporary file", &e))?;
                 Some(file.into_temp_path())
             }
             None => None,
@@ -183,11 +157,18 @@ impl Spawn {
             .or_else(|| temp.as_ref().map(|t| t.to_path_buf()));
         let deal = || game.deal(Some(self.seed), file.as_deref());
         let loaded = deal().and_then(|a| Ok((a, deal()?))).map_err(|e| {
-            let message = match (&temp, &self.upload) {
-                // Errors name the upload, not the file it was put in.
-                (Some(path), Some((name, _))) => {
+            let message = match (&temp, &self.upload, &self.world) {
+                // Errors name the upload, not the file it was put in, and a file of the
+                // worlds folder by its name, not where the folder is.
+                (Some(path), Some((name, _)), _) => {
                     e.to_string().replace(&path.display().to_string(), name)
                 }
+                (_, _, Some(world)) => e.to_string().replace(
+                    &world.display().to_string(),
+                    &world
+                        .file_name()
+                        .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+                ),
                 _ => e.to_string(),
             };
             ApiError::new(StatusCode::BAD_REQUEST, message)
@@ -227,6 +208,8 @@ struct Live<S: Playable> {
     /// What was said: the game's opening lines, then each command the player gave with the
     /// game's answer to it.
     log: Vec<Value>,
+    /// The bytes `log` holds, about.
+    said_bytes: usize,
     watched: Option<Answer>,
 }
 
@@ -261,6 +244,7 @@ impl<S: Playable> Live<S> {
             last: None,
             start,
             log,
+            said_bytes: 0,
             watched: None,
         };
         live.follow();
@@ -284,9 +268,9 @@ impl<S: Playable> Live<S> {
 
     fn answer(&mut self, job: Job) -> Result<Answer, ApiError> {
         match job {
-            Job::View => Ok(Arc::new(self.view())),
-            Job::Act(text, step) => self.act(&text, step).map(Arc::new),
-            Job::Hint => self.hint().map(Arc::new),
+            Job::View => Ok(Reply::new(self.view())),
+            Job::Act(text, step) => self.act(&text, step).map(Reply::new),
+            Job::Hint => self.hint().map(Reply::new),
             Job::Watch => self.watch(),
         }
     }
@@ -375,6 +359,16 @@ impl<S: Playable> Live<S> {
                 "the game is over: start a new one",
             ));
         }
+        if self.played.steps() >= MAX_ACTIONS || self.said_bytes >= MAX_SAID_BYTES {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                format!(
+                    "this game has had its {} actions, the most a game of the page takes: \
+                     start a new one",
+                    self.played.steps()
+                ),
+            ));
+        }
         let action = self
             .played
             .parse_action(text)
@@ -382,6 +376,7 @@ impl<S: Playable> Live<S> {
         let acted = self.played.act(&action);
         let said = self.played.session().describe(&acted.shown);
         let command = text.trim().to_string();
+        self.said_bytes += command.len() + said.iter().map(String::len).sum::<usize>();
         self.log.push(json!({"command": command, "said": said}));
         self.follow();
         Ok(json!({
@@ -461,7 +456,7 @@ impl<S: Playable> Live<S> {
             let step = steps.len() + 1;
             steps.push(json!(final_moment(traced.session(), step, &d.last, before)));
         }
-        let watched = Arc::new(json!({
+        let watched = Reply::new(json!({
             "start": traced.start,
             "board": board,
             "steps": steps,

@@ -40,7 +40,7 @@ pub enum Line<S, R, E> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProtocolError {
     /// The first word is not one the protocol knows.
-    #[error("unknown line '{line}' (expected {expected})")]
+    #[error("unknown line {} (expected {expected})", crate::files::quoted(.line))]
     UnknownLine {
         /// The line.
         line: String,
@@ -48,7 +48,7 @@ pub enum ProtocolError {
         expected: &'static str,
     },
     /// The words after the first do not fit.
-    #[error("malformed '{line}': {why}")]
+    #[error("malformed {}: {why}", crate::files::quoted(.line))]
     Malformed {
         /// The line.
         line: String,
@@ -96,8 +96,12 @@ pub(crate) fn wrong_count(line: &str) -> ProtocolError {
 }
 
 pub(crate) fn number(line: &str, word: &str) -> Result<usize, ProtocolError> {
-    word.parse()
-        .map_err(|_| malformed(line, format!("'{word}' is not a number")))
+    word.parse().map_err(|_| {
+        malformed(
+            line,
+            format!("{} is not a number", crate::files::quoted(word)),
+        )
+    })
 }
 
 /// A new game's place count from its first line: 1 to the most rooms a map may have, or an
@@ -124,7 +128,10 @@ pub(crate) fn flag(line: &str, word: &str) -> Result<bool, ProtocolError> {
     match word {
         "0" => Ok(false),
         "1" => Ok(true),
-        _ => Err(malformed(line, format!("warning '{word}' is not 0 or 1"))),
+        _ => Err(malformed(
+            line,
+            format!("warning {} is not 0 or 1", crate::files::quoted(word)),
+        )),
     }
 }
 

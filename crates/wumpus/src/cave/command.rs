@@ -55,7 +55,7 @@ pub enum CommandError {
     #[error("'{0}' is not a command (type 'help' for the list)")]
     Unknown(String),
     /// A command of the other game.
-    #[error("'{word}' is not a command here: {why}")]
+    #[error("{} is not a command here: {why}", crate::files::quoted(.word))]
     OtherGame {
         /// The word typed.
         word: String,

@@ -36,6 +36,10 @@ pub struct RuleFacts {
     pub tells_shots: bool,
     /// True when the rule set can tell whether an all-knowing player could win a game.
     pub tells_winnable: bool,
+    /// The best score one game can come to (0 where the rule set keeps none).
+    pub best_score: i64,
+    /// The worst score one game can come to before its moves: each move may cost one more.
+    pub worst_score: i64,
     /// What a learner is paid a point of score (`reward_scale` of the Python environments):
     /// about one over a win's points, so that a game's return is near 1, the scale a
     /// learner's value estimates fit.

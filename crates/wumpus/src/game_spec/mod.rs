@@ -103,8 +103,9 @@ impl GridSizes {
             .map(GridSizes::Range)
             .ok_or_else(|| {
                 format!(
-                    "'{text}' is not a range of sizes: the second must be at least the first on \
-                 both sides"
+                    "{} is not a range of sizes: the second must be at least the first on \
+                 both sides",
+                    crate::files::quoted(text)
                 )
             })
     }
@@ -134,7 +135,7 @@ fn parse_size(text: &str) -> Result<(usize, usize), String> {
     let side = |t: &str| {
         t.trim()
             .parse::<usize>()
-            .map_err(|_| format!("'{text}' is not a size like 5x5"))
+            .map_err(|_| format!("{} is not a size like 5x5", crate::files::quoted(text)))
     };
     let (rows, cols) = (side(r)?, side(c)?);
     let max = crate::topology::MAX_GRID_SIDE;
@@ -340,7 +341,8 @@ impl GameSpec {
             };
             self.rules = RuleSet::parse(&text).ok_or_else(|| {
                 SpecError::refused(format!(
-                    "{{rules}}: '{text}' is none of {}",
+                    "{{rules}}: {} is none of {}",
+                    crate::files::quoted(&text),
                     names.join(", ")
                 ))
             })?;

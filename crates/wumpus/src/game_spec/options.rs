@@ -351,10 +351,13 @@ impl Value {
     /// The index of the value among `names`.
     fn choice(&self, names: &[&str]) -> Result<usize, String> {
         let given = self.text()?;
-        names
-            .iter()
-            .position(|n| *n == given)
-            .ok_or_else(|| format!("'{given}' is none of {}", names.join(", ")))
+        names.iter().position(|n| *n == given).ok_or_else(|| {
+            format!(
+                "{} is none of {}",
+                crate::files::quoted(&given),
+                names.join(", ")
+            )
+        })
     }
 
     fn flag(&self) -> Result<bool, String> {
@@ -370,10 +373,12 @@ impl Value {
         let p = match self {
             Value::Float(f) => *f,
             Value::Int(i) => *i as f64,
-            Value::Text(t) => t
-                .trim()
-                .parse()
-                .map_err(|_| format!("'{t}' is not a probability (a number from 0 to 1)"))?,
+            Value::Text(t) => t.trim().parse().map_err(|_| {
+                format!(
+                    "{} is not a probability (a number from 0 to 1)",
+                    crate::files::quoted(t)
+                )
+            })?,
             Value::Bool(b) => return Err(format!("{b} is not a probability")),
         };
         if (0.0..=1.0).contains(&p) {
@@ -389,7 +394,7 @@ impl Value {
             Value::Text(t) => t
                 .trim()
                 .parse()
-                .map_err(|_| format!("'{t}' is not a whole number"))?,
+                .map_err(|_| format!("{} is not a whole number", crate::files::quoted(t)))?,
             Value::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => *f as i64,
             other => return Err(format!("{} is not a whole number", other.shown())),
         };
@@ -418,7 +423,7 @@ impl Value {
     /// The value as a person reads it in a message.
     pub(super) fn shown(&self) -> String {
         match self {
-            Value::Text(t) => format!("'{t}'"),
+            Value::Text(t) => crate::files::quoted(t),
             Value::Int(i) => i.to_string(),
             Value::Float(f) => f.to_string(),
             Value::Bool(b) => b.to_string(),

@@ -177,6 +177,9 @@ pub const GRID_FACTS: RuleFacts = RuleFacts {
     tells_shots: true,
     tells_winnable: true,
     learner_scale: 0.001,
+    // A win's 1000 at best; dying costs 1000 under the textbook's scoring, and the arrow 10.
+    best_score: 1000,
+    worst_score: -1010,
     default_map: None,
 };
 

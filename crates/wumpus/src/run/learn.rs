@@ -20,7 +20,8 @@ pub struct Learned<S: Playable> {
     played: Played<S>,
     mode: Mode,
     layout: Option<Layout>,
-    memory: Features,
+    /// The player's memory, kept while the observation needs it (not for the percepts).
+    memory: Option<Features>,
     /// What the logic agent knows at this moment, once asked (the observation and the mask
     /// read it alike: it is worked out once a step).
     known: Option<(Knowledge, Option<Arc<Topology>>)>,
@@ -36,19 +37,29 @@ pub enum MaskKind {
     Useful,
 }
 
+/// The most values an observation's array may hold (4 MiB of `float32`): a grid of 64x64
+/// holds about 73,000; a 4096x4096 grid's would be hundreds of megabytes a step.
+pub const MAX_ARRAY: usize = 1 << 20;
+
 impl<S: Playable> Learned<S> {
-    /// `played`, just dealt, observed as `mode`.
-    pub fn new(played: Played<S>, mode: Mode) -> Learned<S> {
+    /// `played`, just dealt, observed as `mode`; refused (saying why) when the arrays of its
+    /// memory or knowledge would be over [`MAX_ARRAY`] values, before anything is built for
+    /// them.
+    pub fn new(played: Played<S>, mode: Mode) -> Result<Learned<S>, String> {
         let briefing = played.session().briefing();
+        let memory = match mode {
+            Mode::Percepts => None,
+            _ => Some(fitting_memory::<S>(&briefing)?),
+        };
         let mut learned = Learned {
             layout: crate::features::layout(S::FACTS, &briefing, mode),
-            memory: Features::new(S::FACTS, &briefing),
+            memory,
             played,
             mode,
             known: None,
         };
         learned.remember();
-        learned
+        Ok(learned)
     }
 
     /// The game.
@@ -80,9 +91,33 @@ impl<S: Playable> Learned<S> {
     }
 
     fn remember(&mut self) {
+        if let Some(memory) = &mut self.memory {
+            let session = self.played.session();
+            memory.observe(session, &session.observation(self.played.shown()));
+        }
+    }
+
+    /// The player's memory, made from the game's history when the observation keeps none (a
+    /// percepts observation asked for its knowledge arrays).
+    fn memory_now(&mut self) -> Result<(), HelperError> {
+        if self.memory.is_some() {
+            return Ok(());
+        }
+        if self.played.history().len() != self.played.steps() {
+            return Err(HelperError::Stopped(
+                "this game keeps no history to remember it by: observe its memory from the start"
+                    .into(),
+            ));
+        }
+        let briefing = self.played.session().briefing();
+        let mut memory = fitting_memory::<S>(&briefing).map_err(HelperError::Stopped)?;
         let session = self.played.session();
-        let observation = session.observation(self.played.shown());
-        self.memory.observe(session, &observation);
+        memory.observe(session, &session.observation(self.played.first()));
+        for (_, shown) in self.played.history() {
+            memory.observe(session, &session.observation(shown));
+        }
+        self.memory = Some(memory);
+        Ok(())
     }
 
     /// Takes `action`, remembering what followed; returns the reward.
@@ -118,18 +153,18 @@ impl<S: Playable> Learned<S> {
         knowledge: bool,
         out: &mut [f32],
     ) -> Result<(), HelperError> {
-        if knowledge && !self.played.over() {
+        let knowing = knowledge && !self.played.over();
+        if knowing {
             self.know()?;
-            let (known, places_on) = self.known.as_ref().expect("known above");
-            self.memory.write(
-                layout,
-                self.played.session(),
-                Some((known, places_on.as_ref())),
-                out,
-            );
-        } else {
-            self.memory.write(layout, self.played.session(), None, out);
         }
+        self.memory_now()?;
+        let memory = self.memory.as_ref().expect("made above");
+        let known = self
+            .known
+            .as_ref()
+            .filter(|_| knowing)
+            .map(|(k, on)| (k, on.as_ref()));
+        memory.write(layout, self.played.session(), known, out);
         Ok(())
     }
 
@@ -174,4 +209,22 @@ impl<S: Playable> Learned<S> {
     pub fn follow_with_logic(&mut self) -> Result<(), HelperError> {
         self.played.follower(Helper::Logic).map(drop)
     }
+}
+
+/// A memory for games of `S` whose player was told `briefing`, refused (saying why) when its
+/// knowledge arrays would be over [`MAX_ARRAY`] values, before anything is built for them.
+fn fitting_memory<S: Playable>(briefing: &crate::game::Briefing) -> Result<Features, String> {
+    let knowledge = crate::features::layout(S::FACTS, briefing, Mode::Knowledge);
+    if let Some(size) = knowledge
+        .as_ref()
+        .map(Layout::len)
+        .filter(|&n| n > MAX_ARRAY)
+    {
+        return Err(format!(
+            "the memory and knowledge arrays of this game would hold {size} values, more than \
+             the {MAX_ARRAY} an observation may: observe the percepts, or play a smaller board \
+             (64x64 holds about 73,000)"
+        ));
+    }
+    Ok(Features::new(S::FACTS, briefing))
 }

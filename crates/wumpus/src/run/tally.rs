@@ -85,11 +85,12 @@ impl Tally {
         self.agent_nanos += r.agent_time.as_nanos() as u64;
     }
 
-    /// Why the sums cannot be those of real games, if they cannot: the endings must add up to
-    /// the games, no count may exceed what its games allow (a game has at most `u32::MAX`
-    /// moves, shots and decisions, and a score within `i32`), and the squares of the scores,
-    /// where kept, must be at least the square of their sum over the games.
-    pub fn inconsistency(&self) -> Option<String> {
+    /// Why the sums cannot be those of real games of a rule set with `facts`, if they cannot:
+    /// the endings must add up to the games, no count may exceed what its games allow (a game
+    /// has at most `u32::MAX` moves, shots and decisions), the scores must lie within what the
+    /// rules can give (at most the best score a game, at least the worst less one a move),
+    /// and the squares of the scores must be at least the square of their sum over the games.
+    pub fn inconsistency(&self, facts: &crate::game::RuleFacts) -> Option<String> {
         let endings: u128 = self.endings.iter().map(|&n| u128::from(n)).sum();
         if endings != u128::from(self.games) {
             return Some(format!(
@@ -120,16 +121,19 @@ impl Tally {
                 self.winnable, self.games
             ));
         }
-        if self.score_sum.unsigned_abs() as u128 > games * (i32::MAX as u128 + 1) {
+        let best = i128::from(facts.best_score) * games as i128;
+        let worst = i128::from(facts.worst_score) * games as i128 - i128::from(self.moves_sum);
+        let sum = i128::from(self.score_sum);
+        if sum > best || sum < worst {
             return Some(format!(
-                "a score sum of {} in {} games",
-                self.score_sum, self.games
+                "a score sum of {} in {} games, which the rules cannot give ({} to {})",
+                self.score_sum, self.games, worst, best
             ));
         }
-        // Cauchy-Schwarz: (sum s)^2 <= games * sum s^2, where the squares were kept.
+        // Cauchy-Schwarz: (sum s)^2 <= games * sum s^2.
         let sum = self.score_sum.unsigned_abs() as u128;
         let squares = u128::from(self.score_squares_sum);
-        if squares > 0 && sum.checked_mul(sum).is_none_or(|sq| sq > games * squares) {
+        if sum.checked_mul(sum).is_none_or(|sq| sq > games * squares) {
             return Some(format!(
                 "a score sum of {} that its squares ({}) cannot give",
                 self.score_sum, self.score_squares_sum
@@ -509,7 +513,10 @@ pub fn merge(parts: &[Summary]) -> Result<Summary, MergeError> {
             let name = p.shard.map_or("the batch".to_string(), |s| s.to_string());
             return Err(MergeError::Interrupted(name, p.totals.games));
         }
-        if let Some(why) = p.totals.inconsistency() {
+        if let Some(why) = p
+            .totals
+            .inconsistency(crate::game_spec::facts(p.game.rules))
+        {
             return Err(MergeError::Inconsistent(n, why));
         }
         let own = Summary::new(p.id(), p.totals, p.seconds, p.threads);

@@ -22,6 +22,10 @@ use std::sync::Arc;
 /// vector does not pay for the hand-over.
 pub const MIN_WORLDS_A_THREAD: usize = 64;
 
+/// The most worlds one vector holds: each world's game and memory live in memory for the
+/// vector's whole life.
+pub const MAX_WORLDS: usize = 1 << 20;
+
 /// The caller's arrays of one call, as slices: observations (`n × width`), rewards,
 /// terminations and truncations (`n`), masks (`n × actions`).
 pub struct Out<'a> {
@@ -96,8 +100,8 @@ impl Worlds {
         mode: Mode,
         threads: Option<usize>,
     ) -> Result<Worlds, JobError> {
-        if n == 0 {
-            return Err(SpecError::refused("n must be at least 1").into());
+        if n == 0 || n > MAX_WORLDS {
+            return Err(SpecError::refused(format!("n must be 1 to {MAX_WORLDS}, not {n}")).into());
         }
         let course = spec.deal == Some(Deal::Course);
         let varies = course || matches!(spec.size, Some(GridSizes::Range(_)));
@@ -376,7 +380,7 @@ impl<S: Playable> Share<S> {
             .wrapping_add(i as u64)
             .wrapping_add(k.wrapping_mul(self.plan.n as u64));
         let played = Played::dealt(&self.plan.agents, Some(seed), None)?.without_history();
-        let mut learned = Learned::new(played, self.plan.mode);
+        let mut learned = Learned::new(played, self.plan.mode).map_err(WorldsError::Input)?;
         if self.plan.follow {
             learned.follow_with_logic()?;
         }

@@ -467,10 +467,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let first = solver(dir.path());
         let value = first.game_value().value;
-        let model = first.model().clone();
+        let model = first.model();
         let path = model.cache_file(dir.path());
         // Values edited and summed again: negated, with a checksum that holds.
-        let (table, game) = load(&model, &path).unwrap();
+        let (table, game) = load(model, &path).unwrap();
         let negated = Table {
             values: table
                 .values
@@ -496,8 +496,8 @@ mod tests {
             },
             ..game
         };
-        save(&model, &negated, &negated_game, &path).unwrap();
-        let why = load(&model, &path).err().expect("a miss").to_string();
+        save(model, &negated, &negated_game, &path).unwrap();
+        let why = load(model, &path).err().expect("a miss").to_string();
         assert!(
             why.contains("not the game's") || why.contains("not its starts' values"),
             "{why}"
@@ -510,7 +510,7 @@ mod tests {
         let start = model.start(&Percepts::default());
         let first_move = {
             let pits = super::super::solver::pit_posterior(
-                &model,
+                model,
                 Some(&table),
                 &mut Table::default(),
                 start.visited,
@@ -537,8 +537,8 @@ mod tests {
             })
             .collect();
         one_off.values.insert(key, Worth::from_lines(lines));
-        save(&model, &one_off, &game, &path).unwrap();
-        let why = load(&model, &path).err().expect("a miss").to_string();
+        save(model, &one_off, &game, &path).unwrap();
+        let why = load(model, &path).err().expect("a miss").to_string();
         assert!(why.contains("not the game's"), "{why}");
         // A header that claims more entries than memory holds, on a sparse file.
         let header = std::fs::read(&path).unwrap()[..model.header().len() + 40].to_vec();
@@ -551,7 +551,7 @@ mod tests {
             .unwrap()
             .set_len(100 << 30)
             .unwrap();
-        assert!(load(&model, &path).is_err());
+        assert!(load(model, &path).is_err());
         // A FIFO where the file should be: a miss at once, never a wait for a writer.
         std::fs::remove_file(&path).unwrap();
         let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();

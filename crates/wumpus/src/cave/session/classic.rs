@@ -176,6 +176,9 @@ pub const CLASSIC_FACTS: RuleFacts = RuleFacts {
     tells_shots: true,
     tells_winnable: false,
     learner_scale: 0.01,
+    // A kill scores 100 less the moves; a loss 0.
+    best_score: 100,
+    worst_score: 0,
     default_map: Some(BuiltInMap {
         name: "the standard dodecahedron",
         text: crate::cave::STANDARD_MAP,

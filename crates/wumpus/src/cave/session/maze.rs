@@ -100,6 +100,8 @@ pub const MAZE_FACTS: RuleFacts = RuleFacts {
     tells_shots: false,
     // The maze pays 1 for a win.
     learner_scale: 1.0,
+    best_score: 0,
+    worst_score: 0,
     default_map: Some(BuiltInMap {
         name: "the standard caves.dat",
         text: crate::cave::STANDARD_CAVES_DAT,

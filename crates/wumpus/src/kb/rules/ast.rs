@@ -276,6 +276,14 @@ pub const MAX_GROUND_CLAUSES: usize = 4096;
 /// The most literals, in all its clauses, one rule may ground to at one place.
 pub const MAX_GROUND_LITERALS: usize = 1 << 18;
 
+/// The most clauses all the rules of one file may ground to at one place, together: four
+/// rules at the one-rule limit. Grounding time and memory follow the file's total, so it is
+/// bounded as a whole.
+pub const MAX_FILE_CLAUSES: usize = 4 * MAX_GROUND_CLAUSES;
+
+/// The most literals, in all the clauses of all the rules of one file, at one place.
+pub const MAX_FILE_LITERALS: usize = 4 * MAX_GROUND_LITERALS;
+
 /// The largest neighbourhood a rule file is checked for when it is read: a grid cell's four
 /// neighbours, and a cave's three tunnels either way (grounding checks again on the world it
 /// is grounded on).
@@ -373,20 +381,41 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// The first rule that would ground to too much over neighbourhoods of `degree` places:
-    /// its line and why.
+    /// The first rule that would ground to too much over neighbourhoods of `degree` places,
+    /// alone or with the rules before it (the whole file is bounded, not only each rule): its
+    /// line and why.
     pub fn too_large(&self, degree: u128) -> Option<(usize, String)> {
         let facts = self.facts.iter().map(|f| (&f.formula, false, f.line));
         let percepts = self.percepts.iter().map(|p| (&p.body, p.iff, p.line));
         let transitions = self.transitions.iter().map(|t| (&t.formula, false, t.line));
-        facts
-            .chain(percepts)
-            .chain(transitions)
-            .find_map(|(f, both, line)| {
-                Expansion::of(f, degree)
-                    .too_large(both)
-                    .map(|why| (line, why))
-            })
+        let (mut clauses, mut literals) = (0u128, 0u128);
+        for (f, both, line) in facts.chain(percepts).chain(transitions) {
+            let e = Expansion::of(f, degree);
+            if let Some(why) = e.too_large(both) {
+                return Some((line, why));
+            }
+            let mine = if both {
+                e.positive.max(e.negative)
+            } else {
+                e.positive
+            };
+            clauses = clauses.saturating_add(mine);
+            literals = literals.saturating_add(mine.saturating_mul(e.literals.max(1)));
+            if clauses > MAX_FILE_CLAUSES as u128 || literals > MAX_FILE_LITERALS as u128 {
+                return Some((
+                    line,
+                    format!(
+                        "with the rules before it, this rule brings the file to {} clauses of \
+                         {} literals in all at one place, more than the {MAX_FILE_CLAUSES} \
+                         clauses and {MAX_FILE_LITERALS} literals a whole rule file may ground \
+                         to: merge or drop rules",
+                        shown(clauses),
+                        shown(literals)
+                    ),
+                ));
+            }
+        }
+        None
     }
 
     /// The predicate called `name`.

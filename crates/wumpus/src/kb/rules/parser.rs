@@ -626,4 +626,29 @@ mod tests {
         let e = error("hidden w(X).\nw(X) -> X = Y.\n");
         assert!(e.message.contains("not bound"), "{e}");
     }
+
+    #[test]
+    fn a_file_is_bounded_as_a_whole_not_rule_by_rule() {
+        // One rule of some 256 clauses a place is allowed; a hundred copies of it are not.
+        let rule =
+            "all N in adj(X): all M in adj(N): all K in adj(M): all L in adj(K): a(L) | b(X).\n";
+        let one = format!("hidden a(X).\nhidden b(X).\n{rule}");
+        assert!(parse_rules(&one).is_ok());
+        let many = format!("hidden a(X).\nhidden b(X).\n{}", rule.repeat(100));
+        let e = error(&many);
+        assert!(e.message.contains("a whole rule file"), "{e}");
+        assert!(
+            e.line > 3 && e.line < 102,
+            "the rule that crosses the bound: {e}"
+        );
+        // The built-in rules are well within.
+        for text in [
+            include_str!("../../../../../kb/grid.kb"),
+            include_str!("../../../../../kb/cave.kb"),
+            include_str!("../../../../../kb/maze.kb"),
+            include_str!("../../../../../kb/maze-seen.kb"),
+        ] {
+            parse_rules(text).unwrap();
+        }
+    }
 }
