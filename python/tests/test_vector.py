@@ -53,3 +53,19 @@ def test_make_vec_and_spaces():
     assert obs.shape == (3, 5) and rewards.dtype == np.float64 and terminated.dtype == bool
     with pytest.raises(ValueError):
         vec.step(np.array([0, 1, 9]))
+
+
+def test_sizes_are_bounded_before_anything_is_built():
+    """A vector of a billion worlds, or arrays of a 4096x4096 board, are refused at once with a
+    ValueError, not an abort or gigabytes of memory."""
+    import time
+
+    import gymnasium as gym
+    from wumpus_logic.envs import ENV_IDS
+
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match="n must be 1 to"):
+        WumpusVectorEnv(10**9, "aima")
+    with pytest.raises(ValueError, match="arrays"):
+        gym.make(ENV_IDS["grid"], size="4096x4096", observation="knowledge")
+    assert time.perf_counter() - started < 5

@@ -89,6 +89,9 @@ pub struct ServeArgs {
     /// new game never takes its place (the tests shorten it).
     #[arg(long, default_value_t = 600, hide = true, value_parser = clap::value_parser!(u64).range(1..))]
     played_seconds: u64,
+    /// The most actions a game of the page takes (the tests lower it).
+    #[arg(long, default_value_t = live::MAX_ACTIONS as u64, hide = true, value_parser = clap::value_parser!(u64).range(1..=live::MAX_ACTIONS as u64))]
+    max_actions: u64,
 }
 
 /// Heavy work at once (the optimal agent's solves, the agent's whole game for Watch): more
@@ -143,6 +146,8 @@ impl Heavy {
 struct Server {
     games: Mutex<games::Games>,
     heavy: Heavy,
+    /// The most actions a game takes.
+    max_actions: usize,
     worlds: PathBuf,
     /// The files the page offers, by name: grid `world`s and cave `map`s.
     files: Vec<(String, &'static str)>,
@@ -164,6 +169,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
             games
         }),
         heavy: Heavy::new(),
+        max_actions: args.max_actions as usize,
         worlds: args.worlds.clone(),
         files,
     });
@@ -369,6 +375,7 @@ async fn create(
     };
     let spawn = live::Spawn {
         id: id.clone(),
+        max_actions: server.max_actions,
         // A fresh seed the page's JavaScript numbers hold exactly (below 2^53).
         seed: req
             .seed

@@ -441,3 +441,55 @@ fn solve_files_refuses_what_is_not_a_regular_file_naming_it() {
         assert!(err.contains(planted), "{planted}: {err}");
     }
 }
+
+#[test]
+fn names_that_came_from_outside_are_escaped_on_the_terminal_and_in_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "w\u{1b}[2J\u{7}.txt";
+    let world = write(dir.path(), name, b"PIT 0 2\nWUMPUS 2 0\nGOLD 3 2\n");
+    let path = text(&world);
+    let raw = |s: &str| s.contains('\u{1b}') || s.contains('\u{7}');
+    for args in [
+        vec!["world", "check", path],
+        vec!["trace", "--world", path],
+        vec!["solve", "--files", text(dir.path()), "--csv", "-"],
+    ] {
+        let (code, out, err) = run(&args, "");
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(
+            !raw(&out) && !raw(&err),
+            "{args:?} printed a control character:\n{out}{err}"
+        );
+        assert!(
+            out.contains("\\u{1b}") || err.contains("\\u{1b}"),
+            "{args:?}: {out}{err}"
+        );
+    }
+    // An error naming the file is escaped too.
+    let bad = write(dir.path(), "b\u{1b}]0;title\u{7}.json", b"not json");
+    let (code, out, err) = run(&["merge", text(&bad)], "");
+    assert_eq!(code, 2);
+    assert!(!raw(&out) && !raw(&err), "{err}");
+}
+
+#[test]
+fn merge_refuses_sums_the_rules_cannot_give() {
+    let (code, out, err) = run(&["solve", "--worlds", "20", "--shard", "1/1", "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    let summary: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let forged = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut s = summary.clone();
+        edit(&mut s);
+        let path = write(dir.path(), "forged.json", s.to_string().as_bytes());
+        run(&["merge", text(&path)], "")
+    };
+    // A score sum above the best any 20 games can come to.
+    let (code, _, err) = forged(&|s| s["totals"]["score_sum"] = (20_000 * 20 + 1).into());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the rules cannot give"), "{err}");
+    // Squares of the scores that cannot give their sum.
+    let (code, _, err) = forged(&|s| s["totals"]["score_squares_sum"] = 0.into());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot give"), "{err}");
+}

@@ -35,6 +35,9 @@ pub struct Load {
     pub own_sockets: usize,
     /// Honest players, each on its own address.
     pub players: u8,
+    /// Clients, each on its own address, that take a fresh key for every game they start and
+    /// keep asking for the games they hold (keys cost nothing: they must not buy a share).
+    pub churners: u8,
 }
 
 /// What a load saw.
@@ -44,6 +47,15 @@ pub struct Report {
     pub latencies: Vec<Duration>,
     /// The players' requests that failed, and why.
     pub failures: Vec<String>,
+    /// The user's (the first player's, on 127.0.0.1) answers' times.
+    pub user_latencies: Vec<Duration>,
+    /// The user's games another browser's game ended.
+    pub user_games_ended: usize,
+    /// New games the players were refused because the server was full of games being played.
+    pub full: usize,
+    /// Games the churners started, and how many times they were refused.
+    pub churned: usize,
+    pub churn_refused: usize,
     /// Games the players finished.
     pub games: usize,
     /// Oversized requests the flooders sent, and how many of them were refused with a 4xx.
@@ -56,13 +68,23 @@ pub struct Report {
 impl Report {
     /// The `q` quantile of the players' answer times.
     pub fn quantile(&self, q: f64) -> Duration {
-        let mut times = self.latencies.clone();
-        times.sort();
-        times
-            .get(((times.len() as f64 - 1.0) * q).round() as usize)
-            .copied()
-            .unwrap_or_default()
+        quantile(&self.latencies, q)
     }
+
+    /// The `q` quantile of the user's answer times.
+    pub fn user_quantile(&self, q: f64) -> Duration {
+        quantile(&self.user_latencies, q)
+    }
+}
+
+/// The `q` quantile of `times`.
+fn quantile(times: &[Duration], q: f64) -> Duration {
+    let mut times = times.to_vec();
+    times.sort();
+    times
+        .get(((times.len() as f64 - 1.0) * q).round() as usize)
+        .copied()
+        .unwrap_or_default()
 }
 
 fn address(block: u8, n: u8) -> IpAddr {
@@ -89,6 +111,14 @@ pub fn run(server: &Killed, port: u16, load: Load) -> Report {
     }
     for n in 0..load.spread {
         nuisances.push(std::thread::spawn(move || ask(address(5, n), port, end)));
+    }
+    let churned = Arc::new(AtomicUsize::new(0));
+    let churn_refused = Arc::new(AtomicUsize::new(0));
+    for n in 0..load.churners {
+        let (churned, churn_refused) = (churned.clone(), churn_refused.clone());
+        nuisances.push(std::thread::spawn(move || {
+            churn(address(6, n), port, end, &churned, &churn_refused)
+        }));
     }
     for n in 0..load.flooders {
         let (floods, refused) = (floods.clone(), refused.clone());
@@ -118,6 +148,8 @@ pub fn run(server: &Killed, port: u16, load: Load) -> Report {
     let mut report = std::mem::take(&mut *report.lock().unwrap());
     report.floods = floods.load(Ordering::Relaxed);
     report.floods_refused = refused.load(Ordering::Relaxed);
+    report.churned = churned.load(Ordering::Relaxed);
+    report.churn_refused = churn_refused.load(Ordering::Relaxed);
     report.peak_memory = peak_memory(server).unwrap_or(0);
     report
 }
@@ -187,21 +219,73 @@ fn flood(from: IpAddr, port: u16, end: Instant, floods: &AtomicUsize, refused: &
     }
 }
 
-/// Plays grid games by hint until `end`, timing every request.
+/// Starts a game with a fresh key again and again, and keeps asking for the games it holds.
+fn churn(from: IpAddr, port: u16, end: Instant, churned: &AtomicUsize, refused: &AtomicUsize) {
+    let mut held: Vec<(String, String)> = Vec::new();
+    let body = json!({"rules": "grid", "size": "8x8"}).to_string();
+    while Instant::now() < end {
+        let key = super::http::issued_key(port);
+        let key_header = [("X-Wumpus-Key", key.as_str())];
+        match request(from, port, "POST", "/api/games", &key_header, Some(&body)) {
+            Ok(r) if r.status == 201 => {
+                churned.fetch_add(1, Ordering::Relaxed);
+                if let Some(id) = r.body["id"].as_str() {
+                    held.push((key.clone(), id.to_string()));
+                }
+            }
+            _ => {
+                refused.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        for (key, id) in &held {
+            let _ = request(
+                from,
+                port,
+                "GET",
+                &format!("/api/games/{id}"),
+                &[("X-Wumpus-Key", key.as_str())],
+                None,
+            );
+        }
+        held.truncate(16);
+    }
+}
+
+/// Plays grid games by hint until `end`, timing every request, with a key of its own.
 fn play(from: IpAddr, port: u16, end: Instant, report: &Mutex<Report>) {
+    let user = from == IpAddr::from([127, 0, 0, 1]);
+    let key = super::http::issued_key(port);
     let mut seed = u64::from(u32::from_be_bytes(match from {
         IpAddr::V4(a) => a.octets(),
         IpAddr::V6(_) => [0; 4],
     }));
     let timed = |method: &str, path: &str, body: Option<String>| {
         let started = Instant::now();
-        let reply = request(from, port, method, path, &[], body.as_deref());
+        let reply = request(
+            from,
+            port,
+            method,
+            path,
+            &[("X-Wumpus-Key", key.as_str())],
+            body.as_deref(),
+        );
         let took = started.elapsed();
         let mut r = report.lock().unwrap();
         r.latencies.push(took);
+        if user {
+            r.user_latencies.push(took);
+        }
         match reply {
             Ok(reply) if reply.status < 300 => Some(reply.body),
+            // Full of games being played: a new game must wait (no game is ended for it).
+            Ok(reply) if reply.status == 503 && method == "POST" && path == "/api/games" => {
+                r.full += 1;
+                None
+            }
             Ok(reply) => {
+                if user && reply.status == 404 && reply.text.contains("has ended") {
+                    r.user_games_ended += 1;
+                }
                 r.failures
                     .push(format!("{method} {path}: {} {}", reply.status, reply.text));
                 None

@@ -29,6 +29,7 @@ fn the_server_answers_every_player_under_a_hostile_load() {
             spread: 40,
             own_sockets: 16,
             players: 8,
+            churners: 4,
         },
     );
     eprintln!(
@@ -44,6 +45,11 @@ fn the_server_answers_every_player_under_a_hostile_load() {
         report.peak_memory >> 20
     );
     assert!(report.failures.is_empty(), "{:#?}", report.failures);
+    assert_eq!(
+        report.user_games_ended, 0,
+        "fresh keys ended the user's game"
+    );
+    assert!(report.churned > 0, "the churners started games");
     assert!(report.games > 0, "players finish games");
     assert!(report.floods > 0);
     assert_eq!(report.floods, report.floods_refused, "every flood refused");

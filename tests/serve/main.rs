@@ -7,6 +7,7 @@
 mod common;
 
 mod browser;
+mod hardening;
 mod html;
 mod limits;
 mod load;

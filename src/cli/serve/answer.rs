@@ -104,3 +104,16 @@ impl IntoResponse for ApiError {
         (self.status, Json(json!({ "error": self.message }))).into_response()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_is_written_once_however_often_it_is_sent() {
+        let reply = Reply::new(json!({"steps": [1, 2, 3]}));
+        let (a, b) = (reply.json(), reply.json());
+        assert_eq!(a.as_ptr(), b.as_ptr(), "the same bytes, not written again");
+        assert_eq!(&a[..], br#"{"steps":[1,2,3]}"#);
+    }
+}

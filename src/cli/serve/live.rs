@@ -79,6 +79,8 @@ pub async fn ask(to: &SyncSender<Request>, job: Job) -> Result<Answer, ApiError>
 pub struct Spawn {
     /// The game's id.
     pub id: String,
+    /// The most actions the game takes.
+    pub max_actions: usize,
     /// The seed that deals it (and a cave's later random events).
     pub seed: u64,
     /// A world file of the worlds folder.
@@ -97,7 +99,7 @@ impl OnRules for Spawn {
     fn run<S: Playable>(self, game: Prepared<S>) -> Result<First, ApiError> {
         let (played, pristine) = self.load::<S>(&game)?;
         let (first, answer) = oneshot::channel();
-        let (id, requests) = (self.id, self.requests);
+        let (id, requests, max_actions) = (self.id, self.requests, self.max_actions);
         std::thread::Builder::new()
             // The id is a secret of its owner's: a thread's name is readable by any local user.
             .name("wumpus-game".to_string())
@@ -107,6 +109,7 @@ impl OnRules for Spawn {
                     catch_unwind(AssertUnwindSafe(|| Live::start(id, game, played, pristine)));
                 match started {
                     Ok(Ok(mut live)) => {
+                        live.max_actions = max_actions;
                         let _ = first.send(Ok(Reply::new(live.view())));
                         live.serve(requests);
                     }
@@ -210,6 +213,8 @@ struct Live<S: Playable> {
     log: Vec<Value>,
     /// The bytes `log` holds, about.
     said_bytes: usize,
+    /// The most actions it takes.
+    max_actions: usize,
     watched: Option<Answer>,
 }
 
@@ -245,6 +250,7 @@ impl<S: Playable> Live<S> {
             start,
             log,
             said_bytes: 0,
+            max_actions: MAX_ACTIONS,
             watched: None,
         };
         live.follow();
@@ -359,7 +365,7 @@ impl<S: Playable> Live<S> {
                 "the game is over: start a new one",
             ));
         }
-        if self.played.steps() >= MAX_ACTIONS || self.said_bytes >= MAX_SAID_BYTES {
+        if self.played.steps() >= self.max_actions || self.said_bytes >= MAX_SAID_BYTES {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 format!(
