@@ -96,7 +96,7 @@ impl Layout {
 }
 
 const GRID_MEMORY: [&str; 6] = ["here", "visited", "visits", "breeze", "stench", "glitter"];
-const GRID_SCALARS: [&str; 10] = [
+const GRID_SCALARS: [&str; 11] = [
     "now_stench",
     "now_breeze",
     "now_glitter",
@@ -107,10 +107,14 @@ const GRID_SCALARS: [&str; 10] = [
     "wumpus_dead",
     "at_start",
     "moves",
+    "home_distance",
 ];
 const HEADING_SCALARS: [&str; 4] = ["facing_north", "facing_east", "facing_south", "facing_west"];
 const CAVE_MEMORY: [&str; 6] = ["here", "visited", "visits", "draft", "bats", "stench"];
 const CAVE_SCALARS: [&str; 5] = ["now_stench", "now_draft", "now_bats", "arrows", "moves"];
+/// The knowledge's scalars: the share of places proven safe and not yet visited (none: the
+/// proofs have nothing left to explore).
+const KNOWLEDGE_SCALARS: [&str; 1] = ["safe_unvisited"];
 const GRID_KNOWLEDGE: [&str; 6] = [
     "proven_safe",
     "proven_pit",
@@ -152,6 +156,9 @@ pub fn layout(rules: &RuleFacts, briefing: &Briefing, mode: Mode) -> Option<Layo
         if rules.input == "heading" {
             scalars.extend(HEADING_SCALARS);
         }
+        if knowledge {
+            scalars.extend(KNOWLEDGE_SCALARS);
+        }
         (rows * cols, Some((rows, cols)), false)
     } else {
         channels = CAVE_MEMORY.to_vec();
@@ -159,6 +166,9 @@ pub fn layout(rules: &RuleFacts, briefing: &Briefing, mode: Mode) -> Option<Layo
             channels.extend(CAVE_KNOWLEDGE);
         }
         scalars = CAVE_SCALARS.to_vec();
+        if knowledge {
+            scalars.extend(KNOWLEDGE_SCALARS);
+        }
         if !rules.tells_shots {
             // The maze never tells the player its grenades.
             scalars.retain(|c| *c != "arrows");
@@ -292,6 +302,12 @@ impl Features {
         self.set_scalar("gold", f32::from(u8::from(gold)));
         let at_start = slot.is_some() && slot == Some(0) && self.layout.grid.is_some();
         self.set_scalar("at_start", f32::from(u8::from(at_start)));
+        // The walk home to 0,0 in steps, over the longest the board can need.
+        if let (Some(s), Some((rows, cols))) = (slot, self.layout.grid) {
+            let (r, c) = (s / cols, s % cols);
+            let most = (rows + cols).saturating_sub(2).max(1);
+            self.set_scalar("home_distance", (r + c) as f32 / most as f32);
+        }
         if self.layout.tunnels {
             let n = self.layout.slots;
             let base = self.layout.channels.len() * n;
@@ -336,8 +352,12 @@ impl Features {
             out[to..to + n * n].copy_from_slice(&self.memory[from..from + n * n]);
         }
         let (from, to) = (memory.planes_len(), layout.planes_len());
-        let k = layout.scalars.len();
-        out[to..to + k].copy_from_slice(&self.memory[from..from + k]);
+        for (k, name) in layout.scalars.iter().enumerate() {
+            out[to + k] = match memory.scalar(name) {
+                Some(m) => self.memory[from + m],
+                None => -1.0,
+            };
+        }
         let Some((k, places_on)) = knowledge else {
             return;
         };
@@ -387,6 +407,11 @@ impl Features {
             set("p_bats", o.place, o.bats as f32);
             set("p_death", o.place, o.death as f32);
         }
+        if let Some(at) = layout.scalar("safe_unvisited") {
+            let visited: std::collections::HashSet<Place> = k.visited.iter().copied().collect();
+            let open = k.safe.iter().filter(|p| !visited.contains(p)).count();
+            out[layout.planes_len() + at] = open as f32 / n.max(1) as f32;
+        }
     }
 }
 
@@ -405,7 +430,7 @@ mod tests {
         let mut game = GridSession::new(world, Scoring::Standard, 0.2);
         let layout = layout(GridSession::FACTS, &game.briefing(), Mode::Knowledge).unwrap();
         assert_eq!(layout.shape(), vec![12, 5, 5]);
-        assert_eq!(layout.len(), 12 * 25 + 10);
+        assert_eq!(layout.len(), 12 * 25 + 12);
         let agents =
             GridSession::prepare(AgentKind::Logic, &game.setup(), &AgentOptions::default())
                 .unwrap();
