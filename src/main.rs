@@ -22,7 +22,9 @@ fn main() {
             if let Some(status) = cli::exit_status(&err) {
                 // What the error quotes came from outside (a file's name, a line of it):
                 // control characters are escaped, never sent to the terminal.
-                eprintln!("wumpus: {}", cli::printable(&format!("{err:#}")));
+                for message in cli::messages(&err) {
+                    eprintln!("wumpus: {}", cli::printable(&message));
+                }
                 std::process::exit(status);
             }
         }

@@ -9,16 +9,26 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use wumpus::game_spec::Spelling;
-use wumpus::run::worlds::{Obs, Out, WorldsError};
+use wumpus::run::worlds::{Obs, Out, ReportOut, WorldsError};
 
 /// The caller's arrays: observations (`int8` percepts or `float32` arrays), rewards,
-/// terminations, truncations, and masks.
+/// terminations, truncations, masks, and where each world stands.
 type Outs<'py> = (
     Bound<'py, PyAny>,
     PyReadwriteArray1<'py, f64>,
     PyReadwriteArray1<'py, bool>,
     PyReadwriteArray1<'py, bool>,
     Option<PyReadwriteArray2<'py, bool>>,
+    Option<Reports<'py>>,
+);
+
+/// Each world's seed, score, whether the score is known, and outcome code
+/// ([`wumpus::run::worlds::ReportOut`]).
+type Reports<'py> = (
+    PyReadwriteArray1<'py, i64>,
+    PyReadwriteArray1<'py, i64>,
+    PyReadwriteArray1<'py, bool>,
+    PyReadwriteArray1<'py, u8>,
 );
 
 fn worlds_error(e: WorldsError) -> PyErr {
@@ -31,7 +41,7 @@ fn worlds_error(e: WorldsError) -> PyErr {
 
 /// Runs `f` on the caller's arrays as slices (their shapes are checked by the library).
 fn with_outs<R>(outs: Outs<'_>, f: impl FnOnce(Out<'_>) -> Result<R, WorldsError>) -> PyResult<R> {
-    let (obs, mut rewards, mut terminated, mut truncated, mut masks) = outs;
+    let (obs, mut rewards, mut terminated, mut truncated, mut masks, mut reports) = outs;
     let shape = |what: &str| {
         PyValueError::new_err(format!(
             "{what} has the wrong shape or type, or is not contiguous"
@@ -48,12 +58,22 @@ fn with_outs<R>(outs: Outs<'_>, f: impl FnOnce(Out<'_>) -> Result<R, WorldsError
         Some(m) => Some(m.as_slice_mut().map_err(|_| shape("masks"))?),
         None => None,
     };
+    let report = match reports.as_mut() {
+        Some((seeds, scores, scored, outcomes)) => Some(ReportOut {
+            seeds: seeds.as_slice_mut().map_err(|_| shape("seeds"))?,
+            scores: scores.as_slice_mut().map_err(|_| shape("scores"))?,
+            scored: scored.as_slice_mut().map_err(|_| shape("scored"))?,
+            outcomes: outcomes.as_slice_mut().map_err(|_| shape("outcomes"))?,
+        }),
+        None => None,
+    };
     f(Out {
         obs,
         rewards: rewards.as_slice_mut().map_err(|_| shape("rewards"))?,
         terminated: terminated.as_slice_mut().map_err(|_| shape("terminated"))?,
         truncated: truncated.as_slice_mut().map_err(|_| shape("truncated"))?,
         masks,
+        report,
     })
     .map_err(worlds_error)
 }
@@ -107,7 +127,8 @@ impl Worlds {
     }
 
     /// Deals every world's first game (world `i` from seed `base + i`) into the arrays.
-    #[pyo3(signature = (base, obs, rewards, terminated, truncated, masks=None))]
+    #[pyo3(signature = (base, obs, rewards, terminated, truncated, masks=None, reports=None))]
+    #[allow(clippy::too_many_arguments)]
     fn reset<'py>(
         &mut self,
         base: u64,
@@ -116,39 +137,41 @@ impl Worlds {
         terminated: PyReadwriteArray1<'py, bool>,
         truncated: PyReadwriteArray1<'py, bool>,
         masks: Option<PyReadwriteArray2<'py, bool>>,
+        reports: Option<Reports<'py>>,
     ) -> PyResult<()> {
         let worlds = &mut self.worlds;
-        with_outs((obs, rewards, terminated, truncated, masks), |out| {
-            worlds.reset(base, out)
-        })
+        with_outs(
+            (obs, rewards, terminated, truncated, masks, reports),
+            |out| worlds.reset(base, out),
+        )
     }
 
     /// One action a world; a world whose game ended on the last call is reset instead.
-    #[pyo3(signature = (actions, obs, rewards, terminated, truncated, masks=None))]
+    #[pyo3(signature = (actions, obs, rewards, terminated, truncated, masks=None, reports=None))]
     #[allow(clippy::too_many_arguments)]
     fn step<'py>(
         &mut self,
-        py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
         obs: Bound<'py, PyAny>,
         rewards: PyReadwriteArray1<'py, f64>,
         terminated: PyReadwriteArray1<'py, bool>,
         truncated: PyReadwriteArray1<'py, bool>,
         masks: Option<PyReadwriteArray2<'py, bool>>,
+        reports: Option<Reports<'py>>,
     ) -> PyResult<()> {
         let actions = actions
             .as_slice()
             .map_err(|_| PyValueError::new_err("actions is not contiguous"))?;
-        let _ = py;
         let worlds = &mut self.worlds;
-        with_outs((obs, rewards, terminated, truncated, masks), |out| {
-            worlds.step(actions, out)
-        })
+        with_outs(
+            (obs, rewards, terminated, truncated, masks, reports),
+            |out| worlds.step(actions, out),
+        )
     }
 
     /// Deals the next game of every world whose game ended on the last call, now, writing
     /// those worlds' rows; returns which were dealt.
-    #[pyo3(signature = (obs, rewards, terminated, truncated, masks=None))]
+    #[pyo3(signature = (obs, rewards, terminated, truncated, masks=None, reports=None))]
     fn reset_finished<'py>(
         &mut self,
         obs: Bound<'py, PyAny>,
@@ -156,11 +179,13 @@ impl Worlds {
         terminated: PyReadwriteArray1<'py, bool>,
         truncated: PyReadwriteArray1<'py, bool>,
         masks: Option<PyReadwriteArray2<'py, bool>>,
+        reports: Option<Reports<'py>>,
     ) -> PyResult<Vec<bool>> {
         let worlds = &mut self.worlds;
-        with_outs((obs, rewards, terminated, truncated, masks), |out| {
-            worlds.reset_finished(out)
-        })
+        with_outs(
+            (obs, rewards, terminated, truncated, masks, reports),
+            |out| worlds.reset_finished(out),
+        )
     }
 
     /// The seeds of the games the worlds play now.
@@ -175,6 +200,15 @@ impl Worlds {
 
     /// How each world's game ended (`unfinished` when it was cut off), or None.
     fn outcomes(&mut self) -> Vec<Option<&'static str>> {
-        self.worlds.report().iter().map(|r| r.outcome).collect()
+        self.worlds.report().iter().map(|r| r.outcome()).collect()
+    }
+
+    /// The names of the outcome codes the reports hold: `None` (code 0, the game goes on),
+    /// then every ending.
+    #[staticmethod]
+    fn outcome_names() -> Vec<Option<&'static str>> {
+        std::iter::once(None)
+            .chain(wumpus::game::Ending::ALL.iter().map(|e| Some(e.name())))
+            .collect()
     }
 }

@@ -62,7 +62,32 @@ def test_a_bad_answer_is_refused(tmp_path):
     bot.write_text("import sys\nfor line in sys.stdin:\n    print('jump', flush=True)\n")
     agent = harness.LineAgent([sys.executable, str(bot)])
     try:
-        with pytest.raises(ValueError, match="jump"):
+        with pytest.raises(harness.AgentFailed, match="seed 0, at step 1") as failed:
             harness.play_batch(agent, "aima", 1, 0)
+        assert isinstance(failed.value.__cause__, ValueError)
+        assert "jump" in str(failed.value.__cause__)
     finally:
         agent.close()
+
+
+def test_an_agent_module_of_the_current_folder_plays_and_a_failing_one_exits_2(tmp_path, monkeypatch, capsys):
+    (tmp_path / "my_agents.py").write_text(
+        "class Climber:\n"
+        "    def act(self, observation, info):\n"
+        "        return 5\n"
+        "def broken(observation, info):\n"
+        "    if info['moves'] == 2:\n"
+        "        raise KeyError('knowledge')\n"
+        "    return 1\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.path", [p for p in __import__("sys").path if p not in ("", str(tmp_path))])
+    assert harness.main(["--agent", "my_agents:Climber", "--worlds", "5", "--baselines", "logic", "--json"]) == 0
+    mine = json.loads(capsys.readouterr().out)[0]
+    assert mine["endings"] == {"climbed_out": 5}
+    assert harness.main(["--agent", "my_agents:broken", "--worlds", "5", "--seed", "7"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "raise KeyError('knowledge')" in err
+    assert err.rstrip().endswith("wumpus-logic: the agent failed in the game of seed 7, at step 3: KeyError: 'knowledge'")
+    assert harness.main(["--agent", "no_such_module:agent", "--worlds", "1"]) == 2
+    assert "cannot load the agent 'no_such_module:agent'" in capsys.readouterr().err

@@ -67,17 +67,24 @@ class Game:
     @property
     def agent(self) -> str: ...
 
+# Each world's seed (-1: none), score so far, whether it is known, and outcome code (an index
+# into Worlds.outcome_names()), written by every call given them.
+Reports = tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.uint8]
+]
+
 class Worlds:
     def __init__(
         self,
         rules: str,
         n: int,
         max_steps: int,
-        mask: bool = False,
+        mask: Optional[str] = None,
         observation: str = "percepts",
+        threads: Optional[int] = None,
         **options: Any,
     ) -> None: ...
-    def layout(self) -> Optional[tuple[list[str], list[int]]]: ...
+    def layout(self) -> Optional[tuple[list[str], list[int], list[str]]]: ...
     def reset(
         self,
         base: int,
@@ -86,6 +93,7 @@ class Worlds:
         terminated: npt.NDArray[np.bool_],
         truncated: npt.NDArray[np.bool_],
         masks: Optional[npt.NDArray[np.bool_]] = None,
+        reports: Optional[Reports] = None,
     ) -> None: ...
     def step(
         self,
@@ -95,6 +103,7 @@ class Worlds:
         terminated: npt.NDArray[np.bool_],
         truncated: npt.NDArray[np.bool_],
         masks: Optional[npt.NDArray[np.bool_]] = None,
+        reports: Optional[Reports] = None,
     ) -> None: ...
     def reset_finished(
         self,
@@ -103,10 +112,13 @@ class Worlds:
         terminated: npt.NDArray[np.bool_],
         truncated: npt.NDArray[np.bool_],
         masks: Optional[npt.NDArray[np.bool_]] = None,
+        reports: Optional[Reports] = None,
     ) -> list[bool]: ...
     def seeds(self) -> list[Optional[int]]: ...
     def scores(self) -> list[Optional[int]]: ...
     def outcomes(self) -> list[Optional[str]]: ...
+    @staticmethod
+    def outcome_names() -> list[Optional[str]]: ...
 
 class Tally:
     def __init__(

@@ -31,11 +31,24 @@ import shlex
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 
 import numpy as np
 
 from . import _core, catalogue, solve
+
+
+class AgentFailed(Exception):
+    """The agent raised an exception (or answered what is no action) during a game: which
+    game, which step (the one being decided; 0 at the start hook, ``None`` at the end hook),
+    and the exception (its ``__cause__``)."""
+
+    def __init__(self, seed, step, file=None):
+        self.seed, self.step, self.file = seed, step, file
+        game = f"the game on {file}" if file is not None else f"the game of seed {seed}"
+        when = {0: "at its start", None: "at its end"}.get(step, f"at step {step}")
+        super().__init__(f"the agent failed in {game}, {when}")
 
 
 def _game_options(options):
@@ -104,21 +117,36 @@ def play_batch(agent, rules="aima", worlds=1000, seed=0, files=None, name=None, 
         game.reset(seed + i, paths[i] if paths is not None else None)
         deciding = 0.0
         info = _info(game, mask, knowledge)
+        file = paths[i] if paths is not None else None
+        failed = lambda step: AgentFailed(seed + i, step, file)  # noqa: E731
         if start is not None:
-            start(dict(info, rules=rules, grid=game.grid_size, places=game.places))
+            try:
+                start(dict(info, rules=rules, grid=game.grid_size, places=game.places))
+            except Exception as e:
+                raise failed(0) from e
         while not game.over and game.steps < max_steps:
             obs = game.observation()
             obs = obs.reshape(-1) if observation != "percepts" else np.asarray(obs, dtype=np.int8)
             t = time.perf_counter()
-            action = act(obs, info)
+            try:
+                action = act(obs, info)
+                number = int(action)
+            except Exception as e:
+                raise failed(game.steps + 1) from e
             deciding += time.perf_counter() - t
-            reward = game.step(int(action))
+            try:
+                reward = game.step(number)
+            except (ValueError, OverflowError) as e:
+                raise failed(game.steps + 1) from e
             info = _info(game, mask if not game.over else False, knowledge)
             info["reward"] = reward
         if not game.over:
             info["outcome"] = "unfinished"
         if hasattr(agent, "end"):
-            agent.end(info)
+            try:
+                agent.end(info)
+            except Exception as e:
+                raise failed(None) from e
         tally.add(game, deciding, paths[i] if paths is not None else None)
     return json.loads(tally.summary(time.perf_counter() - began))
 
@@ -236,7 +264,11 @@ def table(summaries):
 
 
 def _load_callable(spec):
+    """``module:callable`` (a class is instantiated), found as ``python -m`` finds modules:
+    the current folder first."""
     module, _, attr = spec.partition(":")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
     obj = getattr(importlib.import_module(module), attr or "agent")
     return obj() if isinstance(obj, type) else obj
 
@@ -278,11 +310,21 @@ def main(argv=None):
     options = {k: v for k, v in options.items() if v is not None}
     agents = next(r["agents"] for r in known["rules"] if r["name"] == a.rules)
     names = [n for n in a.baselines.split(",") if n] if a.baselines else [n for n in agents if n != "optimal"]
-    agent = LineAgent(a.agent_cmd) if a.agent_cmd else _load_callable(a.agent)
+    try:
+        agent = LineAgent(a.agent_cmd) if a.agent_cmd else _load_callable(a.agent)
+    except Exception as e:
+        # The agent's own traceback: the fault is in its code or its name.
+        traceback.print_exception(e)
+        print(f"wumpus-logic: cannot load the agent {a.agent or a.agent_cmd!r}: {e}", file=sys.stderr)
+        return 2
     try:
         mine = play_batch(agent, a.rules, a.worlds, a.seed, a.files, max_steps=a.max_steps,
                           knowledge=a.knowledge, **options)
         others = baselines(names, a.rules, a.worlds, a.seed, a.files, **options)
+    except AgentFailed as e:
+        traceback.print_exception(e.__cause__)
+        print(f"wumpus-logic: {e}: {type(e.__cause__).__name__}: {e.__cause__}", file=sys.stderr)
+        return 2
     except (ValueError, OSError) as e:
         print(f"wumpus-logic: {e}", file=sys.stderr)
         return 2

@@ -50,7 +50,7 @@ class SB3VecEnv(VecEnv):
                 "seed": int(infos["seed"][i]),
             }
         if dones.any():
-            e.worlds.reset_finished(e._obs, e._rewards, e._terminated, e._truncated, e._masks)
+            e.worlds.reset_finished(e._obs, e._rewards, e._terminated, e._truncated, e._masks, e._reports)
             obs = e._obs.copy()
         return obs, rewards.astype(np.float32), dones, out
 

@@ -26,6 +26,10 @@ from . import _core
 from .envs import MAX_EPISODE_STEPS, default_reward_scale, mask_kind, observation_space
 
 
+# The outcome of each code the worlds report: None while a game goes on, then every ending.
+_OUTCOMES = np.array(_core.Worlds.outcome_names(), dtype=object)
+
+
 class WumpusVectorEnv(VectorEnv):
     """``num_envs`` worlds of ``rules`` (options as :class:`wumpus_logic.envs.WumpusEnv`; the
     worlds give no hints, so ``agent`` and ``depth`` are refused with a ``ValueError``)."""
@@ -65,15 +69,23 @@ class WumpusVectorEnv(VectorEnv):
         self._truncated = np.zeros(n, dtype=bool)
         self._masks = np.zeros((n, len(self.action_names)), dtype=bool) if self.mask else None
         self._every = np.ones(n, dtype=bool)
+        # Where each world stands, written by every call: seed, score, whether it is known,
+        # and the outcome's code (an index into _OUTCOMES).
+        self._reports = (
+            np.zeros(n, dtype=np.int64),
+            np.zeros(n, dtype=np.int64),
+            np.zeros(n, dtype=bool),
+            np.zeros(n, dtype=np.uint8),
+        )
 
     def _infos(self):
-        scores = self.worlds.scores()
+        seeds, scores, scored, outcomes = self._reports
         infos = {
-            "score": np.array([0 if s is None else s for s in scores], dtype=np.int64),
-            "_score": np.array([s is not None for s in scores]),
-            "outcome": np.array(self.worlds.outcomes(), dtype=object),
+            "score": scores.copy(),
+            "_score": scored.copy(),
+            "outcome": _OUTCOMES[outcomes],
             "_outcome": self._every.copy(),
-            "seed": np.array([-1 if s is None else s for s in self.worlds.seeds()], dtype=np.int64),
+            "seed": seeds.copy(),
             "_seed": self._every.copy(),
         }
         if self.mask:
@@ -88,12 +100,14 @@ class WumpusVectorEnv(VectorEnv):
             raise ValueError("the vector environment takes one seed (an int): world i plays seed + i")
         super().reset(seed=seed)
         base = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63 - 1))
-        self.worlds.reset(base, self._obs, self._rewards, self._terminated, self._truncated, self._masks)
+        self.worlds.reset(base, self._obs, self._rewards, self._terminated, self._truncated, self._masks,
+                          self._reports)
         return self._obs.copy(), self._infos()
 
     def step(self, actions):
         actions = np.ascontiguousarray(actions, dtype=np.int64)
-        self.worlds.step(actions, self._obs, self._rewards, self._terminated, self._truncated, self._masks)
+        self.worlds.step(actions, self._obs, self._rewards, self._terminated, self._truncated, self._masks,
+                         self._reports)
         return (
             self._obs.copy(),
             self._rewards * self.reward_scale,
@@ -110,7 +124,7 @@ class WumpusVectorEnv(VectorEnv):
 
     def seeds(self):
         """The seed of the game each world plays now."""
-        return self.worlds.seeds()
+        return [int(s) for s in self._reports[0]]
 
     def to_sb3(self):
         """These worlds as a Stable-Baselines3 ``VecEnv`` (same-step autoreset, the terminal

@@ -35,10 +35,16 @@ fn long(name: &str) -> Str {
 
 /// The rule sets that take `o`, as the help's first words (`grid, aima: `), and its default
 /// under each (`[default: 5x5; aima: 4x4]`).
-fn help(o: &wumpus::game_spec::OptionInfo) -> String {
-    let fits: Vec<&str> = o.rules.iter().map(|r| r.name()).collect();
+fn help(o: &wumpus::game_spec::OptionInfo, offer: Offer) -> String {
+    let offered: Vec<RuleSet> = o
+        .rules
+        .iter()
+        .copied()
+        .filter(|r| offer.rules.contains(r))
+        .collect();
+    let fits: Vec<&str> = offered.iter().map(|r| r.name()).collect();
     let mut defaults: Vec<(String, Vec<&str>)> = Vec::new();
-    for r in o.rules {
+    for r in &offered {
         if let Some(d) = (o.default)(*r) {
             match defaults.iter_mut().find(|(v, _)| v == d) {
                 Some((_, rules)) => rules.push(r.name()),
@@ -58,7 +64,7 @@ fn help(o: &wumpus::game_spec::OptionInfo) -> String {
             format!(" [default: {first}; {}]", rest.join("; "))
         }
     };
-    let applies = if fits.len() == RuleSet::ALL.len() {
+    let applies = if fits.len() == offer.rules.len() {
         String::new()
     } else {
         format!("{}: ", fits.join(", "))
@@ -66,22 +72,49 @@ fn help(o: &wumpus::game_spec::OptionInfo) -> String {
     format!("{applies}{}{default}", o.help)
 }
 
-impl Args for GameArgs {
-    fn augment_args(cmd: clap::Command) -> clap::Command {
-        let names: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
-        let rules: Vec<String> = RuleSet::ALL
+/// Which rule sets and options a command's game flags offer.
+#[derive(Clone, Copy)]
+pub struct Offer {
+    /// The rule sets `--rules` takes, the command's default first.
+    pub rules: &'static [RuleSet],
+    /// The options offered as flags (`None`: every option of the catalogue).
+    pub options: Option<&'static [&'static str]>,
+}
+
+impl Offer {
+    /// Every rule set, the grid first, and every option: what the game commands take.
+    pub const EVERY_GAME: Offer = Offer {
+        rules: &RuleSet::ALL,
+        options: None,
+    };
+
+    fn offers(&self, name: &str) -> bool {
+        self.options.is_none_or(|names| names.contains(&name))
+    }
+}
+
+impl GameArgs {
+    /// `cmd` with the game flags `offer` makes.
+    pub fn augment_offered(cmd: clap::Command, offer: Offer) -> clap::Command {
+        let names: Vec<&str> = offer.rules.iter().map(|r| r.name()).collect();
+        let rules: Vec<String> = offer
+            .rules
             .iter()
             .map(|r| format!("{}: {}", r.name(), wumpus::game_spec::facts(*r).summary))
             .collect();
+        let default = offer.rules[0].name();
         let mut cmd = cmd.arg(
             Arg::new("rules")
                 .long("rules")
                 .value_name("RULES")
                 .value_parser(PossibleValuesParser::new(names))
-                .help(format!("The rule set [default: grid]. {}", rules.join(" "))),
+                .help(format!(
+                    "The rule set [default: {default}]. {}",
+                    rules.join(" ")
+                )),
         );
-        for o in &OPTIONS {
-            let mut arg = Arg::new(o.name).long(long(o.name)).help(help(o));
+        for o in OPTIONS.iter().filter(|o| offer.offers(o.name)) {
+            let mut arg = Arg::new(o.name).long(long(o.name)).help(help(o, offer));
             arg = match o.kind {
                 Kind::Flag => arg.action(ArgAction::SetTrue),
                 Kind::Choice { .. } => arg.value_name(o.name.to_uppercase()),
@@ -119,6 +152,12 @@ impl Args for GameArgs {
         }
         cmd
     }
+}
+
+impl Args for GameArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        GameArgs::augment_offered(cmd, Offer::EVERY_GAME)
+    }
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
         Self::augment_args(cmd)
@@ -135,7 +174,7 @@ impl FromArgMatches for GameArgs {
                 format!("{}\n", e.spelled(Spelling::Flags)),
             )
         };
-        if let Some(r) = m.get_one::<String>("rules") {
+        if let Some(r) = m.try_get_one::<String>("rules").ok().flatten() {
             args.spec
                 .set("rules", &Value::Text(r.clone()))
                 .map_err(refused)?;
@@ -144,11 +183,18 @@ impl FromArgMatches for GameArgs {
         for o in &OPTIONS {
             let value = match o.kind {
                 Kind::Flag => {
-                    let on = m.get_flag(o.name);
-                    let off = o.opposite.is_some_and(|opp| m.get_flag(opp));
+                    let flag = |id: &str| m.try_get_one::<bool>(id).ok().flatten() == Some(&true);
+                    let on = flag(o.name);
+                    let off = o.opposite.is_some_and(flag);
                     (on || off).then_some(Value::Bool(on))
                 }
-                _ => m.get_one::<String>(o.name).cloned().map(Value::Text),
+                // An option the command does not offer is never given.
+                _ => m
+                    .try_get_one::<String>(o.name)
+                    .ok()
+                    .flatten()
+                    .cloned()
+                    .map(Value::Text),
             };
             if let Some(v) = value {
                 args.spec.set(o.name, &v).map_err(refused)?;

@@ -1,30 +1,58 @@
 //! `wumpus bot`: the cave and maze agents as bots an external game host drives over standard
 //! input and output, game after game (the protocols are in `docs/bot-protocol.md`). The bot is
-//! the library's ([`wumpus::bot::for_spec`]), made from the same game flags as every command;
-//! this file only reads lines.
+//! the library's ([`wumpus::bot::for_spec`]), made from the game flags of the rule sets and
+//! options it takes ([`wumpus::bot::RULES`], [`wumpus::bot::OPTIONS`]); this file only reads
+//! lines.
 
-use super::args::{spec_error, GameArgs};
+use super::args::{spec_error, GameArgs, Offer};
 use super::bad_input;
 use anyhow::Result;
-use clap::Args;
+use clap::{ArgMatches, Args, FromArgMatches};
 use std::io::Write;
 use wumpus::bot::LineBot;
 use wumpus::game_spec::Value;
 
-#[derive(Args, Debug)]
+/// The game flags a bot takes.
+const BOT_OFFER: Offer = Offer {
+    rules: wumpus::bot::RULES,
+    options: Some(wumpus::bot::OPTIONS),
+};
+
+#[derive(Debug)]
 pub struct BotArgs {
-    #[command(flatten)]
     rules: GameArgs,
 }
 
-pub fn run(mut args: BotArgs) -> Result<()> {
-    // The bot's rule set is the classic cave unless told.
-    if !args.rules.given("rules") {
-        args.rules
-            .spec
-            .set("rules", &Value::Text("cave".into()))
-            .map_err(spec_error)?;
+impl Args for BotArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        GameArgs::augment_offered(cmd, BOT_OFFER)
     }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl FromArgMatches for BotArgs {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut rules = GameArgs::from_arg_matches(m)?;
+        if !rules.given("rules") {
+            let default = BOT_OFFER.rules[0].name();
+            rules
+                .spec
+                .set("rules", &Value::Text(default.into()))
+                .map_err(|e| clap::Error::raw(clap::error::ErrorKind::ValueValidation, e))?;
+        }
+        Ok(BotArgs { rules })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = BotArgs::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+pub fn run(args: BotArgs) -> Result<()> {
     let bot = wumpus::bot::for_spec(&args.rules.spec).map_err(spec_error)?;
     serve(bot)
 }

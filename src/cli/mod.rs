@@ -19,7 +19,17 @@ use std::fmt;
 
 /// Plays the Hunt-the-Wumpus family of games by logic.
 #[derive(Parser, Debug)]
-#[command(name = "wumpus", version, about, long_about = None)]
+#[command(name = "wumpus", version, about, long_about = None, after_help = "\
+Examples:
+  wumpus solve                               the main job: 1000 random 5x5 worlds, the risk agent
+  wumpus solve --rules aima --worlds 10000   the textbook's rules, with a heading and turns
+  wumpus trace --seed 7                      one game, step by step, with every proof
+  wumpus play --rules cave                   play the classic cave by hand (hint asks the agent)
+  wumpus serve --open                        the live page: play, hint, watch the agent
+  wumpus solve --help                        every flag of a command, with its examples
+
+Every command plays every rule set: --rules grid (default), aima, cave or maze.
+The docs: README.md, and docs/tutorial.md for a walk through the commands.")]
 pub struct Args {
     #[command(subcommand)]
     command: Command,
@@ -309,6 +319,28 @@ impl fmt::Display for Interrupted {
 }
 
 impl std::error::Error for Interrupted {}
+
+/// What to say of an error, a line each: each of a file's problems on its own line
+/// ([`wumpus::run::world::Problems`]), else the error and its causes.
+pub fn messages(err: &anyhow::Error) -> Vec<String> {
+    let inner = err.downcast_ref::<BadInput>().map_or(err, |bad| &bad.0);
+    let problems = inner
+        .chain()
+        .find_map(|e| e.downcast_ref::<wumpus::run::world::Problems>());
+    match problems {
+        Some(p) => {
+            let mut lines: Vec<String> = p.found.iter().map(|e| e.to_string()).collect();
+            if p.more {
+                lines.push(format!(
+                    "and more: only the first {} problems are listed",
+                    wumpus::run::world::MAX_PROBLEMS
+                ));
+            }
+            lines
+        }
+        None => vec![format!("{err:#}")],
+    }
+}
 
 /// The exit status for an error: 2 for bad input, 130 for an interrupted run, 1 otherwise;
 /// `None` when the error is a

@@ -93,9 +93,14 @@ pub fn merge(args: MergeArgs) -> Result<()> {
     for path in &args.files {
         let text = wumpus::files::read_text(path).map_err(bad_input)?;
         let summary: Summary = serde_json::from_str(&text).map_err(|e| {
+            let at = format!(" at line {} column {}", e.line(), e.column());
+            let why = e.to_string();
             bad_input(anyhow::anyhow!(
-                "{}: not a solve --json summary: {e}",
-                path.display()
+                "{}:{}: not a solve --json summary: {} (column {})",
+                path.display(),
+                e.line(),
+                why.strip_suffix(&at).unwrap_or(&why),
+                e.column()
             ))
         })?;
         parts.push(summary);

@@ -27,8 +27,8 @@ Examples:
   wumpus world new --rules cave --seed 3 -o unseen.txt
   wumpus solve --rules cave --map unseen.txt --worlds 10000")]
     New(NewArgs),
-    /// Check a world file or a cave map: prints what it holds, or what is wrong with the line,
-    /// and exits 2 if anything is.
+    /// Check a world file or a cave map: prints what it holds, or each line at fault with what
+    /// is wrong there (up to 20), and exits 2 if anything is.
     #[command(after_help = "\
 Examples:
   wumpus world check worlds/seed-example.txt

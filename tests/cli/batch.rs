@@ -370,7 +370,7 @@ fn ctrl_c_stops_a_cave_batch(rules: &str) {
     );
     assert!(
         err.contains(&format!(
-            "games                     {games} (seeds 0 to 999999999)"
+            "games                     {games} (stopped among seeds 0 to 999999999)"
         )),
         "{err}"
     );

@@ -298,6 +298,53 @@ fn bad_world_files_name_file_line_and_reason_and_exit_2() {
 }
 
 #[test]
+fn world_check_lists_every_line_at_fault() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("many.txt");
+    std::fs::write(
+        &file,
+        "SIZE 4 4\nPIT x 1\nWUMPUS 2 2\nFOO 1\nGOLD 1 1 1\nGOLD 3 3\n",
+    )
+    .unwrap();
+    let out = wumpus()
+        .args(["world", "check"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    for (line, (at, reason)) in lines.iter().zip([
+        (":2: ", "'x' is not a whole number"),
+        (":4: ", "unknown keyword 'FOO'"),
+        (":5: ", "GOLD takes 2 numbers (row col), found 3"),
+    ]) {
+        assert!(line.starts_with("wumpus: "), "{line}");
+        assert!(line.contains(&format!("many.txt{at}{reason}")), "{line}");
+    }
+    // A problem of the whole file follows no line set aside; a file of junk is cut short.
+    let junk: String = (1..=30).map(|i| format!("BAD {i}\n")).collect();
+    std::fs::write(&file, junk).unwrap();
+    let out = wumpus()
+        .args(["world", "check"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 21, "{stderr}");
+    assert!(
+        stderr.contains("many.txt:20: unknown keyword 'BAD'"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("only the first 20 problems are listed"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("many.txt:21:"), "{stderr}");
+}
+
+#[test]
 fn world_new_never_overwrites_with_half_a_file() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("keep.txt");

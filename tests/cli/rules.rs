@@ -243,8 +243,8 @@ fn options_that_do_not_apply_are_refused_naming_what_does() {
         ),
         (
             &["bot", "--rules", "grid"],
-            "the bot protocol is the classic cave's and the maze's",
-            &["--rules cave"],
+            "invalid value 'grid' for '--rules <RULES>'",
+            &["[possible values: cave, maze]"],
         ),
     ];
     for (args, why, names) in cases {

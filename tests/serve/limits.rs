@@ -58,6 +58,31 @@ fn an_upload_over_the_page_limit_is_refused_before_anything_is_built() {
 }
 
 #[test]
+fn an_unknown_field_is_refused_naming_every_field_a_new_game_takes() {
+    let (_server, port) = start_server(&worlds(), &[]);
+    let long = "x".repeat(10_000);
+    let reply = create(port, 1, &json!({"rules": "grid", long.as_str(): 1}));
+    assert_eq!(reply.status, 400, "{}", reply.text);
+    let error = reply.body["error"].as_str().unwrap();
+    assert!(error.len() < 1024, "{error}");
+    assert!(error.starts_with("there is no field 'xxxx"), "{error}");
+    let taken = error.split_once("a new game takes ").unwrap().1;
+    let taken: Vec<&str> = taken.split(", ").collect();
+    for field in [
+        "seed",
+        "world",
+        "upload",
+        "upload_name",
+        "rules",
+        "pit_prob",
+        "map",
+    ] {
+        assert!(taken.contains(&field), "{field} missing: {error}");
+    }
+    assert!(!taken.contains(&"kb"), "{error}");
+}
+
+#[test]
 fn the_optimal_agent_plays_only_grids_it_solves_in_a_second() {
     let (_server, port) = start_server(&worlds(), &[]);
     for rules in ["grid", "aima"] {

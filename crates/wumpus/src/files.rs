@@ -92,7 +92,16 @@ pub fn read_parsed<T, E: LineError>(
     parse: impl FnOnce(&str) -> Result<T, E>,
 ) -> Result<T, FileError> {
     let text = read_text(path)?;
-    parse(&text).map_err(|e| FileError::new(path, e.line(), e.to_string()))
+    parsed(path, &text, parse)
+}
+
+/// `text`, read from `path`, parsed; the error names the file and line.
+pub fn parsed<T, E: LineError>(
+    path: &Path,
+    text: &str,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+) -> Result<T, FileError> {
+    parse(text).map_err(|e| FileError::new(path, e.line(), e.to_string()))
 }
 
 /// Reads `path` as UTF-8 text: a regular file (or a link to one) of at most

@@ -253,7 +253,8 @@ impl Games {
             return Err(ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
-                    "the server already holds {heavy_now} games of the optimal agent, its most                      at once (each holds its solved game in memory): try again when one ends,                      or play another agent"
+                    "the server already holds {heavy_now} games of the optimal agent, its most at \
+                     once (each holds its solved game in memory): end one, or play another agent"
                 ),
             ));
         }
@@ -484,12 +485,9 @@ mod tests {
 
     #[test]
     fn a_full_server_makes_room_only_from_games_nobody_plays() {
-        let mut games = Games::new(4, 4, Duration::from_secs(60));
+        let mut games = Games::new(4, 4, Duration::from_secs(3600)); // left alone, not idle
         let (hog, player, newcomer) = (games.issue(), games.issue(), games.issue());
-        let mut hogs = Vec::new();
-        for _ in 0..3 {
-            hogs.push(game(&mut games, &hog).unwrap());
-        }
+        let hogs: Vec<String> = (0..3).map(|_| game(&mut games, &hog).unwrap()).collect();
         let mine = game(&mut games, &player).unwrap();
         // Full, and every game was used just now: a new key ends nobody's game.
         assert_eq!(game(&mut games, &newcomer).err().unwrap().status, 503);

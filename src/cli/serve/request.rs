@@ -31,6 +31,19 @@ pub struct NewGame {
     pub upload: Option<(String, String)>,
 }
 
+/// The fields a new game takes: the dealing fields, then the rule set and the options the page
+/// honours.
+fn fields_taken() -> Vec<&'static str> {
+    let mut names = vec!["seed", "world", "upload", "upload_name", "rules"];
+    names.extend(
+        wumpus::game_spec::OPTIONS
+            .iter()
+            .map(|o| o.name)
+            .filter(|&n| n != "kb"),
+    );
+    names
+}
+
 pub fn bad(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, message)
 }
@@ -77,6 +90,13 @@ impl Server {
                 "map" => {
                     let path = self.offered(&text("map", &v)?, "map")?;
                     options.push((name, Value::Text(path.display().to_string())));
+                }
+                _ if name != "rules" && wumpus::game_spec::option(&name).is_none() => {
+                    return Err(bad(format!(
+                        "there is no field {}: a new game takes {}",
+                        wumpus::files::quoted(&name),
+                        fields_taken().join(", ")
+                    )))
                 }
                 _ => options.push((name, Value::from_json(&v).map_err(bad)?)),
             }

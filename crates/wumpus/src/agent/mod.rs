@@ -58,6 +58,13 @@ pub trait Agent<S: Session> {
     /// it may cost solver calls).
     fn knowledge(&mut self) -> Knowledge;
 
+    /// What the agent has proven of each place now, without the odds or the walk it plans:
+    /// what an action mask reads. An agent that proves as it observes answers it at no cost;
+    /// by default, its [`Agent::knowledge`].
+    fn proofs(&mut self) -> Knowledge {
+        self.knowledge()
+    }
+
     /// Solver calls made so far.
     fn solver_calls(&self) -> u64 {
         0

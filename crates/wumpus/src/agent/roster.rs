@@ -124,6 +124,11 @@ pub trait AgentFactory<S: Session>: Send + Sync {
     fn report(&self) -> Option<String> {
         None
     }
+
+    /// Does the batch's one-off work now (the optimal agent's solve, or reading its values),
+    /// so that no game's first decision is charged with it. Otherwise it is done on the
+    /// first decision that needs it.
+    fn ready(&self) {}
 }
 
 /// The agents of a rule set.
@@ -429,6 +434,10 @@ impl AgentFactory<AimaSession> for OptimalFactory {
     fn report(&self) -> Option<String> {
         self.solver.cache_event().map(|e| e.to_string())
     }
+
+    fn ready(&self) {
+        self.solver.game_value();
+    }
 }
 
 impl AgentFactory<GridSession> for OptimalFactory {
@@ -446,6 +455,10 @@ impl AgentFactory<GridSession> for OptimalFactory {
 
     fn report(&self) -> Option<String> {
         self.solver.cache_event().map(|e| e.to_string())
+    }
+
+    fn ready(&self) {
+        self.solver.game_value();
     }
 }
 

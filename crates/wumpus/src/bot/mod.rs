@@ -323,6 +323,12 @@ impl<P: BotPlayer, E: std::fmt::Display, F: FnMut(usize) -> Result<P, E>> LineBo
     }
 }
 
+/// The rule sets a bot plays, the default first.
+pub const RULES: &[RuleSet] = &[RuleSet::Cave, RuleSet::Maze];
+
+/// The options a bot takes beyond its rule set.
+pub const OPTIONS: &[&str] = &["map", "map_known"];
+
 /// The bot of `spec`'s rule set (`docs/bot-protocol.md`), refused for a rule set with no bot
 /// protocol and for options the bot does not take. The classic cave's agent is given the map
 /// when `map` or `map_known` says so, and otherwise learns each room's tunnels by standing in
@@ -334,7 +340,7 @@ pub fn for_spec(spec: &GameSpec) -> Result<Box<dyn LineBot>, SpecError> {
         .given()
         .into_iter()
         .skip(1)
-        .find(|(name, _)| !["map", "map_known"].contains(name))
+        .find(|(name, _)| !OPTIONS.contains(name))
     {
         return Err(SpecError::refused(format!(
             "the bot plays its rule set's reasoning agent as the host drives it: {{{name}}} \

@@ -117,6 +117,15 @@ impl fmt::Display for Percept {
     }
 }
 
+/// `one` or `many`, as `n` counts things: `1 move`, `2 moves`.
+pub fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
 /// How a game ended, in the words every rule set shares: a win, the ways of losing, or no end
 /// (the runner stopped an agent that would not finish).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -420,9 +429,9 @@ pub trait Files: Session {
     /// file, a map in this rule set's format), for commands given a file and no rule set.
     fn plays_file(text: &str) -> bool;
 
-    /// Checks a file this rule set's games are played on (a world file, or a map): what it
-    /// holds, in a few words (`5x5, 3 pits`).
-    fn check_file(path: &Path) -> Result<String, crate::files::FileError>;
+    /// Checks `text`, read from `path`, as a file this rule set's games are played on (a world
+    /// file, or a map): what it holds, in a few words (`5x5, 3 pits`).
+    fn check_text(path: &Path, text: &str) -> Result<String, crate::files::FileError>;
 
     /// Draws a file this rule set's games are played on, with a cave's hazards from a hazard
     /// file or dealt from a seed when given.

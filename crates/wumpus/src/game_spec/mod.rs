@@ -191,7 +191,7 @@ pub struct Limits {
     /// The longest side of a grid, dealt or read from a file.
     pub max_side: usize,
     /// The most cells of a grid the optimal agent plays: its solve holds memory for the game's
-    /// length (1.8 GB and about a minute for 16 cells, a few MB and a second for 12).
+    /// length (1.8 GB and about a minute for 16 cells, 71 MB and a second for 12).
     pub max_optimal_cells: usize,
 }
 
@@ -352,7 +352,8 @@ impl GameSpec {
             let mut names = vec!["rules".to_string()];
             names.extend(OPTIONS.iter().map(|o| format!("{{{}}}", o.name)));
             return Err(SpecError::refused(format!(
-                "there is no option '{name}': the options are {}",
+                "there is no option {}: the options are {}",
+                crate::files::quoted(name),
                 names.join(", ")
             )));
         };

@@ -77,9 +77,10 @@ pub struct OptionInfo {
     /// The value a spec holds, if given.
     #[serde(skip)]
     pub(super) get: fn(&GameSpec) -> Option<Value>,
-    /// A value in the words a summary's header prints (`pit probability 0.2`), or nothing.
+    /// A value in the words a summary's header prints (`pit probability 0.2`), or nothing;
+    /// the flag is true for games played on files, whose worlds were not dealt by it.
     #[serde(skip)]
-    pub(super) words: fn(&Value) -> Option<String>,
+    pub(super) words: fn(&Value, bool) -> Option<String>,
 }
 
 impl OptionInfo {
@@ -112,7 +113,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.size.map(|z| Value::Text(z.to_string())),
-        words: |v| Some(v.shown_plain()),
+        words: |v, _| Some(v.shown_plain()),
     },
     OptionInfo {
         name: "deal",
@@ -144,7 +145,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
                 )
             })
         },
-        words: |v| (v == &Value::Text("course".into())).then(|| "the course's deal".into()),
+        words: |v, _| (v == &Value::Text("course".into())).then(|| "the course's deal".into()),
     },
     OptionInfo {
         name: "size_told",
@@ -160,7 +161,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.size_told.map(Value::Bool),
-        words: |v| (v == &Value::Bool(false)).then(|| "size hidden".into()),
+        words: |v, _| (v == &Value::Bool(false)).then(|| "size hidden".into()),
     },
     OptionInfo {
         name: "pit_prob",
@@ -174,7 +175,13 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.pit_prob.map(Value::Float),
-        words: |v| Some(format!("pit probability {}", v.shown_plain())),
+        // A file holds its own pits: the chance is what the player is told to expect.
+        words: |v, files| {
+            Some(match files {
+                false => format!("pit probability {}", v.shown_plain()),
+                true => format!("pit probability {} told to the player", v.shown_plain()),
+            })
+        },
     },
     OptionInfo {
         name: "scoring",
@@ -196,7 +203,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.scoring.map(|x| Value::Text(x.name().into())),
-        words: |v| Some(format!("{} scoring", v.shown_plain())),
+        words: |v, _| Some(format!("{} scoring", v.shown_plain())),
     },
     OptionInfo {
         name: "depth",
@@ -217,7 +224,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.depth.map(|d| Value::Int(d.into())),
-        words: |_| None,
+        words: |_, _| None,
     },
     OptionInfo {
         name: "rollouts",
@@ -236,7 +243,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.rollouts.map(|d| Value::Int(d.into())),
-        words: |v| Some(format!("{} rollouts a decision", v.shown_plain())),
+        words: |v, _| Some(format!("{} rollouts a decision", v.shown_plain())),
     },
     OptionInfo {
         name: "kb",
@@ -251,7 +258,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.kb.as_ref().map(|p| Value::Text(p.display().to_string())),
-        words: |v| Some(format!("rules from {}", v.shown_plain())),
+        words: |v, _| Some(format!("rules from {}", v.shown_plain())),
     },
     OptionInfo {
         name: "map",
@@ -266,7 +273,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.map.as_ref().map(|p| Value::Text(p.display().to_string())),
-        words: |v| Some(format!("on {}", v.shown_plain())),
+        words: |v, _| Some(format!("on {}", v.shown_plain())),
     },
     OptionInfo {
         name: "variant",
@@ -287,7 +294,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.variant.map(|x| Value::Text(x.name().into())),
-        words: |v| Some(format!("{} rules", v.shown_plain())),
+        words: |v, _| Some(format!("{} rules", v.shown_plain())),
     },
     OptionInfo {
         name: "map_known",
@@ -302,7 +309,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.map_known.map(Value::Bool),
-        words: |v| {
+        words: |v, _| {
             Some(
                 if v == &Value::Bool(true) {
                     "map known"
@@ -328,7 +335,7 @@ pub static OPTIONS: [OptionInfo; 12] = [
             Ok(())
         },
         get: |s| s.agent.map(|a| Value::Text(a.name().into())),
-        words: |_| None,
+        words: |_, _| None,
     },
 ];
 

@@ -37,6 +37,16 @@ impl GameSpec {
     /// 0.2, standard scoring`): each option's words from the option table, in its order; an
     /// unset map is the rule set's built-in one.
     pub fn words(&self) -> String {
+        self.words_as(false)
+    }
+
+    /// [`GameSpec::words`] for games played on files: what each file holds is not the
+    /// options' doing (`pit probability 0.2 told to the player`).
+    pub fn words_over_files(&self) -> String {
+        self.words_as(true)
+    }
+
+    fn words_as(&self, files: bool) -> String {
         let mut parts = Vec::new();
         for o in OPTIONS.iter().filter(|o| o.fits(self.rules)) {
             let value = (o.get)(self).or_else(|| match o.kind {
@@ -45,7 +55,7 @@ impl GameSpec {
                     .map(|m| Value::Text(m.name.into())),
                 _ => None,
             });
-            parts.extend(value.and_then(|v| (o.words)(&v)));
+            parts.extend(value.and_then(|v| (o.words)(&v, files)));
         }
         parts.join(", ")
     }

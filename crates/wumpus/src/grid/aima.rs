@@ -394,8 +394,8 @@ impl Files for AimaSession {
         GridSession::plays_file(text)
     }
 
-    fn check_file(path: &Path) -> Result<String, crate::files::FileError> {
-        GridSession::check_file(path)
+    fn check_text(path: &Path, text: &str) -> Result<String, crate::files::FileError> {
+        GridSession::check_text(path, text)
     }
 
     fn draw_file(

@@ -201,11 +201,13 @@ pub(crate) fn new_world_file(setup: &GridSetup, seed: u64) -> Result<NewFile, Ga
     })
 }
 
-/// What a world file holds, checked: `5x5, 3 pits`.
-pub(crate) fn check_world_file(path: &Path) -> Result<String, crate::files::FileError> {
-    let world = super::read_world(path)?;
+/// What a world file's text holds, checked: `5x5, 3 pits`.
+fn check_world_text(path: &Path, text: &str) -> Result<String, crate::files::FileError> {
+    let world = crate::files::parsed(path, text, super::parse_world)?;
     let (rows, cols) = world.size();
-    Ok(format!("{rows}x{cols}, {} pits", world.pits().count()))
+    let pits = world.pits().count();
+    let word = crate::game::plural(pits as u64, "pit", "pits");
+    Ok(format!("{rows}x{cols}, {pits} {word}"))
 }
 
 /// A hidden size the players' prior does not allow: they could not reason about the board.
@@ -531,8 +533,8 @@ impl Files for GridSession {
         !crate::cave::map::looks_like_cave_map(text)
     }
 
-    fn check_file(path: &Path) -> Result<String, crate::files::FileError> {
-        check_world_file(path)
+    fn check_text(path: &Path, text: &str) -> Result<String, crate::files::FileError> {
+        check_world_text(path, text)
     }
 
     fn draw_file(path: &Path, _: Option<&Path>, _: Option<u64>) -> Result<String, GameError> {

@@ -263,6 +263,8 @@ fn solve_games<S: Session>(
         .map_err(|e| RunError::Threads(e.to_string()))?;
     let threads = pool.current_num_threads();
     let start = Instant::now();
+    // The batch's wall time counts the one-off work; its decisions do not.
+    agents.ready();
     let tally = play_batch(batch.range(), &pool, sink, |i, stop| {
         let seed = game_seed(batch.seed, i);
         let (mut session, file) = set_up(i, seed)?;

@@ -87,6 +87,11 @@ impl<S: Session> Follower<S> {
         Ok(self.agent_mut()?.knowledge())
     }
 
+    /// What the agent has proven of each place now, without the odds ([`Agent::proofs`]).
+    pub fn proofs(&mut self) -> Result<Knowledge, String> {
+        Ok(self.agent_mut()?.proofs())
+    }
+
     /// The agent, or why it stopped reasoning.
     pub fn agent_mut(&mut self) -> Result<&mut dyn Agent<S>, String> {
         match &mut self.agent {
@@ -153,5 +158,50 @@ mod tests {
             moves += 1;
         }
         assert_eq!(game.ending(), Some(crate::game::Ending::Won));
+    }
+
+    /// What a mask reads of an agent's proofs is what its whole knowledge says, at every
+    /// step of games that wander off the agent's plan.
+    fn proofs_agree_with_knowledge<S: Roster + crate::numbered::Numbered>(mut game: S, seed: u64) {
+        use rand::{Rng, SeedableRng};
+        let options = AgentOptions::default();
+        let agents = S::prepare(AgentKind::Logic, &game.setup(), &options).unwrap();
+        let mut follower = Follower::new(agents.as_ref(), &game, Dice::for_game(seed));
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut shown = game.start();
+        for _ in 0..80 {
+            if game.ending().is_some() {
+                break;
+            }
+            let (proofs, whole) = (follower.proofs().unwrap(), follower.knowledge().unwrap());
+            assert_eq!(proofs.at, whole.at);
+            assert_eq!(proofs.visited, whole.visited);
+            assert_eq!(proofs.safe, whole.safe);
+            assert_eq!(proofs.pit, whole.pit);
+            assert_eq!(proofs.wumpus, whole.wumpus);
+            assert_eq!(proofs.bats, whole.bats);
+            assert_eq!(proofs.wumpus_alive, whole.wumpus_alive);
+            let action = if rng.random_bool(0.3) {
+                game.action(&shown, rng.random_range(0..S::ACTIONS.len()))
+            } else {
+                follower.decide().unwrap().action
+            };
+            shown = game.act(&action);
+            follower.tell(&action, &shown);
+        }
+    }
+
+    #[test]
+    fn proofs_are_what_the_whole_knowledge_proves() {
+        use rand::SeedableRng;
+        let topology = std::sync::Arc::new(crate::topology::Topology::grid(4, 4).unwrap());
+        for seed in 0..40 {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+            let world = crate::grid::GridWorld::random(topology.clone(), 0.2, &mut rng);
+            let grid = GridSession::new(world.clone(), Scoring::Standard, 0.2);
+            proofs_agree_with_knowledge(grid, seed);
+            let aima = GridSession::new(world, Scoring::Standard, 0.2);
+            proofs_agree_with_knowledge(crate::grid::AimaSession::new(aima), seed);
+        }
     }
 }

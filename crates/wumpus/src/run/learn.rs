@@ -24,7 +24,16 @@ pub struct Learned<S: Playable> {
     memory: Option<Features>,
     /// What the logic agent knows at this moment, once asked (the observation and the mask
     /// read it alike: it is worked out once a step).
-    known: Option<(Knowledge, Option<Arc<Topology>>)>,
+    known: Option<Known>,
+}
+
+/// What the logic agent was asked at this moment.
+struct Known {
+    knowledge: Knowledge,
+    places_on: Option<Arc<Topology>>,
+    /// Whether `knowledge` is whole ([`crate::agent::Agent::knowledge`]), odds included, or
+    /// only what is proven ([`crate::agent::Agent::proofs`]), which is all a mask reads.
+    whole: bool,
 }
 
 /// Which actions a mask leaves open.
@@ -155,7 +164,7 @@ impl<S: Playable> Learned<S> {
     ) -> Result<(), HelperError> {
         let knowing = knowledge && !self.played.over();
         if knowing {
-            self.know()?;
+            self.know(true)?;
         }
         self.memory_now()?;
         let memory = self.memory.as_ref().expect("made above");
@@ -163,7 +172,7 @@ impl<S: Playable> Learned<S> {
             .known
             .as_ref()
             .filter(|_| knowing)
-            .map(|(k, on)| (k, on.as_ref()));
+            .map(|k| (&k.knowledge, k.places_on.as_ref()));
         memory.write(layout, self.played.session(), known, out);
         Ok(())
     }
@@ -183,8 +192,8 @@ impl<S: Playable> Learned<S> {
         if self.played.over() {
             return Ok(());
         }
-        self.know()?;
-        let (known, _) = self.known.as_ref().expect("known above");
+        self.know(false)?;
+        let known = &self.known.as_ref().expect("known above").knowledge;
         let played = &self.played;
         played.session().harmless(played.shown(), known, out);
         if kind == MaskKind::Useful {
@@ -193,14 +202,25 @@ impl<S: Playable> Learned<S> {
         Ok(())
     }
 
-    /// Asks the logic agent what it knows now, unless it was asked since the last action.
-    fn know(&mut self) -> Result<(), HelperError> {
-        if self.known.is_none() {
-            let follower = self.played.follower(Helper::Logic)?;
-            let places_on = follower.agent_mut().ok().and_then(|a| a.places_on());
-            let known = follower.knowledge().map_err(HelperError::Stopped)?;
-            self.known = Some((known, places_on));
+    /// Asks the logic agent what it knows now (its whole knowledge when `whole`, else what it
+    /// has proven), unless it was asked as much since the last action.
+    fn know(&mut self, whole: bool) -> Result<(), HelperError> {
+        if self.known.as_ref().is_some_and(|k| k.whole || !whole) {
+            return Ok(());
         }
+        let follower = self.played.follower(Helper::Logic)?;
+        let places_on = follower.agent_mut().ok().and_then(|a| a.places_on());
+        let knowledge = if whole {
+            follower.knowledge()
+        } else {
+            follower.proofs()
+        }
+        .map_err(HelperError::Stopped)?;
+        self.known = Some(Known {
+            knowledge,
+            places_on,
+            whole,
+        });
         Ok(())
     }
 

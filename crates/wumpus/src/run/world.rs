@@ -26,7 +26,11 @@ pub fn new_file(spec: &GameSpec, seed: u64, shape: MapShape) -> Result<NewFile, 
 
 /// The rule set whose files `path` reads as: the first of [`RuleSet::ALL`] that plays it.
 pub fn rules_of_file(path: &Path) -> Result<RuleSet, FileError> {
-    let text = crate::files::read_text(path)?;
+    Ok(rules_of_text(&crate::files::read_text(path)?))
+}
+
+/// The rule set whose files `text` reads as: the first of [`RuleSet::ALL`] that plays it.
+fn rules_of_text(text: &str) -> RuleSet {
     struct Plays<'a>(&'a str);
     impl ForRules for Plays<'_> {
         type Out = bool;
@@ -34,27 +38,96 @@ pub fn rules_of_file(path: &Path) -> Result<RuleSet, FileError> {
             S::plays_file(self.0)
         }
     }
-    Ok(RuleSet::ALL
+    RuleSet::ALL
         .into_iter()
-        .find(|&r| for_rules(r, Plays(&text)))
-        .unwrap_or_default())
+        .find(|&r| for_rules(r, Plays(text)))
+        .unwrap_or_default()
 }
 
+/// The most problems [`check_file`] lists of one file.
+pub const MAX_PROBLEMS: usize = 20;
+
+/// What is wrong with a file, line by line: the first problem, then those found on later lines
+/// once each line at fault is set aside (at most [`MAX_PROBLEMS`]).
+#[derive(Debug)]
+pub struct Problems {
+    /// The problems, in the order of their lines.
+    pub found: Vec<FileError>,
+    /// Whether more were left unlisted.
+    pub more: bool,
+}
+
+impl std::fmt::Display for Problems {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, problem) in self.found.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{problem}")?;
+        }
+        if self.more {
+            write!(f, "\n(and more: only the first {MAX_PROBLEMS} are listed)")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Problems {}
+
 /// What the file at `path` holds, checked as a file of `rules` (read by its look when
-/// `None`): `5x5, 3 pits`.
-pub fn check_file(path: &Path, rules: Option<RuleSet>) -> Result<String, FileError> {
-    struct Check<'a>(&'a Path);
+/// `None`): `5x5, 3 pits`; or every problem found, line by line ([`Problems`]).
+pub fn check_file(path: &Path, rules: Option<RuleSet>) -> Result<String, Problems> {
+    struct Check<'a>(&'a Path, &'a str);
     impl ForRules for Check<'_> {
         type Out = Result<String, FileError>;
         fn run<S: Playable>(self) -> Self::Out {
-            S::check_file(self.0)
+            S::check_text(self.0, self.1)
         }
     }
-    let rules = match rules {
-        Some(r) => r,
-        None => rules_of_file(path)?,
+    let one = |e: FileError| Problems {
+        found: vec![e],
+        more: false,
     };
-    for_rules(rules, Check(path))
+    let text = crate::files::read_text(path).map_err(one)?;
+    let rules = rules.unwrap_or_else(|| rules_of_text(&text));
+    let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut found: Vec<FileError> = Vec::new();
+    loop {
+        let checked = if found.is_empty() {
+            for_rules(rules, Check(path, &text))
+        } else {
+            for_rules(rules, Check(path, &lines.concat()))
+        };
+        let problem = match checked {
+            Ok(holds) if found.is_empty() => return Ok(holds),
+            Ok(_) => break,
+            Err(problem) => problem,
+        };
+        // Past the first, only a problem on a later line is listed: one of the whole file
+        // (no wumpus, an empty file) may come of the lines set aside.
+        let last = found.last().and_then(|p| p.line);
+        match (problem.line, last) {
+            (Some(line), Some(after)) if line <= after => break,
+            (None, Some(_)) => break,
+            _ => {}
+        }
+        if found.len() == MAX_PROBLEMS {
+            return Err(Problems { found, more: true });
+        }
+        let line = problem.line;
+        found.push(problem);
+        match line {
+            Some(line) if line <= lines.len() => {
+                lines[line - 1] = if lines[line - 1].ends_with('\n') {
+                    "\n"
+                } else {
+                    ""
+                }
+            }
+            _ => break,
+        }
+    }
+    Err(Problems { found, more: false })
 }
 
 /// The drawing of the file at `path` as a file of `rules` (read by its look when `None`), with

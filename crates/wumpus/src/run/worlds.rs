@@ -12,7 +12,7 @@
 use super::game::{Agents, HelperError, Played};
 use super::learn::{Layout, Learned, MaskKind, Mode};
 use super::JobError;
-use crate::game::GameError;
+use crate::game::{Ending, GameError};
 use crate::game_spec::{GameSpec, GridSizes, OnRules, Playable, Prepared, SpecError};
 use crate::grid::Deal;
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -39,6 +39,32 @@ pub struct Out<'a> {
     pub truncated: &'a mut [bool],
     /// The action masks, when the worlds keep them.
     pub masks: Option<&'a mut [bool]>,
+    /// Where each world stands after the call, when asked.
+    pub report: Option<ReportOut<'a>>,
+}
+
+/// Where each world stands, one value a world ([`WorldReport`] as arrays): written by every
+/// call that is given them, so that a caller reads them without another call.
+pub struct ReportOut<'a> {
+    /// The seed of the game each plays (`-1`: none, never for a dealt game).
+    pub seeds: &'a mut [i64],
+    /// The score so far (0 where the rule set keeps none yet).
+    pub scores: &'a mut [i64],
+    /// Whether the score is known (false in the maze, and in the caves until the end).
+    pub scored: &'a mut [bool],
+    /// How the game ended: 0 while it goes on, else 1 + the ending's place in [`Ending::ALL`]
+    /// (`unfinished` for a game cut off).
+    pub outcomes: &'a mut [u8],
+}
+
+/// The code [`ReportOut::outcomes`] holds for `ending`.
+pub fn outcome_code(ending: Option<Ending>) -> u8 {
+    ending.map_or(0, |e| {
+        1 + Ending::ALL
+            .iter()
+            .position(|&x| x == e)
+            .expect("every ending is listed") as u8
+    })
 }
 
 /// Observations: this turn's percepts, or the memory or knowledge arrays.
@@ -160,7 +186,13 @@ impl Worlds {
             || out
                 .masks
                 .as_ref()
-                .is_some_and(|m| m.len() != n * self.actions);
+                .is_some_and(|m| m.len() != n * self.actions)
+            || out.report.as_ref().is_some_and(|r| {
+                r.seeds.len() != n
+                    || r.scores.len() != n
+                    || r.scored.len() != n
+                    || r.outcomes.len() != n
+            });
         if wrong {
             return Err(WorldsError::Input(
                 "an output array has the wrong shape or type, or is not contiguous".into(),
@@ -285,8 +317,15 @@ pub struct WorldReport {
     pub seed: Option<u64>,
     /// Its score so far.
     pub score: Option<i64>,
-    /// How its game ended, if it did.
-    pub outcome: Option<&'static str>,
+    /// How its game ended, if it did (`unfinished` for a game cut off).
+    pub ending: Option<Ending>,
+}
+
+impl WorldReport {
+    /// The name of how its game ended, if it did.
+    pub fn outcome(&self) -> Option<&'static str> {
+        self.ending.map(Ending::name)
+    }
 }
 
 /// What a call asks of the worlds.
@@ -307,6 +346,8 @@ struct Rows {
     truncated: Vec<bool>,
     masks: Vec<bool>,
     dealt: Vec<bool>,
+    /// Every world's report after the call.
+    reports: Vec<WorldReport>,
 }
 
 /// What every share of one vector is made from.
@@ -339,6 +380,20 @@ struct World<S: Playable> {
     games: u64,
     /// The game ended (or was cut off) on the last call: the next call deals again.
     pending: bool,
+}
+
+impl<S: Playable> World<S> {
+    fn report(&self) -> WorldReport {
+        let played = self.learned.played();
+        let session = played.session();
+        WorldReport {
+            seed: played.seed(),
+            score: session.score_so_far().or(S::FACTS.scored.then_some(0)),
+            ending: session
+                .ending()
+                .or((self.pending && !played.over()).then_some(Ending::Unfinished)),
+        }
+    }
 }
 
 /// The worlds `lo..hi` of a vector, on the thread that made them.
@@ -464,37 +519,25 @@ impl<S: Playable> Share<S> {
                 learned.action_mask(kind, &mut rows.masks[j * actions..(j + 1) * actions])?;
             }
         }
+        rows.reports.clear();
+        rows.reports.extend(self.worlds.iter().map(World::report));
         Ok(())
     }
 
     fn report(&self) -> Vec<WorldReport> {
-        self.worlds
-            .iter()
-            .map(|w| {
-                let played = w.learned.played();
-                let session = played.session();
-                WorldReport {
-                    seed: played.seed(),
-                    score: session.score_so_far().or(S::FACTS.scored.then_some(0)),
-                    outcome: session
-                        .ending()
-                        .map(|e| e.name())
-                        .or((w.pending && !played.over()).then_some("unfinished")),
-                }
-            })
-            .collect()
+        self.worlds.iter().map(World::report).collect()
     }
 }
 
 /// What a worker thread is asked.
 enum Ask {
-    Call(Call, Rows),
+    Call(Call, Box<Rows>),
     Report,
 }
 
 /// What a worker thread answers.
 enum Answer {
-    Rows(Result<Rows, WorldsError>),
+    Rows(Result<Box<Rows>, WorldsError>),
     Report(Vec<WorldReport>),
 }
 
@@ -504,7 +547,7 @@ struct Worker {
     to: Sender<Ask>,
     from: Receiver<Answer>,
     /// The buffers, between calls.
-    rows: Option<Rows>,
+    rows: Option<Box<Rows>>,
 }
 
 impl Worker {
@@ -546,7 +589,7 @@ impl Worker {
             lo,
             to,
             from,
-            rows: Some(Rows::default()),
+            rows: Some(Box::default()),
         })
     }
 }
@@ -583,6 +626,15 @@ fn copy_rows(
                 m[i * actions..(i + 1) * actions]
                     .copy_from_slice(&rows.masks[j * actions..(j + 1) * actions]);
             }
+        }
+    }
+    if let Some(r) = out.report.as_mut() {
+        for (j, report) in rows.reports.iter().enumerate() {
+            let i = lo + j;
+            r.seeds[i] = report.seed.map_or(-1, |s| s as i64);
+            r.scores[i] = report.score.unwrap_or(0);
+            r.scored[i] = report.score.is_some();
+            r.outcomes[i] = outcome_code(report.ending);
         }
     }
 }

@@ -55,6 +55,10 @@ impl Agent<AimaSession> for HeadedAgent {
         Agent::<GridSession>::knowledge(&mut self.grid)
     }
 
+    fn proofs(&mut self) -> Knowledge {
+        Agent::<GridSession>::proofs(&mut self.grid)
+    }
+
     fn solver_calls(&self) -> u64 {
         Agent::<GridSession>::solver_calls(&self.grid)
     }

@@ -79,6 +79,22 @@ impl Agent<GridSession> for GridAgent {
         }
     }
 
+    fn proofs(&mut self) -> Knowledge {
+        Knowledge {
+            at: Some(self.position()),
+            visited: self.visited(),
+            safe: self.proven_safe(),
+            pit: self.proven_pits(),
+            wumpus: self.proven_wumpus().into_iter().collect(),
+            bats: Vec::new(),
+            odds: Vec::new(),
+            whereabouts: Vec::new(),
+            wumpus_alive: self.wumpus_alive(),
+            ways: Vec::new(),
+            route: Vec::new(),
+        }
+    }
+
     fn solver_calls(&self) -> u64 {
         self.kb().solver_calls()
     }

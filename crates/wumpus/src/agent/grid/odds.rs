@@ -176,5 +176,7 @@ fn posterior<N: Copy + Into<u64>>(
 /// live wumpus: the two are dealt independently, so the step is survived only when both miss.
 /// The one figure the board, the hint's reason and its choices name ("to die").
 pub fn death_chance(pit: f64, wumpus: f64) -> f64 {
-    1.0 - (1.0 - pit) * (1.0 - wumpus)
+    // Written as a sum, not 1 - (1 - pit)(1 - wumpus): with either chance 0 the other comes
+    // back exactly (0.2, not 0.19999999999999996).
+    pit + wumpus - pit * wumpus
 }

@@ -6,7 +6,7 @@
 //! What the hunter is shown comes from the game's status and events alone; it must never
 //! carry the hazards, which leave the session only through `hidden`, for reports.
 
-use super::{check_map_file, map_format, meta, new_map_file};
+use super::{check_map_text, map_format, meta, new_map_file};
 use crate::cave::classic::{
     Action, ClassicGame, Ending as ClassicEnding, Event, LossCause, MoveResult, ShotResult, Status,
     TurnResult, Variant, MOVE_LIMIT,
@@ -351,8 +351,8 @@ impl Files for ClassicSession {
         map_format(text) == Some(MapFormat::Event)
     }
 
-    fn check_file(path: &Path) -> Result<String, crate::files::FileError> {
-        check_map_file(path)
+    fn check_text(path: &Path, text: &str) -> Result<String, crate::files::FileError> {
+        check_map_text(path, text)
     }
 
     fn draw_file(

@@ -5,7 +5,7 @@
 //! The player is told a cave's name and never its number: the label must never tell apart
 //! caves that share a name (only `map_label`, for a player given the map, does).
 
-use super::{check_map_file, map_format, meta, new_map_file, CLASSIC_FACTS};
+use super::{check_map_text, map_format, meta, new_map_file, CLASSIC_FACTS};
 use crate::cave::command::{self, Rules, MAZE_HELP};
 use crate::cave::map::{CaveMap, MapFormat};
 use crate::cave::maze::{
@@ -310,8 +310,8 @@ impl Files for MazeSession {
         map_format(text) == Some(MapFormat::CavesDat)
     }
 
-    fn check_file(path: &Path) -> Result<String, crate::files::FileError> {
-        check_map_file(path)
+    fn check_text(path: &Path, text: &str) -> Result<String, crate::files::FileError> {
+        check_map_text(path, text)
     }
 
     fn draw_file(

@@ -56,10 +56,10 @@ fn new_map_file(format: MapFormat, seed: u64, shape: &MapShape) -> Result<NewFil
     })
 }
 
-/// What a map file holds, checked: its format, rooms and tunnels that go one way or to their
-/// own room.
-fn check_map_file(path: &Path) -> Result<String, crate::files::FileError> {
-    let map = super::read_map(path)?;
+/// What a map file's text holds, checked: its format, rooms and tunnels that go one way or to
+/// their own room.
+fn check_map_text(path: &Path, text: &str) -> Result<String, crate::files::FileError> {
+    let map = crate::files::parsed(path, text, super::parse_map)?;
     let (mut one_way, mut to_itself) = (0, 0);
     for room in map.rooms() {
         for &to in map.outs(room) {
@@ -70,9 +70,13 @@ fn check_map_file(path: &Path) -> Result<String, crate::files::FileError> {
             }
         }
     }
+    let plural = |n: usize, one, many| crate::game::plural(n as u64, one, many);
     Ok(format!(
-        "{}, {} rooms, {one_way} one-way tunnels, {to_itself} tunnels to their own room",
+        "{}, {} {}, {one_way} one-way {}, {to_itself} {} to their own room",
         map.format().name(),
-        map.len()
+        map.len(),
+        plural(map.len(), "room", "rooms"),
+        plural(one_way, "tunnel", "tunnels"),
+        plural(to_itself, "tunnel", "tunnels"),
     ))
 }
