@@ -14,10 +14,10 @@
 //! are described in `docs/live-page.md`.
 
 mod answer;
+mod game_routes;
 mod games;
 mod guard;
 mod listen;
-mod game_routes;
 mod live;
 mod request;
 
@@ -36,8 +36,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-pub use live::{ApiError, Job};
 use game_routes::{act, end_game, events, hint, view, watch};
+pub use live::{ApiError, Job};
 use request::bad;
 
 /// The largest request body taken (an uploaded world file travels in one): 64 KiB.
