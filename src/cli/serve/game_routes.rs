@@ -36,11 +36,7 @@ pub(super) async fn act(
     if req.action.len() > 200 {
         return Err(bad("an action is a few words"));
     }
-    let key = key_of(&headers);
-    server
-        .ask(&id, key.as_deref(), Job::Act(req.action, req.step))
-        .await
-        .map(|a| a.response())
+    answer(&server, &id, &headers, Job::Act(req.action, req.step)).await
 }
 
 pub(super) async fn view(
@@ -48,11 +44,7 @@ pub(super) async fn view(
     UrlPath(id): UrlPath<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let key = key_of(&headers);
-    server
-        .ask(&id, key.as_deref(), Job::View)
-        .await
-        .map(|a| a.response())
+    answer(&server, &id, &headers, Job::View).await
 }
 
 pub(super) async fn hint(
@@ -60,9 +52,19 @@ pub(super) async fn hint(
     UrlPath(id): UrlPath<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let key = key_of(&headers);
+    answer(&server, &id, &headers, Job::Hint).await
+}
+
+/// Game `id`'s answer to `job`, for the key `headers` carry.
+async fn answer(
+    server: &Shared,
+    id: &str,
+    headers: &HeaderMap,
+    job: Job,
+) -> Result<Response, ApiError> {
+    let key = key_of(headers);
     server
-        .ask(&id, key.as_deref(), Job::Hint)
+        .ask(id, key.as_deref(), job)
         .await
         .map(|a| a.response())
 }

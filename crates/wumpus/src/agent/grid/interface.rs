@@ -65,17 +65,9 @@ impl Agent<GridSession> for GridAgent {
 
     fn knowledge(&mut self) -> Knowledge {
         Knowledge {
-            at: Some(self.position()),
-            visited: self.visited(),
-            safe: self.proven_safe(),
-            pit: self.proven_pits(),
-            wumpus: self.proven_wumpus().into_iter().collect(),
-            bats: Vec::new(),
             odds: self.frontier_odds(),
-            whereabouts: Vec::new(),
-            wumpus_alive: self.wumpus_alive(),
-            ways: Vec::new(),
             route: self.planned_route(),
+            ..self.proofs()
         }
     }
 
