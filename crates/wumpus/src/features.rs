@@ -115,6 +115,31 @@ const CAVE_SCALARS: [&str; 5] = ["now_stench", "now_draft", "now_bats", "arrows"
 /// The knowledge's scalars: the share of places proven safe and not yet visited (none: the
 /// proofs have nothing left to explore).
 const KNOWLEDGE_SCALARS: [&str; 1] = ["safe_unvisited"];
+/// The knowledge's routes on a grid without a heading: the first step, by the compass, of the
+/// shortest walk over proven-safe cells to the nearest proven-safe cell not yet visited
+/// (`explore_`) and to the way out (`home_`); all 0 where there is none.
+const COMPASS_ROUTES: [&str; 8] = [
+    "explore_north",
+    "explore_east",
+    "explore_south",
+    "explore_west",
+    "home_north",
+    "home_east",
+    "home_south",
+    "home_west",
+];
+/// The same routes under the textbook's rules, by the player's heading: the first step is
+/// ahead, to the right, behind or to the left.
+const HEADING_ROUTES: [&str; 8] = [
+    "explore_ahead",
+    "explore_right",
+    "explore_behind",
+    "explore_left",
+    "home_ahead",
+    "home_right",
+    "home_behind",
+    "home_left",
+];
 const GRID_KNOWLEDGE: [&str; 6] = [
     "proven_safe",
     "proven_pit",
@@ -158,6 +183,11 @@ pub fn layout(rules: &RuleFacts, briefing: &Briefing, mode: Mode) -> Option<Layo
         }
         if knowledge {
             scalars.extend(KNOWLEDGE_SCALARS);
+            scalars.extend(if rules.input == "heading" {
+                HEADING_ROUTES
+            } else {
+                COMPASS_ROUTES
+            });
         }
         (rows * cols, Some((rows, cols)), false)
     } else {
@@ -412,7 +442,87 @@ impl Features {
             let open = k.safe.iter().filter(|p| !visited.contains(p)).count();
             out[layout.planes_len() + at] = open as f32 / n.max(1) as f32;
         }
+        if let (Some((rows, cols)), Some(here)) = (layout.grid, self.here) {
+            let mut safe = vec![false; n];
+            let mut visited = vec![false; n];
+            for &p in &k.safe {
+                if let Some(s) = slot(p) {
+                    safe[s] = true;
+                }
+            }
+            for &p in &k.visited {
+                if let Some(s) = slot(p) {
+                    safe[s] = true;
+                    visited[s] = true;
+                }
+            }
+            let explore = first_step(rows, cols, here, &safe, |s| !visited[s]);
+            let home = first_step(rows, cols, here, &safe, |s| s == 0);
+            // Under a heading, the compass way is turned to the player's: 0 ahead, 1 right.
+            let facing = ["facing_north", "facing_east", "facing_south", "facing_west"]
+                .iter()
+                .position(|f| {
+                    self.layout
+                        .scalar(f)
+                        .is_some_and(|m| self.memory[memory.planes_len() + m] == 1.0)
+                });
+            let to = layout.planes_len();
+            for (prefix, way) in [("explore_", explore), ("home_", home)] {
+                for (i, name) in layout.scalars.iter().enumerate() {
+                    let Some(side) = name.strip_prefix(prefix) else {
+                        continue;
+                    };
+                    let Some(compass) = way else {
+                        out[to + i] = 0.0;
+                        continue;
+                    };
+                    let turned = match facing {
+                        Some(f) => ["ahead", "right", "behind", "left"][(compass + 4 - f) % 4],
+                        None => ["north", "east", "south", "west"][compass],
+                    };
+                    out[to + i] = f32::from(u8::from(side == turned));
+                }
+            }
+        }
     }
+}
+
+/// The first step (0 north, 1 east, 2 south, 3 west) of a shortest walk on a grid of `rows` by
+/// `cols` cells from `from` over the cells `open` allows to the nearest cell `goal` accepts
+/// (`from` itself excluded); `None` when no such cell can be reached.
+fn first_step(
+    rows: usize,
+    cols: usize,
+    from: usize,
+    open: &[bool],
+    goal: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    let mut first: Vec<Option<usize>> = vec![None; open.len()];
+    let mut queue = std::collections::VecDeque::from([from]);
+    let mut seen = vec![false; open.len()];
+    *seen.get_mut(from)? = true;
+    while let Some(s) = queue.pop_front() {
+        let (r, c) = (s / cols, s % cols);
+        // North is a row up, east a column up (0,0 is the way out, in the south-west).
+        let steps = [
+            (r + 1 < rows).then(|| s + cols),
+            (c + 1 < cols).then(|| s + 1),
+            (r > 0).then(|| s - cols),
+            (c > 0).then(|| s - 1),
+        ];
+        for (way, next) in steps.into_iter().enumerate() {
+            let Some(next) = next.filter(|&t| t < open.len() && open[t] && !seen[t]) else {
+                continue;
+            };
+            seen[next] = true;
+            first[next] = if s == from { Some(way) } else { first[s] };
+            if goal(next) {
+                return first[next];
+            }
+            queue.push_back(next);
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -430,7 +540,7 @@ mod tests {
         let mut game = GridSession::new(world, Scoring::Standard, 0.2);
         let layout = layout(GridSession::FACTS, &game.briefing(), Mode::Knowledge).unwrap();
         assert_eq!(layout.shape(), vec![12, 5, 5]);
-        assert_eq!(layout.len(), 12 * 25 + 12);
+        assert_eq!(layout.len(), 12 * 25 + 20);
         let agents =
             GridSession::prepare(AgentKind::Logic, &game.setup(), &AgentOptions::default())
                 .unwrap();
@@ -462,6 +572,16 @@ mod tests {
         assert_eq!(value("p_pit", 0, 1), 0.0);
         // No percept reaches 4,4: its odds are the deal's.
         assert!((value("p_pit", 4, 4) - 0.2).abs() < 1e-6);
+        // The nearest cell proven safe and not visited is 0,1, through 0,0: south, as home is.
+        for (name, expected) in [
+            ("explore_south", 1.0),
+            ("explore_north", 0.0),
+            ("explore_east", 0.0),
+            ("home_south", 1.0),
+            ("home_west", 0.0),
+        ] {
+            assert_eq!(scalar(name), expected, "{name}");
+        }
     }
 
     #[test]
@@ -483,5 +603,30 @@ mod tests {
             out[layout.planes_len() + layout.scalar("facing_north").unwrap()],
             0.0
         );
+    }
+
+    #[test]
+    fn routes_are_turned_to_the_players_heading() {
+        let world = parse_world("PIT 0 2\nWUMPUS 2 0\nGOLD 3 2\n").unwrap();
+        let game = AimaSession::new(GridSession::new(world, Scoring::Aima, 0.2));
+        let layout = layout(AimaSession::FACTS, &game.briefing(), Mode::Knowledge).unwrap();
+        let agents =
+            AimaSession::prepare(AgentKind::Logic, &game.setup(), &AgentOptions::default())
+                .unwrap();
+        let mut follower = Follower::new(agents.as_ref(), &game, Dice::for_game(0));
+        let mut features = Features::new(AimaSession::FACTS, &game.briefing());
+        features.observe(&game, &game.observation(&game.start()));
+        let mut out = vec![0.0; layout.len()];
+        let knowledge = follower.knowledge().unwrap();
+        features.write(&layout, &game, Some((&knowledge, None)), &mut out);
+        let scalar = |name: &str| out[layout.planes_len() + layout.scalar(name).unwrap()];
+        // Nothing perceived at 0,0 facing east: 0,1 (ahead) and 1,0 (to the left) are safe and
+        // equally near; the walk tries north before east, so the left.
+        assert_eq!(scalar("explore_left"), 1.0);
+        assert_eq!(scalar("explore_ahead"), 0.0);
+        // Already at the way out: no walk home.
+        for side in ["ahead", "right", "behind", "left"] {
+            assert_eq!(scalar(&format!("home_{side}")), 0.0);
+        }
     }
 }
