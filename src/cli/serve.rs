@@ -398,7 +398,7 @@ async fn create(
             Ok(Ok(Err(e))) => Err(e),
             // A file of the worlds folder is named by its name, not where the folder is.
             Ok(Err(e)) => Err(bad(e
-                .spelled(wumpus::game_spec::Spelling::Keywords)
+                .spelled(wumpus::game_spec::Spelling::Form)
                 .replace(&folder, ""))),
             Err(e) => Err(e),
         }

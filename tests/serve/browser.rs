@@ -267,6 +267,28 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         .unwrap()
         .contains("Score: "));
 
+    // The same world with the arrow shot east first, where it misses: the game is still won
+    // by the gold, and the ending says the arrow missed (never "hitting").
+    b.new_game(&[("rules", "grid"), ("world", "seed-example.txt")]);
+    let before = b.steps();
+    b.press("f");
+    b.press(RIGHT);
+    b.wait_turn(before);
+    let mut turns = 0;
+    while !b.over() {
+        turns += 1;
+        assert!(turns < 60, "the hinted game after a miss goes on too long");
+        let action = b.hint();
+        play_grid(&b, &action);
+    }
+    assert_eq!(b.run("return document.body.dataset.outcome"), json!("won"));
+    let outcome = b.run("return document.getElementById('outcome').textContent");
+    let outcome = outcome.as_str().unwrap();
+    assert!(
+        outcome.contains("1 arrow shot, missing.") && !outcome.contains("hitting"),
+        "{outcome}"
+    );
+
     // Two tabs on one game: another tab's action is pushed to this page, which draws it as
     // the game's next step; an action sent from a stale view carries the step its page was
     // at and is refused (409).
@@ -333,6 +355,39 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
             "return document.getElementById('status').textContent.includes('that game has ended') \
              && location.hash === '#game={other}'"
         ),
+    );
+    // An address that names no game says so, in an edit and in a link; an id in capitals is
+    // the same game.
+    b.run("location.hash = '#game=nothex'");
+    b.wait(
+        "the edited address naming no game",
+        &format!(
+            "return document.getElementById('status').textContent.includes('names no game') \
+             && location.hash === '#game={other}'"
+        ),
+    );
+    b.goto("about:blank");
+    b.goto(&format!("{url}#game={}", other.to_uppercase()));
+    b.wait(
+        "the game named in capitals",
+        &format!(
+            "return document.body.dataset.state === 'playing' && \
+             document.getElementById('rules').value === 'cave' && \
+             location.hash === '#game={other}'"
+        ),
+    );
+    b.goto("about:blank");
+    b.goto(&format!("{url}#game=nothex"));
+    b.wait(
+        "the link naming no game",
+        "return document.body.dataset.state === 'playing' && \
+         document.getElementById('status').textContent.includes('names no game')",
+    );
+    b.goto(&format!("{url}#game={other}"));
+    b.wait(
+        "the cave game again",
+        "return document.body.dataset.state === 'playing' && \
+         document.getElementById('rules').value === 'cave'",
     );
 
     // A phone (390x844): the board is on the first screen, the hint right under its button,
@@ -484,7 +539,7 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     );
 
     // The textbook's rules on the same world: won by following hints in its own actions, with
-    // the keys (up forward, left turn left, F shoot) and the buttons (turn right, grab, climb);
+    // the keys (up or F forward, left or L turn left, S shoot) and the buttons (turn right, grab, climb);
     // the board draws the way the player faces.
     b.new_game(&[("rules", "aima"), ("world", "seed-example.txt")]);
     assert_eq!(
@@ -498,9 +553,10 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
         let action = b.hint();
         let before = b.steps();
         match action.as_str() {
-            "forward" => b.press(UP),
-            "turn left" => b.press(LEFT),
-            "shoot" => b.press("f"),
+            // The arrow keys and the command line's letters (f, l, s) alike.
+            "forward" => b.press(if turns % 2 == 0 { UP } else { "f" }),
+            "turn left" => b.press(if turns % 2 == 0 { LEFT } else { "l" }),
+            "shoot" => b.press("s"),
             "turn right" => b.click("[data-input=heading] button[data-act=\"right\"]"),
             "grab" => b.click("[data-input=heading] button[data-act=\"grab\"]"),
             "climb" => b.click("[data-input=heading] button[data-act=\"climb\"]"),
@@ -567,6 +623,24 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     assert!(
         said.as_str().unwrap().contains("AHA! You got the wumpus!"),
         "{said}"
+    );
+    // The wumpus killed is crossed out where it lay.
+    assert!(
+        b.run("return document.querySelectorAll('#board .dead').length")
+            .as_u64()
+            .unwrap()
+            >= 1,
+        "the dead wumpus crossed out at the end"
+    );
+    // The winning arrow is gone too: the arrows left and the arrows shot make the five.
+    let counts = b.run(
+        "const left = document.getElementById('playerstatus').textContent.match(/Arrows: (\\d+)/);\
+         const shot = document.getElementById('outcome').textContent.match(/(\\d+) arrows? shot, the last one hitting/);\
+         return [left && Number(left[1]), shot && Number(shot[1])];",
+    );
+    assert!(
+        counts[0].as_u64().unwrap() + counts[1].as_u64().unwrap() == 5,
+        "arrows left and shot after a winning shot: {counts}"
     );
 
     // The maze remembers: after 10 hinted moves the visited caves and the tunnels seen are
@@ -776,7 +850,13 @@ fn the_live_page_plays_every_rule_set_in_chromium() {
     assert!(v["error"].as_str().unwrap().contains("depth"), "{v}");
     let (status, v) = game(json!({"rules": "cave", "depth": 2}));
     assert_eq!(status, 400, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("(map_known)"), "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("(the map known field)"),
+        "{v}"
+    );
 
     // Closing the tab (here: leaving for another page) frees its game, after the few seconds
     // a reload would take to ask for it again.

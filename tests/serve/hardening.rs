@@ -210,3 +210,21 @@ fn an_event_stream_is_busy_while_it_streams_and_never_closed_to_make_room() {
     }
     drop(idle);
 }
+
+#[test]
+fn a_refusal_names_the_options_as_the_pages_form_labels_them() {
+    let (_server, port) = start_server(&worlds(), &[]);
+    let key = issued_key(port);
+    let r = post(
+        port,
+        &key,
+        "/api/games",
+        &json!({"rules": "cave", "variant": "yob"}),
+    );
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(
+        r.text.contains("use agent random for variant yob") && !r.text.contains("agent='"),
+        "{}",
+        r.text
+    );
+}

@@ -108,6 +108,45 @@ fn one_game_in_two_tabs_stays_one_game_and_a_closed_tab_never_ends_it() {
 }
 
 #[test]
+fn a_new_game_in_one_tab_never_ends_the_game_another_tab_plays() {
+    let Some(page) = page() else { return };
+    let (b, port) = (&page.browser, page.port);
+    b.new_game(&[("rules", "grid"), ("world", "seed-example.txt")]);
+    let id = b.game_id();
+    let key = key_of(b);
+    let first = b.wd("window", b.client.window());
+    let second = b.wd("new tab", b.client.new_window(true)).handle;
+    b.wd("switch", b.client.switch_to_window(second));
+    b.goto(&format!("http://127.0.0.1:{port}/#game={id}"));
+    b.wait(
+        "the game in the second tab",
+        "return document.body.dataset.state === 'playing'",
+    );
+    // New game in the second tab: the first tab's game lives on, and it plays.
+    b.new_game(&[("rules", "cave"), ("seed", "3")]);
+    assert_ne!(b.game_id(), id);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        held(port, &key).contains(&id),
+        "the game the first tab plays was ended by a new game in the second"
+    );
+    b.wd("switch", b.client.switch_to_window(first));
+    let before = b.steps();
+    b.press("\u{E013}"); // up: north
+    b.wait(
+        "the first tab plays on",
+        &format!(
+            "return Number(document.body.dataset.steps) === {}",
+            before + 1
+        ),
+    );
+    // With no other tab on it, a new game ends the one it replaces, as before.
+    b.new_game(&[("rules", "grid"), ("world", "seed-example.txt")]);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!held(port, &key).contains(&id), "the replaced game ends");
+}
+
+#[test]
 fn a_reload_keeps_the_commands_and_your_games_lists_and_ends_them() {
     let Some(page) = page() else { return };
     let (b, port) = (&page.browser, page.port);
@@ -132,6 +171,14 @@ fn a_reload_keeps_the_commands_and_your_games_lists_and_ends_them() {
     b.wait(
         "the list of games",
         "return document.querySelectorAll('#yourgames .yourgame').length === 2",
+    );
+    // The other game says how long it has been left alone.
+    let other = b.run(&format!(
+        "return document.querySelector(\"#yourgames [data-game='{first_game}']\").textContent"
+    ));
+    assert!(
+        other.as_str().unwrap().contains("idle "),
+        "the other game's idle time: {other}"
     );
     // Ended from the second tab's list, the first game says so in the first tab, which
     // plays no more.

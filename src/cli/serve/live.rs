@@ -235,7 +235,7 @@ impl<S: Playable> Live<S> {
         if let Some(HelperError::Refused(e)) = played.hint_failure() {
             return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
-                e.spelled(Spelling::Keywords),
+                e.spelled(Spelling::Form),
             ));
         }
         let log = vec![json!({"command": null, "said": played.opening()})];
@@ -326,7 +326,7 @@ impl<S: Playable> Live<S> {
     fn hint_error(&mut self) -> Option<String> {
         match self.played.hint_failure() {
             None | Some(HelperError::Over) => None,
-            Some(e) => Some(e.spelled(Spelling::Keywords)),
+            Some(e) => Some(e.spelled(Spelling::Form)),
         }
     }
 

@@ -104,7 +104,7 @@ impl Server {
         if let Some((name, _)) = &mut req.upload {
             *name = upload_name.unwrap_or_else(|| "an upload".into());
         }
-        let refused = |e: wumpus::game_spec::SpecError| bad(e.spelled(Spelling::Keywords));
+        let refused = |e: wumpus::game_spec::SpecError| bad(e.spelled(Spelling::Form));
         let too_big = || {
             bad(format!(
                 "size: the live page plays grids from 2x2 to {MAX_SIDE}x{MAX_SIDE}; `wumpus \

@@ -189,8 +189,18 @@ const WumpusDraw = (() => {
     if (end.shots) {
       said += " " + plural(end.shots, rules === "maze" ? "grenade" : "arrow",
         rules === "maze" ? "grenades" : "arrows") + (rules === "maze" ? " tossed" : " shot");
-      // The game counts a shot that misses; the one that wins ends it uncounted.
-      said += (end.outcome === "won" ? ", the last one hitting" : "") + ".";
+      // What the shots did is read off the hidden world's dead wumpi, never off the ending:
+      // a grid game is won by climbing out with the gold, hit or miss, and a maze's win may
+      // owe its wumpi to several grenades.
+      const killed = ((end.hidden && end.hidden.dead_wumpus) || []).length;
+      if (rules === "maze") {
+        said += killed ? ", killing " + plural(killed, "wumpus", "wumpi") : ", killing none";
+      } else if (rules === "cave") {
+        said += end.outcome === "won" ? ", the last one hitting" : ", none hitting";
+      } else {
+        said += killed ? ", killing the wumpus" : ", missing";
+      }
+      said += ".";
     }
     return said;
   }
@@ -403,6 +413,8 @@ const WumpusDraw = (() => {
       const {shownPlaces, knownTunnels} = fog ? fogged(steps, n) : {shownPlaces: null, knownTunnels: null};
       for (let i = 0; i < pos.length; i++) pos[i] = fog && shownPlaces.has(i) ? shownPlaces.get(i) : truePos[i];
       const k = knowledge(steps, n);
+      // Once the world is shown, a wumpus killed is crossed out where it lies, proven or not.
+      if (showTruth && hidden) for (const i of setOf(hidden.dead_wumpus)) { k.wumpus.delete(i); k.dead.add(i); }
       const s = k.s;
       const prev = n > 1 ? steps[n - 2] : null;
       const at = Array.from(k.at);

@@ -135,8 +135,11 @@
     }
     try {
       status("starting…");
+      // The game replaced ends, unless another tab of this browser still shows it.
+      const old = game.id;
+      const kept = old ? await shownElsewhere(old) : false;
       const view = await api("POST", "/api/games", req);
-      if (game.id) api("DELETE", "/api/games/" + game.id).catch(() => {});
+      if (old && !kept) api("DELETE", "/api/games/" + old).catch(() => {});
       load(view);
       status("");
       // The keys go to the board, not to the field last typed in.
@@ -146,6 +149,27 @@
       if (!game.id) noGame(e.message);
       if (e.status === 429 || e.status === 503) { $("yourgames").hidden = false; showGames(); }
     }
+  }
+
+  // The tabs of this browser answer each other which game they show, so that one tab's new
+  // game never ends a game another tab is playing.
+  const tabs = typeof BroadcastChannel === "function" ? new BroadcastChannel("wumpus-tabs") : null;
+  const tabId = Math.random().toString(36).slice(2);
+  if (tabs) {
+    tabs.addEventListener("message", (e) => {
+      const m = e.data || {};
+      if (m.ask && m.from !== tabId && m.ask === game.id && !game.end) tabs.postMessage({shown: m.ask, to: m.from});
+    });
+  }
+  function shownElsewhere(id) {
+    return new Promise((resolve) => {
+      if (!tabs) { resolve(false); return; }
+      let shown = false;
+      const listen = (e) => { const m = e.data || {}; if (m.shown === id && m.to === tabId) shown = true; };
+      tabs.addEventListener("message", listen);
+      tabs.postMessage({ask: id, from: tabId});
+      setTimeout(() => { tabs.removeEventListener("message", listen); resolve(shown); }, 250);
+    });
   }
 
   // No game to play (the server is full, or out of reach): say why, and nothing plays.
@@ -370,9 +394,18 @@
     if (!list.games.length) { box.innerHTML = "<div class=\"keys\">This browser holds no game here.</div>"; return; }
     box.innerHTML = "<b>Your games</b> (" + list.games.length + " of at most " + list.most + ")" +
       list.games.map((g) => "<div class=\"yourgame\" data-game=\"" + esc(g.id) + "\">" + esc(g.title) +
-        (g.finished ? " (over)" : "") + (g.id === game.id ? " (this one)" : "") +
+        (g.finished ? " (over)" : "") + (g.id === game.id ? " (this one)" : " (" + idleFor(g.idle_seconds) + ")") +
         " <button type=\"button\" data-resume=\"" + esc(g.id) + "\">resume</button>" +
         " <button type=\"button\" data-end=\"" + esc(g.id) + "\">end</button></div>").join("");
+  }
+
+  // How long a game has been left alone, in words.
+  function idleFor(seconds) {
+    const s = Math.max(0, Math.round(Number(seconds) || 0));
+    const plural = WumpusDraw.plural;
+    if (s < 60) return "idle " + plural(s, "second", "seconds");
+    if (s < 3600) return "idle " + plural(Math.floor(s / 60), "minute", "minutes");
+    return "idle " + plural(Math.floor(s / 3600), "hour", "hours");
   }
 
   // The place a hinted action goes to or aims at, if it names one.
@@ -585,8 +618,9 @@
       else if (key === "f") { game.armed = game.armed === "shoot" ? null : "shoot"; render(); }
       else done = false;
     } else if (input() === "heading") {
-      const a = {ArrowUp: "forward", w: "forward", ArrowLeft: "left", a: "left", ArrowRight: "right",
-        d: "right", g: "grab", f: "shoot", c: "climb"}[key];
+      // The command line's letters (`play --rules aima`: f, l, r, g, s, c), and the arrow keys.
+      const a = {ArrowUp: "forward", f: "forward", ArrowLeft: "left", l: "left", ArrowRight: "right",
+        r: "right", g: "grab", s: "shoot", c: "climb"}[key];
       if (a) act(a);
       else done = false;
     } else if (input() === "tunnels") {
@@ -624,11 +658,19 @@
     $("rules").innerHTML = catalogue.rules.map((r) => "<option value=\"" + esc(r.name) + "\">" +
       esc(r.title) + "</option>").join("");
     fillForm();
-    const m = /game=([0-9a-f]+)/.exec(location.hash);
-    if (m) {
-      try { load(await api("GET", "/api/games/" + m[1])); return; } catch (e) {
+    const asked = hashGame();
+    if (asked && asked.id === null) {
+      // An address naming no game the server could hold is said so, never passed over.
+      const why = "the address names no game (\u201c" + asked.raw.slice(0, 40) + "\u201d is not a game's id)";
+      status(why + ": starting a new game…");
+      await newGame();
+      if (game.id) status(why + ". This is a new game.");
+      return;
+    }
+    if (asked) {
+      try { load(await api("GET", "/api/games/" + asked.id)); return; } catch (e) {
         // Say what became of the game asked for before starting another.
-        const why = ended(m[1], e);
+        const why = ended(asked.id, e);
         status(why + ": starting a new game…");
         await newGame();
         if (game.id) status(why + ". This is a new game.");
@@ -636,6 +678,17 @@
       }
     }
     await newGame();
+  }
+
+  // The game the address names: `null` when it names none; `{raw, id}` otherwise, `id` the
+  // game's id (hex, read in any case) or `null` when the text cannot be one.
+  function hashGame() {
+    const m = /(?:^#|&)game=([^&]*)/.exec(location.hash);
+    if (!m) return null;
+    let raw = m[1];
+    try { raw = decodeURIComponent(raw); } catch (e) { /* shown as typed */ }
+    const id = /^[0-9a-fA-F]{1,64}$/.test(raw) ? raw.toLowerCase() : null;
+    return {raw, id};
   }
 
   function ended(id, e) {
@@ -646,14 +699,20 @@
   // The address names another game (edited, or a link followed): play that one; if it is
   // gone, say so and keep this one.
   window.addEventListener("hashchange", async () => {
-    const m = /game=([0-9a-f]+)/.exec(location.hash);
-    if (!m || m[1] === game.id) return;
+    const asked = hashGame();
+    if (!asked || asked.id === game.id) return;
+    if (asked.id === null) {
+      if (game.id) history.replaceState(null, "", "#game=" + game.id);
+      status("the address names no game (\u201c" + asked.raw.slice(0, 40) + "\u201d is not a game's id)" +
+        (game.id ? "; still playing this one." : ""));
+      return;
+    }
     try {
-      load(await api("GET", "/api/games/" + m[1]));
+      load(await api("GET", "/api/games/" + asked.id));
       status("");
     } catch (e) {
       if (game.id) history.replaceState(null, "", "#game=" + game.id);
-      status(ended(m[1], e) + (game.id ? "; still playing this one." : ""));
+      status(ended(asked.id, e) + (game.id ? "; still playing this one." : ""));
     }
   });
   boot();

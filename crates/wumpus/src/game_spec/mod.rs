@@ -205,13 +205,16 @@ impl Default for Limits {
 }
 
 /// How a door spells an option in messages: `--pit-prob 0.3` on the command line,
-/// `pit_prob=0.3` for JSON and Python.
+/// `pit_prob=0.3` for JSON and Python, `pit prob 0.3` on a form whose fields are labelled by
+/// the options' names (the live page).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Spelling {
     /// Command-line flags.
     Flags,
     /// Keywords and JSON fields.
     Keywords,
+    /// A form's fields, labelled by the options' names with spaces for underscores.
+    Form,
 }
 
 impl Spelling {
@@ -233,6 +236,13 @@ impl Spelling {
                 Some(v) if is_flag(name) => format!("{name}={v}"),
                 Some(v) => format!("{name}='{v}'"),
             },
+            Spelling::Form => {
+                let label = name.replace('_', " ");
+                match value {
+                    None => format!("the {label} field"),
+                    Some(v) => format!("{label} {v}"),
+                }
+            }
         }
     }
 }

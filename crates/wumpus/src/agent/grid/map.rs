@@ -19,6 +19,8 @@ pub(super) struct CellKnowledge {
     pub(super) asked_at: [u64; 4],
     /// True once the cell has been announced safe in a conclusion.
     pub(super) announced_safe: bool,
+    /// True once the knowledge base was told the arrow flew through it without a scream.
+    pub(super) missed: bool,
 }
 
 /// What the agent knows of every cell, and the cells listed by what is proven of them. Proofs

@@ -351,10 +351,20 @@ impl GridAgent {
     }
 
     /// The exact odds of each open cell (not visited, not proven either way), when it was told
-    /// the deal's chance of a pit: every open cell of the board while there are at most
-    /// [`MOST_ODDS`] of them, else those next to where the agent has been while they are that
-    /// few (beyond, counting them would slow every step of a big board).
+    /// the deal's chance of a pit: on a board of at most `4 *` [`MOST_ODDS`] cells, every open
+    /// cell while those next to where the agent has been are fewer than [`MOST_ODDS`]; else
+    /// those next to where the agent has been while they are that few (beyond, counting them
+    /// would slow every step of a big board).
     pub fn frontier_odds(&mut self) -> Vec<crate::agent::PlaceOdds> {
+        self.open_odds(MOST_ODDS)
+    }
+
+    /// [`GridAgent::frontier_odds`] with `most` for [`MOST_ODDS`]. A cell no percept reaches
+    /// (open, next to no visited cell, and not on a missed arrow's line) is named by no
+    /// clause but the deal's one wumpus, which names every cell alike; so, where every cell
+    /// has the same prior chance of a pit and the size is known, all such cells have the same
+    /// odds, and one of them is counted for all.
+    fn open_odds(&mut self, most: usize) -> Vec<crate::agent::PlaceOdds> {
         let Some(pit_prob) = self.settings.prior_pit else {
             return Vec::new();
         };
@@ -366,29 +376,56 @@ impl GridAgent {
                 && (!agent.status.wumpus_alive || agent.map.wumpus_at != Some(p))
         };
         let every = self.map.cells.len();
-        let mut open: Vec<Place> = Vec::new();
-        if every <= 4 * MOST_ODDS {
-            open = (0..every)
+        let mut near: Vec<Place> = self
+            .frontier
+            .places
+            .iter()
+            .copied()
+            .filter(|&p| is_open(self, p))
+            .collect();
+        // A missed arrow's line is named by its own clauses: each of its cells is counted.
+        if every <= 4 * most {
+            near.extend((0..every).map(Place::new).filter(|&p| {
+                self.map.cells[p.index()].missed
+                    && !self.frontier.listed[p.index()]
+                    && is_open(self, p)
+            }));
+        }
+        let mut far: Vec<Place> = Vec::new();
+        if every <= 4 * most {
+            far = (0..every)
                 .map(Place::new)
-                .filter(|&p| is_open(self, p))
+                .filter(|&p| {
+                    let c = &self.map.cells[p.index()];
+                    is_open(self, p) && !self.frontier.listed[p.index()] && !c.missed
+                })
                 .collect();
         }
-        if open.is_empty() || open.len() > MOST_ODDS {
-            open = self
-                .frontier
-                .places
-                .iter()
-                .copied()
-                .filter(|&p| is_open(self, p))
-                .collect();
-        }
-        if open.is_empty() || open.len() > MOST_ODDS {
+        let alike = self.foresight.pit_chances.is_none() && self.foresight.sizes.is_none();
+        // How many of `open` are counted: all, or all but the far cells after the first.
+        let counted = if !far.is_empty() && alike && near.len() < most {
+            near.len() + 1
+        } else if near.len() + far.len() <= most {
+            near.len() + far.len()
+        } else {
+            far.clear();
+            near.len()
+        };
+        if counted == 0 || counted > most {
             return Vec::new();
         }
-        let Ok(odds) = self.hazard_odds(&open, pit_prob) else {
+        let mut open = near;
+        open.extend(far);
+        let Ok(mut odds) = self.hazard_odds(&open[..counted], pit_prob) else {
             return Vec::new();
         };
-        open.into_iter()
+        // Every cell beyond the first far one has the first's odds.
+        while odds.len() < open.len() {
+            let last = odds[counted - 1];
+            odds.push(last);
+        }
+        let mut out: Vec<crate::agent::PlaceOdds> = open
+            .into_iter()
             .zip(odds)
             .map(|(place, (pit, wumpus))| crate::agent::PlaceOdds {
                 place,
@@ -397,7 +434,12 @@ impl GridAgent {
                 bats: 0.0,
                 death: 1.0 - (1.0 - pit) * (1.0 - wumpus),
             })
-            .collect()
+            .collect();
+        // A small board's odds come in cell order.
+        if every <= 4 * most {
+            out.sort_by_key(|o| o.place.index());
+        }
+        out
     }
 
     /// The same agent with each cell's own prior chance of a pit (by cell index), where the
@@ -706,5 +748,68 @@ mod tests {
                 last = Some(decision.action);
             }
         }
+    }
+
+    #[test]
+    fn a_cell_no_percept_reaches_has_the_odds_counted_for_it_alone() {
+        // Every open cell counted one by one, against the odds where one far cell is counted
+        // for all of them; on boards up to 8x8, with shots that miss among the strategies.
+        let mut far_steps = 0;
+        for seed in 0..60u64 {
+            let (rows, cols) = (4 + (seed % 5) as usize, 4 + (seed / 5 % 5) as usize);
+            let pit_prob = [0.1, 0.2, 0.3][(seed % 3) as usize];
+            let strategy = alternate_strategy(seed, pit_prob);
+            let topology = Arc::new(Topology::grid(rows, cols).unwrap());
+            let world = GridWorld::random(topology.clone(), pit_prob, &mut seeded(seed));
+            let mut game = GridGame::new(world);
+            let mut agent = GridAgent::new(topology, None, Insight::Decisions)
+                .unwrap()
+                .with_strategy(strategy)
+                .with_prior_pit(pit_prob);
+            let mut percepts = game.start().percepts;
+            let mut last = None;
+            while game.outcome().is_none() {
+                agent.observe_percepts(last, &percepts).unwrap();
+                let shown = agent.open_odds(MOST_ODDS);
+                let far = shown
+                    .iter()
+                    .filter(|o| !agent.frontier.listed[o.place.index()])
+                    .count();
+                far_steps += usize::from(far > 1);
+                let places: Vec<Place> = shown.iter().map(|o| o.place).collect();
+                let counted = agent.hazard_odds(&places, pit_prob).unwrap();
+                for (o, &(pit, wumpus)) in shown.iter().zip(&counted) {
+                    assert!(
+                        (o.pit - pit).abs() < 1e-9 && (o.wumpus - wumpus).abs() < 1e-9,
+                        "seed {seed}: {:?} shown {} {}, counted {pit} {wumpus}",
+                        o.place,
+                        o.pit,
+                        o.wumpus
+                    );
+                }
+                // On these boards (at most 64 cells) every open cell carries its odds.
+                let open = (0..rows * cols)
+                    .map(Place::new)
+                    .filter(|&p| {
+                        let c = &agent.map.cells[p.index()];
+                        !c.visited
+                            && !agent.is_safe(p)
+                            && !c.proven[Question::Pit as usize]
+                            && (!agent.status.wumpus_alive || agent.map.wumpus_at != Some(p))
+                    })
+                    .count();
+                let near = places
+                    .iter()
+                    .filter(|p| agent.frontier.listed[p.index()])
+                    .count();
+                if near < MOST_ODDS {
+                    assert_eq!(shown.len(), open, "seed {seed}: every open cell");
+                }
+                let decision = agent.chosen();
+                percepts = game.act(decision.action).percepts;
+                last = Some(decision.action);
+            }
+        }
+        assert!(far_steps > 100, "only {far_steps} steps with far cells");
     }
 }

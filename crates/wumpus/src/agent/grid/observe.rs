@@ -55,6 +55,7 @@ impl GridAgent {
                 } else if self.status.wumpus_alive {
                     for cell in self.topology.ray(self.status.position, dir) {
                         self.kb.tell(self.settings.words.missed, Some(cell), true)?;
+                        self.map.cells[cell.index()].missed = true;
                     }
                 }
                 self.plan.steps.clear();

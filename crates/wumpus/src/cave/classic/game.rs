@@ -260,7 +260,9 @@ impl ClassicGame {
             events.push(Event::TooCrooked);
             return ShotResult::TooCrooked;
         }
+        // The arrow has left the bow whatever it meets: a winning shot leaves one arrow fewer.
         self.shots += 1;
+        self.arrows = self.arrows.saturating_sub(1);
         let mut arrow = self.hunter;
         for &named in rooms {
             arrow = if self.map.joined(arrow, named) {
@@ -292,7 +294,6 @@ impl ClassicGame {
             events.push(Event::EatenAfterMiss);
             return ShotResult::Ended(self.end(Ending::Lost(LossCause::Wumpus)));
         }
-        self.arrows -= 1;
         if self.arrows == 0 {
             events.push(Event::OutOfArrows);
             return ShotResult::Ended(self.end(Ending::Lost(LossCause::OutOfArrows)));
@@ -584,6 +585,8 @@ mod tests {
         g.act(&Action::Move(r(10)));
         let t = g.act(&shoot(&[2, 3]));
         assert_eq!(t.result.ending(), Some(Ending::Won { score: 98 }));
+        // The winning arrow is gone: one shot, four arrows left.
+        assert_eq!((g.arrows(), g.shots()), (4, 1));
     }
 
     #[test]
