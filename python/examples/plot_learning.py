@@ -57,7 +57,7 @@ def main():
     fig, axes = plt.subplots(1, len(folders), figsize=(7 * len(folders), 6), dpi=110, squeeze=False)
     for ax, (runs, deal) in zip(axes[0], folders):
         panel(ax, runs, deal, a.worlds)
-    fig.suptitle("MaskablePPO from each observation, 30 minutes each")
+    fig.suptitle("MaskablePPO from each observation (the three runs of a panel started together)")
     fig.tight_layout()
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(a.out)
