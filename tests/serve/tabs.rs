@@ -44,15 +44,21 @@ fn page() -> Option<LivePage> {
         .then(|| LivePage::open(Some((1400, 900))))
 }
 
-#[test]
-fn one_game_in_two_tabs_stays_one_game_and_a_closed_tab_never_ends_it() {
-    let Some(page) = page() else { return };
-    let (b, port) = (&page.browser, page.port);
+/// A grid game in a first tab, and a second tab of the same browser on it (a copied link),
+/// switched to: the browser's key, the game's id and the two tabs' handles.
+fn two_tabs_on_one_game(
+    b: &common::browser::Browser,
+    port: u16,
+) -> (
+    String,
+    String,
+    fantoccini::wd::WindowHandle,
+    fantoccini::wd::WindowHandle,
+) {
     b.new_game(&[("rules", "grid"), ("world", "seed-example.txt")]);
     let id = b.game_id();
     let key = key_of(b);
     let first = b.wd("window", b.client.window());
-    // A second tab of the same browser on the same game (a copied link).
     let second = b.wd("new tab", b.client.new_window(true)).handle;
     b.wd("switch", b.client.switch_to_window(second.clone()));
     b.goto(&format!("http://127.0.0.1:{port}/#game={id}"));
@@ -60,6 +66,14 @@ fn one_game_in_two_tabs_stays_one_game_and_a_closed_tab_never_ends_it() {
         "the game in the second tab",
         "return document.body.dataset.state === 'playing'",
     );
+    (key, id, first, second)
+}
+
+#[test]
+fn one_game_in_two_tabs_stays_one_game_and_a_closed_tab_never_ends_it() {
+    let Some(page) = page() else { return };
+    let (b, port) = (&page.browser, page.port);
+    let (key, id, first, second) = two_tabs_on_one_game(b, port);
     let before = b.steps();
     // An action in the first tab shows in the second, pushed to it.
     b.wd("switch", b.client.switch_to_window(first.clone()));
@@ -111,17 +125,7 @@ fn one_game_in_two_tabs_stays_one_game_and_a_closed_tab_never_ends_it() {
 fn a_new_game_in_one_tab_never_ends_the_game_another_tab_plays() {
     let Some(page) = page() else { return };
     let (b, port) = (&page.browser, page.port);
-    b.new_game(&[("rules", "grid"), ("world", "seed-example.txt")]);
-    let id = b.game_id();
-    let key = key_of(b);
-    let first = b.wd("window", b.client.window());
-    let second = b.wd("new tab", b.client.new_window(true)).handle;
-    b.wd("switch", b.client.switch_to_window(second));
-    b.goto(&format!("http://127.0.0.1:{port}/#game={id}"));
-    b.wait(
-        "the game in the second tab",
-        "return document.body.dataset.state === 'playing'",
-    );
+    let (key, id, first, _second) = two_tabs_on_one_game(b, port);
     // New game in the second tab: the first tab's game lives on, and it plays.
     b.new_game(&[("rules", "cave"), ("seed", "3")]);
     assert_ne!(b.game_id(), id);
